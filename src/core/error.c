@@ -1,0 +1,43 @@
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (err)
+		fprintf(stderr, "fsbench: %s%s: %s\n", prefix, line, strerror(-err));
+	else
+		fprintf(stderr, "fsbench: %s%s\n", prefix, line);
+}
+
+void fsb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap, 0);
+	va_end(ap);
+}
+
+void fsb_err_errno(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap, err);
+	va_end(ap);
+}
+
+void fsb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap, 0);
+	va_end(ap);
+}

@@ -1,0 +1,260 @@
+#include "report/result.h"
+#include "stats/summary.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+int fsb_strset(char **field, const char *value)
+{
+	char *copy = NULL;
+
+	if (value && !(copy = strdup(value)))
+		return -ENOMEM;
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+int fsb_result_init(struct fsb_result *r, const char *kind)
+{
+	memset(r, 0, sizeof(*r));
+	r->format_version = FSB_FORMAT_VERSION;
+	if (fsb_strset(&r->tool, "fsbench") || fsb_strset(&r->version, FSB_VERSION) ||
+	    fsb_strset(&r->kind, kind)) {
+		fsb_result_release(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void test_release(struct fsb_test_result *t)
+{
+	free(t->id);
+	free(t->unit);
+	free(t->runs);
+}
+
+void fsb_result_release(struct fsb_result *r)
+{
+	free(r->tool);
+	free(r->version);
+	free(r->kind);
+	free(r->host.kernel);
+	free(r->host.cpu);
+	free(r->host.hostname);
+	free(r->setup.label);
+	free(r->setup.dir);
+	free(r->setup.fs_type);
+	free(r->setup.mount_options);
+	free(r->setup.device);
+	free(r->setup.fill);
+	for (size_t i = 0; i < r->nparams; i++) {
+		free(r->params[i].key);
+		free(r->params[i].s);
+	}
+	free(r->params);
+	for (size_t i = 0; i < r->ntests; i++)
+		test_release(&r->tests[i]);
+	free(r->tests);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512], *model = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		model = strdup(colon);
+		break;
+	}
+	fclose(f);
+	return model;
+}
+
+int fsb_result_fill_host(struct fsb_result *r)
+{
+	struct utsname u;
+	char host[256];
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+
+	if (uname(&u) < 0)
+		return -errno;
+	if (fsb_strset(&r->host.kernel, u.release))
+		return -ENOMEM;
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		if (fsb_strset(&r->host.hostname, host))
+			return -ENOMEM;
+	}
+	free(r->host.cpu);
+	r->host.cpu = cpu_model();
+	if (!r->host.cpu && fsb_strset(&r->host.cpu, u.machine))
+		return -ENOMEM;
+	r->host.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	r->host.ram_bytes = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	return 0;
+}
+
+static struct fsb_param *param_slot(struct fsb_result *r, const char *key)
+{
+	struct fsb_param *p;
+
+	for (size_t i = 0; i < r->nparams; i++) {
+		if (!strcmp(r->params[i].key, key)) {
+			p = &r->params[i];
+			free(p->s);
+			p->s = NULL;
+			return p;
+		}
+	}
+	p = realloc(r->params, (r->nparams + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	r->params = p;
+	p = &r->params[r->nparams];
+	memset(p, 0, sizeof(*p));
+	if (!(p->key = strdup(key)))
+		return NULL;
+	r->nparams++;
+	return p;
+}
+
+int fsb_result_param_u64(struct fsb_result *r, const char *key, uint64_t v)
+{
+	struct fsb_param *p = param_slot(r, key);
+
+	if (!p)
+		return -ENOMEM;
+	p->type = FSB_PARAM_U64;
+	p->u = v;
+	return 0;
+}
+
+int fsb_result_param_double(struct fsb_result *r, const char *key, double v)
+{
+	struct fsb_param *p = param_slot(r, key);
+
+	if (!p)
+		return -ENOMEM;
+	p->type = FSB_PARAM_DOUBLE;
+	p->d = v;
+	return 0;
+}
+
+int fsb_result_param_str(struct fsb_result *r, const char *key, const char *v)
+{
+	struct fsb_param *p = param_slot(r, key);
+
+	if (!p)
+		return -ENOMEM;
+	p->type = FSB_PARAM_STR;
+	return fsb_strset(&p->s, v ? v : "");
+}
+
+int fsb_result_param_bool(struct fsb_result *r, const char *key, bool v)
+{
+	struct fsb_param *p = param_slot(r, key);
+
+	if (!p)
+		return -ENOMEM;
+	p->type = FSB_PARAM_BOOL;
+	p->b = v;
+	return 0;
+}
+
+const struct fsb_param *fsb_result_param(const struct fsb_result *r, const char *key)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].key, key))
+			return &r->params[i];
+	return NULL;
+}
+
+uint64_t fsb_result_get_u64(const struct fsb_result *r, const char *key, uint64_t dflt)
+{
+	const struct fsb_param *p = fsb_result_param(r, key);
+
+	return p && p->type == FSB_PARAM_U64 ? p->u : dflt;
+}
+
+const char *fsb_result_get_str(const struct fsb_result *r, const char *key, const char *dflt)
+{
+	const struct fsb_param *p = fsb_result_param(r, key);
+
+	return p && p->type == FSB_PARAM_STR ? p->s : dflt;
+}
+
+struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id,
+					    const char *unit)
+{
+	struct fsb_test_result *t = realloc(r->tests, (r->ntests + 1) * sizeof(*t));
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->tests = t;
+	t = &r->tests[r->ntests];
+	memset(t, 0, sizeof(*t));
+	if (fsb_strset(&t->id, id) || fsb_strset(&t->unit, unit)) {
+		test_release(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	r->ntests++;
+	return t;
+}
+
+int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n)
+{
+	struct fsb_summary s;
+	double *copy;
+	int err;
+
+	if (!n)
+		return -EINVAL;
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, runs, n * sizeof(*copy));
+	err = fsb_summary_compute(copy, n, &s);
+	if (err) {
+		free(copy);
+		return err;
+	}
+	free(t->runs);
+	t->runs = copy;
+	t->nruns = n;
+	t->median = s.median;
+	t->min = s.min;
+	t->max = s.max;
+	t->cv = s.cv;
+	return 0;
+}
+
+const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].id, id))
+			return &r->tests[i];
+	return NULL;
+}
+
+bool fsb_test_noisy(const struct fsb_test_result *t)
+{
+	return t->cv > FSB_NOISY_CV;
+}

@@ -1,0 +1,113 @@
+/*
+ * The result model: one in-memory document, many renderings. Writers in
+ * src/report/ take a finished `const struct fsb_result *`; they never
+ * measure. JSON (json.c) is the canonical file format and round-trips
+ * every field here.
+ */
+#ifndef FSB_REPORT_RESULT_H
+#define FSB_REPORT_RESULT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FSB_FORMAT_VERSION 1
+
+struct fsb_latency {
+	double max_us, p50_us, p99_us, p999_us;
+};
+
+struct fsb_test_result {
+	char *id;              /* "write", "seq-create", "mkfs", ... */
+	char *unit;            /* "B/s", "ops/s" or "s" (lifecycle phases) */
+	double *runs;          /* every measured run's value, in order */
+	size_t nruns;
+	double median, min, max, cv;
+	double cpu_pct;        /* (user+sys of every process in the test) / wall */
+	uint64_t work;         /* bytes or operations each run did */
+	double elapsed_s;      /* wall time of the median run (0 if unknown) */
+	bool has_latency;
+	struct fsb_latency latency;
+	bool has_device;       /* the device is known: counters below are real */
+	uint64_t dev_read_bytes, dev_write_bytes;   /* per run, median run */
+	bool has_wa;
+	double write_amplification;
+};
+
+/* One key of "params": an unsigned integer, a real or a string. */
+enum fsb_param_type { FSB_PARAM_U64, FSB_PARAM_DOUBLE, FSB_PARAM_STR, FSB_PARAM_BOOL };
+
+struct fsb_param {
+	char *key;
+	enum fsb_param_type type;
+	uint64_t u;
+	double d;
+	char *s;
+	bool b;
+};
+
+struct fsb_host {
+	char *kernel;       /* uname -r */
+	char *cpu;          /* model name */
+	char *hostname;
+	int cpus;
+	uint64_t ram_bytes;
+};
+
+struct fsb_setup {
+	char *label, *dir, *fs_type, *mount_options, *device, *fill;
+};
+
+struct fsb_result {
+	int format_version;
+	char *tool, *version;
+	char *kind;            /* "run" | "lifecycle" */
+	struct fsb_host host;
+	struct fsb_setup setup;
+	struct fsb_param *params;
+	size_t nparams;
+	struct fsb_test_result *tests;
+	size_t ntests;
+};
+
+/* Initialise an empty document of the given kind (tool/version filled in). */
+int fsb_result_init(struct fsb_result *r, const char *kind);
+
+/* Free everything the document owns (not r itself). Safe on a zeroed r. */
+void fsb_result_release(struct fsb_result *r);
+
+/* Fill r->host from uname, /proc/cpuinfo and sysconf. 0 or -errno. */
+int fsb_result_fill_host(struct fsb_result *r);
+
+/* Set a string field (NULL clears it); the string is copied. 0 or -ENOMEM. */
+int fsb_strset(char **field, const char *value);
+
+/* Add or replace a parameter. 0 or -ENOMEM. */
+int fsb_result_param_u64(struct fsb_result *r, const char *key, uint64_t v);
+int fsb_result_param_double(struct fsb_result *r, const char *key, double v);
+int fsb_result_param_str(struct fsb_result *r, const char *key, const char *v);
+int fsb_result_param_bool(struct fsb_result *r, const char *key, bool v);
+
+/* Look a parameter up; NULL when absent. */
+const struct fsb_param *fsb_result_param(const struct fsb_result *r, const char *key);
+/* Convenience: the value, or dflt when absent or of another type. */
+uint64_t fsb_result_get_u64(const struct fsb_result *r, const char *key, uint64_t dflt);
+const char *fsb_result_get_str(const struct fsb_result *r, const char *key, const char *dflt);
+
+/*
+ * Append a test with the given id and unit and return it (zeroed apart from
+ * id and unit), or NULL with errno = ENOMEM. The pointer stays valid until
+ * the next append.
+ */
+struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id,
+					    const char *unit);
+
+/* Set a test's runs (copied) and compute median/min/max/cv from them. */
+int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n);
+
+/* The test with this id, or NULL. */
+const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id);
+
+/* True when the figure's spread is above FSB_NOISY_CV. */
+bool fsb_test_noisy(const struct fsb_test_result *t);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * Auto-scaling: how much work the next attempt should do when a measured
+ * run was shorter than --min-time. Pure arithmetic, unit-tested.
+ */
+#ifndef FSB_STATS_SCALE_H
+#define FSB_STATS_SCALE_H
+#include <stdint.h>
+
+/*
+ * Given that `work` units took `elapsed_ns`, return the work for the next
+ * attempt so that it lasts about 1.25 x min_ns: never less than twice the
+ * work, never more than 16x in one step (a run can be short because of a
+ * hiccup as well as because it is small), rounded up to a multiple of
+ * `granule` and capped at max_work. Returns `work` itself when the run was
+ * already long enough or cannot grow (so the caller stops scaling).
+ */
+uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns,
+			uint64_t granule, uint64_t max_work);
+
+#endif

@@ -1,0 +1,160 @@
+#include "util/io.h"
+#include "util/signals.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * EINTR is retried unless a stop was requested: the handler for
+ * SIGINT/SIGTERM is installed without SA_RESTART precisely so that a long
+ * transfer notices the stop.
+ */
+static int retry(void)
+{
+	return errno == EINTR && !fsb_stop_requested();
+}
+
+ssize_t fsb_read_full(int fd, void *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = read(fd, (char *)buf + done, n - done);
+		if (r < 0) {
+			if (retry())
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t fsb_pread_full(int fd, void *buf, size_t n, off_t off)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = pread(fd, (char *)buf + done, n - done, off + (off_t)done);
+		if (r < 0) {
+			if (retry())
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+int fsb_write_full(int fd, const void *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = write(fd, (const char *)buf + done, n - done);
+		if (r < 0) {
+			if (retry())
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+int fsb_pwrite_full(int fd, const void *buf, size_t n, off_t off)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t r = pwrite(fd, (const char *)buf + done, n - done, off + (off_t)done);
+		if (r < 0) {
+			if (retry())
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+int fsb_write_file_atomic(const char *path, const void *buf, size_t n)
+{
+	char tmp[PATH_MAX];
+	int fd, err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0644) < 0)
+		err = -errno;
+	if (!err)
+		err = fsb_write_full(fd, buf, n);
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	ssize_t got;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max_bytes) {
+		err = -EFBIG;
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	got = fsb_read_full(fd, buf, (size_t)st.st_size);
+	if (got < 0) {
+		err = (int)got;
+		goto out;
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = (size_t)got;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return err;
+}

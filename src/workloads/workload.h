@@ -1,0 +1,130 @@
+/*
+ * The unit of extension: one test is one `struct fsb_workload_ops`.
+ *
+ * Contract with the runner (src/core/runner.c):
+ *   - For every measured run the runner calls setup (untimed), then run
+ *     (timed: the clock starts right before and stops right after), then
+ *     teardown (always, also after a failed setup or run; idempotent).
+ *   - ctx->work says how much work this run must do (bytes or operations,
+ *     see `work_unit`). When a run lasts less than --min-time the runner
+ *     grows ctx->work and runs again; the short run is discarded.
+ *   - Workloads never print and never exit. They describe an error once,
+ *     with fsb_err(), where it happens, and return -errno. They report
+ *     operations, bytes and latencies through the sink.
+ *   - Anything that must be on disk before the clock starts (the file a
+ *     read test reads, the files a stat test stats) is made by setup. Data
+ *     shared between tests lives in the scratch directory ctx->dir, so each
+ *     test also runs alone (`--tests read`).
+ */
+#ifndef FSB_WORKLOADS_WORKLOAD_H
+#define FSB_WORKLOADS_WORKLOAD_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/signals.h"
+#include "stats/clock.h"
+#include "stats/hist.h"
+
+enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
+enum fsb_char_io { FSB_CHAR_STDIO, FSB_CHAR_SYSCALL };
+enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
+
+/* What the user asked for (parsed by src/cli/, read-only for workloads). */
+struct fsb_config {
+	/* common */
+	unsigned repeat;              /* measured runs per test (--repeat) */
+	uint64_t min_time_ns;         /* shortest acceptable run (--min-time) */
+	enum fsb_cache_mode cache;
+	uint64_t seed;
+	const char *label;
+	/* throughput suite */
+	uint64_t size_bytes;          /* --size: the block test file set */
+	uint64_t chunk_bytes;         /* --chunk */
+	uint64_t char_size_bytes;     /* --char-size; 0 = auto */
+	enum fsb_char_io char_io;
+	uint64_t seeks;               /* --seeks, shared by all seekers */
+	unsigned seekers;             /* --seekers processes */
+	/* metadata suite */
+	uint64_t files;               /* --files N (0 = skip the suite) */
+	uint64_t file_max_bytes;      /* --files N:max */
+	uint64_t file_min_bytes;      /* --files N:max:min */
+	unsigned file_dirs;           /* --files N:max:min:dirs (0 = one dir) */
+	enum fsb_links links;
+	bool sync;                    /* --sync: fsync files and directories */
+};
+
+/* Per-run context handed to every hook. */
+struct fsb_ctx {
+	const struct fsb_config *cfg;
+	const char *dir;              /* scratch directory: all files go here */
+	uint64_t work;                /* work this run must do (work_unit) */
+	unsigned run_index;           /* 0-based measured run (calibration included) */
+	const void *ext;              /* command-specific data (e.g. lifecycle) */
+};
+
+/* Where a workload reports what it did. Owned by the runner. */
+struct fsb_sink {
+	uint64_t ops;                 /* operations done */
+	uint64_t bytes;               /* bytes moved by those operations */
+	struct fsb_hist *hist;        /* latency of single operations */
+	/* Called (out of line, by the runner) when a progress tick is due. */
+	void (*progress)(struct fsb_sink *out);
+	void *progress_arg;
+};
+
+/*
+ * Record one operation of `bytes` bytes that took lat_ns. Cheap enough to
+ * call per operation: a histogram increment and, every tick, a progress
+ * line. Returns non-zero when the user asked to stop (SIGINT/SIGTERM): the
+ * workload must then unwind and return -EINTR.
+ */
+static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat_ns)
+{
+	out->ops++;
+	out->bytes += bytes;
+	fsb_hist_add(out->hist, lat_ns);
+	if (fsb_progress_due && out->progress)
+		out->progress(out);
+	return fsb_stop_requested();
+}
+
+/* Requirements a workload declares (checked by the runner up front). */
+enum {
+	FSB_NEEDS_ROOT = 1u << 0,
+	FSB_NEEDS_BLOCKDEV = 1u << 1,
+	FSB_NEEDS_MOUNT = 1u << 2,
+};
+
+/* Properties of a workload. */
+enum {
+	/* The sink's bytes were written: report write amplification =
+	 * device bytes written / sink bytes, when the device is known. */
+	FSB_WL_WRITES = 1u << 0,
+};
+
+/* How a run's figure is computed. */
+enum fsb_work_unit {
+	FSB_WORK_BYTES,   /* figure = sink bytes / wall seconds ("B/s") */
+	FSB_WORK_OPS,     /* figure = sink ops / wall seconds ("ops/s") */
+	FSB_WORK_TIME,    /* figure = wall seconds ("s"); work is never grown */
+};
+
+struct fsb_workload_ops {
+	const char *name;             /* test id, e.g. "rewrite" */
+	const char *family;           /* "throughput", "files", "lifecycle", "null" */
+	const char *title;            /* one line for --help and the man page */
+	unsigned needs;               /* FSB_NEEDS_* */
+	unsigned flags;               /* FSB_WL_* */
+	enum fsb_work_unit work_unit;
+	/* Work of the first attempt (bytes or ops) for this configuration. */
+	uint64_t (*initial_work)(const struct fsb_ctx *ctx);
+	/* Largest work a run may do (free space, --size caps); 0 = unbounded. */
+	uint64_t (*max_work)(const struct fsb_ctx *ctx);
+	uint64_t work_granule;        /* grown work is a multiple of this (0 = chunk) */
+	size_t priv_size;             /* bytes of zeroed private state per run */
+	int (*setup)(struct fsb_ctx *ctx, void *priv);   /* untimed; 0 or -errno */
+	int (*run)(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out);
+	void (*teardown)(struct fsb_ctx *ctx, void *priv); /* always, idempotent */
+};
+
+#endif

@@ -1,0 +1,99 @@
+# Shared helpers for the end-to-end tests (sourced by tests/cli/t*.sh).
+#
+# Each test script prints TAP lines ("ok N - what", "not ok N - what",
+# "ok N - what # SKIP why"). Everything a test makes (temp dirs, images,
+# loop devices, mounts) is registered here and released by an EXIT trap, in
+# reverse order, whatever happens: tests never touch what they did not make.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The sanitized binary: every end-to-end test also checks ASan/UBSan.
+FSBENCH=${FSBENCH:-$TOP/build/san/fsbench}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:exitcode=99}
+_n=0
+_cleanup=()
+
+ok()   { _n=$((_n + 1)); echo "ok $_n - $*"; }
+nok()  { _n=$((_n + 1)); echo "not ok $_n - $*"; }
+skip() { _n=$((_n + 1)); echo "ok $_n - $1 # SKIP $2"; }
+
+# check "description" command...: passes when the command exits 0.
+check() {
+	local what=$1; shift
+	if "$@"; then ok "$what"; else nok "$what"; fi
+}
+
+# expect_exit CODE "description" command...: passes on that exit status.
+expect_exit() {
+	local want=$1 what=$2 rc; shift 2
+	"$@"; rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "$what"; else nok "$what (exit $rc, want $want)"; fi
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# on_exit CMD: run CMD (a string, eval'ed) at exit, last registered first.
+on_exit() { _cleanup+=("$1"); }
+_run_cleanup() {
+	local i
+	for ((i = ${#_cleanup[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanup[$i]}" >/dev/null 2>&1 || true
+	done
+}
+trap _run_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# tmpdir: a fresh directory removed at exit; prints its path.
+tmpdir() {
+	local d
+	d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
+	on_exit "rm -rf '$d'"
+	echo "$d"
+}
+
+# mount_tmpfs DIR [OPTS]: mount a tmpfs on DIR (root only); unmounted at exit.
+mount_tmpfs() {
+	mount -t tmpfs -o "${2:-size=256m}" fsbench-test "$1" || return 1
+	on_exit "umount '$1'"
+}
+
+# loop_attach IMG: attach IMG to a new loop device (direct I/O where the
+# backing filesystem supports it); prints the device; detached at exit.
+loop_attach() {
+	local dev
+	dev=$(losetup --find --show --direct-io=on "$1" 2>/dev/null) ||
+		dev=$(losetup --find --show "$1") || return 1
+	on_exit "losetup -d '$dev'"
+	echo "$dev"
+}
+
+# make_fs TYPE SIZE: image + loop device + mkfs + mount under a temp dir.
+# Sets FS_DEV, FS_MNT, FS_IMG. Root only. Everything is released at exit.
+make_fs() {
+	local type=$1 size=$2 dir
+	dir=$(tmpdir) || return 1
+	FS_IMG=$dir/img
+	truncate -s "$size" "$FS_IMG" || return 1
+	FS_DEV=$(loop_attach "$FS_IMG") || return 1
+	case $type in
+	xfs) mkfs.xfs -q -f "$FS_DEV" ;;
+	btrfs) mkfs.btrfs -q -f "$FS_DEV" >/dev/null ;;
+	*) "mkfs.$type" -q -F "$FS_DEV" ;;
+	esac || return 1
+	FS_MNT=$dir/mnt
+	mkdir "$FS_MNT" && mount -t "$type" "$FS_DEV" "$FS_MNT" || return 1
+	on_exit "umount '$FS_MNT'"
+}
+
+# json_get FILE EXPR: evaluate a Python expression on the parsed JSON `d`.
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# no_scratch_left DIR: no fsbench.* entry remains in DIR.
+no_scratch_left() { ! compgen -G "$1/fsbench.*" >/dev/null; }
+
+# fsbench_children: pids of processes named fsbench (seekers included).
+fsbench_procs() { pgrep -f "$FSBENCH" || true; }
+
+done_testing() { echo "1..$_n"; }
