@@ -170,18 +170,25 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		if (err)
 			goto out;
 		/*
-		 * No '+++++': a first run shorter than --min-time is discarded and
-		 * the work grown; every measured run then does the same work.
+		 * No '+++++': a run shorter than --min-time is discarded, the
+		 * work grown, and measuring starts over, so that every kept run
+		 * does the same work and lasts long enough. This also catches a
+		 * slow first run (cold allocation) hiding fast later ones.
 		 */
-		if (i == 0 && ops->work_unit != FSB_WORK_TIME && ++attempts < MAX_ATTEMPTS) {
-			uint64_t next = fsb_scale_next(ctx.work, runs[0].wall_ns, cfg->min_time_ns,
+		if (ops->work_unit != FSB_WORK_TIME && ++attempts < MAX_ATTEMPTS) {
+			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, cfg->min_time_ns,
 						       granule, max_work);
 			if (next != ctx.work) {
 				ctx.work = next;
+				i = 0;
+				fsb_hist_init(all);
 				continue;
 			}
 		}
 		fsb_hist_merge(all, hist);
+		i++;
+	}
+	for (unsigned i = 0; i < repeat; i++) {
 		values[i] = figure(ops, &runs[i]);
 		cpu_sum += (double)runs[i].cpu_ns;
 		wall_sum += (double)runs[i].wall_ns;
@@ -189,7 +196,6 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		dev_w += runs[i].dev_write;
 		bytes_sum += runs[i].bytes;
 		have_dev = have_dev && runs[i].have_dev;
-		i++;
 	}
 	if (ops->work_unit != FSB_WORK_TIME && runs[0].wall_ns < cfg->min_time_ns) {
 		char need[32];

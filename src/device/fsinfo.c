@@ -1,0 +1,43 @@
+#include "device/fsinfo.h"
+
+#include <errno.h>
+#include <libmount.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+int fsb_fsinfo_for_path(const char *path, struct fsb_fsinfo *out)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_fs *fs;
+	char *real = realpath(path, NULL);
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!tb || !real) {
+		err = real ? -ENOMEM : -errno;
+		goto out;
+	}
+	err = mnt_table_parse_mtab(tb, NULL);
+	if (err)
+		goto out;
+	fs = mnt_table_find_mountpoint(tb, real, MNT_ITER_BACKWARD);
+	if (!fs) {
+		err = -ENOENT;
+		goto out;
+	}
+	copy(out->fs_type, sizeof(out->fs_type), mnt_fs_get_fstype(fs));
+	copy(out->options, sizeof(out->options), mnt_fs_get_options(fs));
+	copy(out->source, sizeof(out->source), mnt_fs_get_source(fs));
+	copy(out->target, sizeof(out->target), mnt_fs_get_target(fs));
+out:
+	free(real);
+	mnt_unref_table(tb);
+	return err < 0 ? err : err ? -EINVAL : 0;
+}

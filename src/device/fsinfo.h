@@ -1,0 +1,19 @@
+/* What filesystem a path lives on (libmount's view of mountinfo). */
+#ifndef FSB_DEVICE_FSINFO_H
+#define FSB_DEVICE_FSINFO_H
+#include <stddef.h>
+
+struct fsb_fsinfo {
+	char fs_type[32];        /* "xfs", "tmpfs" */
+	char options[512];       /* VFS and fs options, as in mountinfo */
+	char source[256];        /* "/dev/loop3", "tmpfs" */
+	char target[4096];       /* the mount point */
+};
+
+/*
+ * Describe the mount holding path (the longest mount point that is a
+ * prefix of its real path). Returns 0 or -errno (-ENOENT if none).
+ */
+int fsb_fsinfo_for_path(const char *path, struct fsb_fsinfo *out);
+
+#endif

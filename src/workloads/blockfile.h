@@ -1,0 +1,72 @@
+/*
+ * The data file the block tests (write, rewrite, read, seeks) share, and
+ * the verifiable pattern in it.
+ *
+ * The file is a sequence of chunks of cfg->chunk_bytes. Each chunk starts
+ * with a 32-byte header {magic, offset, generation, check} followed by
+ * pseudo-random bytes from the seed; check ties the header to the chunk's
+ * last 8 bytes. Verifying a chunk costs four compares, so it can sit in the
+ * read loop without becoming the bottleneck, yet it catches zeroed, torn,
+ * misplaced and foreign data. Rewrite and seeks bump the generation (that
+ * is how they dirty a chunk).
+ */
+#ifndef FSB_WORKLOADS_BLOCKFILE_H
+#define FSB_WORKLOADS_BLOCKFILE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "workloads/workload.h"
+
+#define FSB_BLOCKFILE_NAME "block.dat"
+#define FSB_CHARFILE_NAME "char.dat"
+
+/* Path of a file in the scratch dir into out. 0 or -ENAMETOOLONG. */
+int fsb_scratch_path(const struct fsb_ctx *ctx, const char *name, char *out, size_t len);
+
+/* A chunk-aligned buffer (posix_memalign 4096, O_DIRECT-safe) filled with
+ * the seed's bytes. NULL with errno set. Free with free(). */
+void *fsb_block_buf_alloc(const struct fsb_config *cfg);
+
+/* Stamp the header of the chunk at offset with generation gen. */
+void fsb_block_stamp(void *chunk, size_t chunk_bytes, uint64_t offset, uint64_t gen);
+
+/*
+ * Check the chunk read from offset. Returns 0, or -EIO after describing the
+ * mismatch with the test name, the path and the offset.
+ */
+int fsb_block_verify(const char *test, const char *path, const void *chunk,
+		     size_t chunk_bytes, uint64_t offset);
+
+/* The generation stamped in a chunk. */
+uint64_t fsb_block_gen(const void *chunk);
+
+/* Size of a file in the scratch dir, 0 when absent. */
+uint64_t fsb_scratch_file_size(const struct fsb_ctx *ctx, const char *name);
+
+/*
+ * Untimed preparation for tests that read the block file: make sure it
+ * holds at least `bytes` of valid chunks (appending pattern chunks), then
+ * apply the cache mode (drop: fsync + fadvise + drop_caches as root).
+ * Returns 0 or -errno after describing the failure.
+ */
+int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
+
+/*
+ * Open the block file for a test: O_RDWR or O_RDONLY, plus O_DIRECT for
+ * --cache=direct. Returns the fd or -errno after describing the failure.
+ */
+int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
+
+/*
+ * Free bytes for the scratch dir's filesystem (statvfs f_bavail), plus
+ * `reuse` bytes of files about to be replaced, minus a margin. The work
+ * caps of the block tests come from this.
+ */
+uint64_t fsb_scratch_space(const struct fsb_ctx *ctx, uint64_t reuse);
+
+/* Drop a file from the cache according to cfg->cache (untimed). */
+int fsb_cache_prepare_fd(const struct fsb_ctx *ctx, const char *test, int fd);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * Per-character tests: bonnie's "Per Chr" columns. One unit of work is one
+ * byte through stdio putc_unlocked/getc_unlocked (bonnie, bonnie++ 1.0x) or,
+ * with --char-io=syscall, one write(2)/read(2) of 1 byte (bonnie++ 1.9x+).
+ *
+ * Latency: timing each byte would cost more than the operation itself
+ * (two clock reads, ~40 ns, against a few ns for putc_unlocked), so one
+ * latency sample covers --chunk consecutive bytes. The man page says so.
+ *
+ * The byte at position i is pattern(i, seed); getc compares every byte it
+ * reads, which is one compare per getc and keeps the figure honest.
+ * --cache=direct does not apply (1-byte O_DIRECT I/O is invalid): these
+ * tests drop the cache as in --cache=drop.
+ */
+#include "workloads/blockfile.h"
+#include "core/error.h"
+#include "util/io.h"
+#include "util/size.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Auto --char-size starts here and grows until a run lasts --min-time. */
+#define STDIO_START_BYTES (16ull << 20)
+#define SYSCALL_START_BYTES (256ull << 10)
+
+static inline unsigned char pattern(uint64_t i, uint64_t seed)
+{
+	return (unsigned char)((i ^ (i >> 9)) * 131 + seed);
+}
+
+struct char_priv {
+	int fd;
+	FILE *f;
+	char path[4096];
+};
+
+static uint64_t char_start(const struct fsb_ctx *ctx)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+
+	if (cfg->char_size_bytes)
+		return cfg->char_size_bytes;
+	return cfg->char_io == FSB_CHAR_SYSCALL ? SYSCALL_START_BYTES : STDIO_START_BYTES;
+}
+
+/* An explicit --char-size is exact; auto grows up to the free space. */
+static uint64_t putc_max(const struct fsb_ctx *ctx)
+{
+	if (ctx->cfg->char_size_bytes)
+		return ctx->cfg->char_size_bytes;
+	return fsb_scratch_space(ctx, fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME));
+}
+
+/* getc reads what putc wrote: the file's size, else the putc start. */
+static uint64_t getc_start(const struct fsb_ctx *ctx)
+{
+	uint64_t have = fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+
+	return have ? have : char_start(ctx);
+}
+
+static uint64_t getc_max(const struct fsb_ctx *ctx)
+{
+	if (ctx->cfg->char_size_bytes)
+		return ctx->cfg->char_size_bytes;
+	return fsb_scratch_space(ctx, 0) + fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+}
+
+static void char_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct char_priv *p = priv;
+
+	(void)ctx;
+	if (p->f)
+		fclose(p->f);
+	else if (p->fd >= 0)
+		close(p->fd);
+	p->f = NULL;
+	p->fd = -1;
+}
+
+static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test, int flags)
+{
+	int err = fsb_scratch_path(ctx, FSB_CHARFILE_NAME, p->path, sizeof(p->path));
+
+	p->fd = -1;
+	if (err)
+		return err;
+	p->fd = open(p->path, flags | O_CLOEXEC, 0600);
+	if (p->fd < 0) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot open '%s'", test, p->path);
+		return err;
+	}
+	if (ctx->cfg->char_io == FSB_CHAR_STDIO) {
+		p->f = fdopen(p->fd, (flags & O_ACCMODE) == O_RDONLY ? "r" : "w");
+		if (!p->f) {
+			err = -errno;
+			fsb_err_errno(err, "%s: cannot open '%s'", test, p->path);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int char_error(const char *test, const char *what, const char *path, uint64_t off,
+		      int err, uint64_t need)
+{
+	char buf[32];
+
+	if (err == -EINTR && fsb_stop_requested())
+		return err;
+	if (err == -ENOSPC)
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
+			path, (unsigned long long)off, strerror(-err),
+			fsb_size_format_human(need, buf, sizeof(buf)));
+	else
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
+			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
+	return err ? err : -EIO;
+}
+
+/* ---- putc ---- */
+
+static int putc_setup(struct fsb_ctx *ctx, void *priv)
+{
+	return char_open(ctx, priv, "putc", O_WRONLY | O_CREAT | O_TRUNC);
+}
+
+static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	struct char_priv *p = priv;
+	uint64_t seed = ctx->cfg->seed, block = ctx->cfg->chunk_bytes, i = 0;
+	int err = 0;
+
+	while (i < ctx->work) {
+		uint64_t end = i + block < ctx->work ? i + block : ctx->work, n = end - i;
+		uint64_t t0 = fsb_clock_ns();
+
+		if (p->f) {
+			for (; i < end; i++)
+				if (putc_unlocked(pattern(i, seed), p->f) == EOF)
+					break;
+			if (i < end)
+				return char_error("putc", "write", p->path, i, -errno, ctx->work);
+		} else {
+			for (; i < end; i++) {
+				unsigned char c = pattern(i, seed);
+				ssize_t r = write(p->fd, &c, 1);
+				if (r != 1) {
+					if (r < 0 && errno == EINTR && !fsb_stop_requested()) {
+						i--;
+						continue;
+					}
+					return char_error("putc", "write", p->path, i,
+							  r < 0 ? -errno : -EIO, ctx->work);
+				}
+			}
+		}
+		if (fsb_sink_op(out, n, fsb_clock_ns() - t0))
+			return -EINTR;
+	}
+	/* stdio flush, fsync and close belong to the write, as in bonnie. */
+	if (p->f && fflush(p->f) == EOF)
+		err = -errno;
+	if (!err && fsync(p->fd) < 0)
+		err = -errno;
+	if (p->f) {
+		if (fclose(p->f) == EOF && !err)
+			err = -errno;
+	} else if (close(p->fd) < 0 && !err) {
+		err = -errno;
+	}
+	p->f = NULL;
+	p->fd = -1;
+	if (err)
+		return char_error("putc", "flush", p->path, i, err, ctx->work);
+	return 0;
+}
+
+const struct fsb_workload_ops fsb_wl_putc = {
+	.name = "putc",
+	.family = "throughput",
+	.title = "per-char write: putc_unlocked (or write(2) of 1 byte with --char-io=syscall)",
+	.flags = FSB_WL_WRITES,
+	.work_unit = FSB_WORK_BYTES,
+	.initial_work = char_start,
+	.max_work = putc_max,
+	.work_granule = 4096,
+	.priv_size = sizeof(struct char_priv),
+	.setup = putc_setup,
+	.run = putc_run,
+	.teardown = char_teardown,
+};
+
+/* ---- getc ---- */
+
+/* Untimed: make sure the file holds `bytes` of the pattern, drop cache. */
+static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
+{
+	struct fsb_config cfg = *ctx->cfg;
+	struct fsb_ctx c2 = *ctx;
+	unsigned char buf[65536];
+	char path[4096];
+	uint64_t have, off;
+	int fd, err;
+
+	err = fsb_scratch_path(ctx, FSB_CHARFILE_NAME, path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		fsb_err_errno(err, "getc: cannot open '%s'", path);
+		return err;
+	}
+	have = fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+	for (off = have, err = 0; off < bytes && !err;) {
+		size_t n = bytes - off < sizeof(buf) ? (size_t)(bytes - off) : sizeof(buf);
+
+		for (size_t j = 0; j < n; j++)
+			buf[j] = pattern(off + j, ctx->cfg->seed);
+		err = fsb_pwrite_full(fd, buf, n, (off_t)off);
+		off += n;
+	}
+	if (err) {
+		char_error("getc", "prepare", path, off, err, bytes);
+	} else {
+		/* Per-char I/O cannot be O_DIRECT: direct mode drops instead. */
+		if (cfg.cache == FSB_CACHE_DIRECT)
+			cfg.cache = FSB_CACHE_DROP;
+		c2.cfg = &cfg;
+		err = fsb_cache_prepare_fd(&c2, "getc", fd);
+	}
+	close(fd);
+	return err;
+}
+
+static int getc_setup(struct fsb_ctx *ctx, void *priv)
+{
+	int err;
+
+	((struct char_priv *)priv)->fd = -1;
+	err = char_prepare(ctx, ctx->work);
+
+	return err ? err : char_open(ctx, priv, "getc", O_RDONLY);
+}
+
+static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	struct char_priv *p = priv;
+	uint64_t seed = ctx->cfg->seed, block = ctx->cfg->chunk_bytes, i = 0;
+
+	while (i < ctx->work) {
+		uint64_t end = i + block < ctx->work ? i + block : ctx->work, n = end - i;
+		uint64_t t0 = fsb_clock_ns();
+		int c = 0;
+
+		if (p->f) {
+			for (; i < end; i++) {
+				c = getc_unlocked(p->f);
+				if (c != pattern(i, seed))
+					break;
+			}
+		} else {
+			for (; i < end; i++) {
+				unsigned char b;
+				ssize_t r = read(p->fd, &b, 1);
+				if (r != 1) {
+					if (r < 0 && errno == EINTR && !fsb_stop_requested()) {
+						i--;
+						continue;
+					}
+					c = r < 0 ? -2 : EOF;
+					break;
+				}
+				c = b;
+				if (c != pattern(i, seed))
+					break;
+			}
+		}
+		if (i < end) {
+			if (c == EOF || c == -2)
+				return char_error("getc", "read", p->path, i,
+						  c == -2 || (p->f && ferror(p->f)) ? -errno : 0,
+						  ctx->work);
+			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
+				p->path, (unsigned long long)i, c, pattern(i, seed));
+			return -EIO;
+		}
+		if (fsb_sink_op(out, n, fsb_clock_ns() - t0))
+			return -EINTR;
+	}
+	return 0;
+}
+
+const struct fsb_workload_ops fsb_wl_getc = {
+	.name = "getc",
+	.family = "throughput",
+	.title = "per-char read: getc_unlocked (or read(2) of 1 byte), every byte checked",
+	.work_unit = FSB_WORK_BYTES,
+	.initial_work = getc_start,
+	.max_work = getc_max,
+	.work_granule = 4096,
+	.priv_size = sizeof(struct char_priv),
+	.setup = getc_setup,
+	.run = getc_run,
+	.teardown = char_teardown,
+};

@@ -1,0 +1,248 @@
+/*
+ * Random seeks (bonnie's "Seeks" column): --seekers processes share the
+ * work of --seeks random lseek+read of one chunk each; one in ten chunks
+ * read is dirtied (generation bumped) and written back in place.
+ *
+ * The seekers are forked in setup and wait on a pipe, so fork and exec
+ * costs stay outside the clock; run opens the gate by closing the pipe and
+ * waits for all of them, which puts their CPU time (RUSAGE_CHILDREN) in the
+ * test's %CPU. Each seeker has its own file descriptor (its own offset, as
+ * in bonnie) and writes its counts and latency histogram into a shared
+ * anonymous mapping that the parent merges.
+ */
+#include "workloads/blockfile.h"
+#include "core/error.h"
+#include "util/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_SEEKERS 64
+
+struct seeker_slot {
+	uint64_t ops, bytes;
+	int err;                /* -errno of the first failure, 0 if fine */
+	struct fsb_hist hist;
+};
+
+struct seeks_priv {
+	struct seeker_slot *slots;
+	size_t map_bytes;
+	pid_t pid[MAX_SEEKERS];
+	unsigned nkids;
+	int gate;               /* write end; closing it starts the seekers */
+	bool armed;
+};
+
+static uint64_t seeks_start(const struct fsb_ctx *ctx)
+{
+	return ctx->cfg->seeks;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* The body of one seeker process; its return value is its exit status. */
+static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsigned idx,
+		  uint64_t nseeks, uint64_t nchunks)
+{
+	size_t chunk = ctx->cfg->chunk_bytes;
+	uint64_t rnd = (ctx->cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^
+		       ((uint64_t)idx << 32 | ctx->run_index);
+	char path[4096], c;
+	void *buf = fsb_block_buf_alloc(ctx->cfg);
+	int fd, err = 0;
+
+	fsb_hist_init(&slot->hist);
+	if (!buf)
+		return 1;
+	fd = fsb_blockfile_open(ctx, "seeks", O_RDWR);
+	if (fd < 0) {
+		slot->err = fd;
+		return 1;
+	}
+	fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	/* Wait for the gate: EOF when the parent closes its end. */
+	while (read(gate, &c, 1) < 0 && errno == EINTR)
+		;
+	for (uint64_t i = 0; i < nseeks && !err; i++) {
+		uint64_t r = next_rand(&rnd), off = (r >> 8) % nchunks * chunk;
+		uint64_t t0 = fsb_clock_ns();
+		ssize_t got;
+
+		if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
+			err = -errno;
+			break;
+		}
+		got = fsb_read_full(fd, buf, chunk);
+		if (got != (ssize_t)chunk) {
+			err = got < 0 ? (int)got : -EIO;
+			break;
+		}
+		err = fsb_block_verify("seeks", path, buf, chunk, off);
+		if (err)
+			break;
+		if ((r & 0xff) < 26) { /* 26/256 ~ 10%: dirty and write back */
+			fsb_block_stamp(buf, chunk, off, fsb_block_gen(buf) + 1);
+			if (lseek(fd, (off_t)off, SEEK_SET) < 0)
+				err = -errno;
+			else
+				err = fsb_write_full(fd, buf, chunk);
+			if (err)
+				break;
+		}
+		fsb_hist_add(&slot->hist, fsb_clock_ns() - t0);
+		slot->ops++;
+		slot->bytes += chunk;
+	}
+	/* The written-back chunks reach the file before the seeker ends. */
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (err && err != -EIO)
+		fsb_err_errno(err, "seeks: seeker %u failed on '%s'", idx, path);
+	slot->err = err;
+	close(fd);
+	free(buf);
+	return err ? 1 : 0;
+}
+
+static int seeks_setup(struct fsb_ctx *ctx, void *priv)
+{
+	struct seeks_priv *p = priv;
+	const struct fsb_config *cfg = ctx->cfg;
+	unsigned n = cfg->seekers ? cfg->seekers : 1;
+	uint64_t size = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME), nchunks;
+	int pipefd[2], err;
+
+	p->gate = -1;
+	if (n > MAX_SEEKERS)
+		n = MAX_SEEKERS;
+	if (size < cfg->size_bytes)
+		size = cfg->size_bytes;
+	err = fsb_blockfile_prepare(ctx, "seeks", size);
+	if (err)
+		return err;
+	nchunks = size / cfg->chunk_bytes;
+	p->map_bytes = n * sizeof(struct seeker_slot);
+	p->slots = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			-1, 0);
+	if (p->slots == MAP_FAILED) {
+		p->slots = NULL;
+		return -errno;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t share = ctx->work / n + (i < ctx->work % n);
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			err = -errno;
+			fsb_err_errno(err, "seeks: cannot fork seeker %u", i);
+			break;
+		}
+		if (pid == 0) {
+			/* Die with the parent; stop on SIGINT/SIGTERM like it. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			fsb_signals_default();
+			close(pipefd[1]);
+			_exit(seeker(ctx, &p->slots[i], pipefd[0], i, share, nchunks));
+		}
+		p->pid[p->nkids++] = pid;
+	}
+	close(pipefd[0]);
+	p->gate = pipefd[1];
+	p->armed = true;
+	return err;
+}
+
+static void kill_seekers(struct seeks_priv *p)
+{
+	for (unsigned i = 0; i < p->nkids; i++) {
+		if (p->pid[i] > 0) {
+			kill(p->pid[i], SIGKILL);
+			while (waitpid(p->pid[i], NULL, 0) < 0 && errno == EINTR)
+				;
+			p->pid[i] = 0;
+		}
+	}
+}
+
+static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	struct seeks_priv *p = priv;
+	int err = 0;
+
+	(void)ctx;
+	close(p->gate);
+	p->gate = -1;
+	for (unsigned i = 0; i < p->nkids; i++) {
+		int status;
+
+		while (waitpid(p->pid[i], &status, 0) < 0) {
+			if (errno != EINTR || fsb_stop_requested()) {
+				kill_seekers(p);
+				return -EINTR;
+			}
+		}
+		p->pid[i] = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			if (!err)
+				err = p->slots[i].err ? p->slots[i].err : -ECHILD;
+			if (!p->slots[i].err)
+				fsb_err("seeks: seeker %u died (status %d)", i, status);
+		}
+	}
+	if (err)
+		return err;
+	for (unsigned i = 0; i < p->nkids; i++) {
+		out->ops += p->slots[i].ops;
+		out->bytes += p->slots[i].bytes;
+		fsb_hist_merge(out->hist, &p->slots[i].hist);
+	}
+	return fsb_stop_requested() ? -EINTR : 0;
+}
+
+static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct seeks_priv *p = priv;
+
+	(void)ctx;
+	if (!p->armed && !p->slots)
+		return;
+	if (p->gate >= 0)
+		close(p->gate);
+	p->gate = -1;
+	kill_seekers(p);
+	if (p->slots)
+		munmap(p->slots, p->map_bytes);
+	p->slots = NULL;
+	p->armed = false;
+}
+
+const struct fsb_workload_ops fsb_wl_seeks = {
+	.name = "seeks",
+	.family = "throughput",
+	.title = "random seeks: --seekers processes share --seeks lseek+read of a chunk, 10% written back",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = seeks_start,
+	.work_granule = 64,
+	.priv_size = sizeof(struct seeks_priv),
+	.setup = seeks_setup,
+	.run = seeks_run,
+	.teardown = seeks_teardown,
+};

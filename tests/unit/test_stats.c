@@ -1,0 +1,154 @@
+/* Unit tests: summaries, the latency histogram, the auto-scaling rule. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats/hist.h"
+#include "stats/scale.h"
+#include "stats/summary.h"
+
+static void summary_odd(void **state)
+{
+	const double v[] = { 5, 1, 3 };
+	struct fsb_summary s;
+	(void)state;
+	assert_int_equal(fsb_summary_compute(v, 3, &s), 0);
+	assert_true(s.median == 3 && s.min == 1 && s.max == 5 && s.mean == 3);
+	/* sample sd of 1,3,5 is 2; cv = 2/3 */
+	assert_true(fabs(s.cv - 2.0 / 3.0) < 1e-12);
+	assert_true(v[0] == 5); /* input untouched */
+}
+
+static void summary_even_and_single(void **state)
+{
+	const double v[] = { 4, 1, 2, 3 }, one[] = { 7 };
+	struct fsb_summary s;
+	(void)state;
+	assert_int_equal(fsb_summary_compute(v, 4, &s), 0);
+	assert_true(s.median == 2.5 && s.min == 1 && s.max == 4);
+	assert_int_equal(fsb_summary_compute(one, 1, &s), 0);
+	assert_true(s.median == 7 && s.cv == 0);
+	assert_int_equal(fsb_summary_compute(v, 0, &s), -EINVAL);
+}
+
+static void summary_constant_has_zero_cv(void **state)
+{
+	const double v[] = { 10, 10, 10, 10, 10 };
+	struct fsb_summary s;
+	(void)state;
+	assert_int_equal(fsb_summary_compute(v, 5, &s), 0);
+	assert_true(s.cv == 0);
+}
+
+static void hist_exact_small_values(void **state)
+{
+	struct fsb_hist h;
+	(void)state;
+	fsb_hist_init(&h);
+	for (uint64_t i = 1; i <= 50; i++)
+		fsb_hist_add(&h, i);
+	assert_int_equal(h.count, 50);
+	assert_int_equal(h.min_ns, 1);
+	assert_int_equal(h.max_ns, 50);
+	assert_int_equal(fsb_hist_percentile(&h, 50), 25);
+	assert_int_equal(fsb_hist_percentile(&h, 99), 50);
+	assert_int_equal(fsb_hist_percentile(&h, 100), 50);
+	assert_int_equal(fsb_hist_percentile(&h, 0), 1);
+}
+
+static void hist_bucket_bounds(void **state)
+{
+	(void)state;
+	/* Every value lands in a bucket whose bounds contain it, and the
+	 * relative width of a bucket is at most 1/32. */
+	for (uint64_t v = 1; v < (1ull << 62); v = v * 3 + 1) {
+		unsigned b = fsb_hist_bucket_of(v);
+		assert_true(b < FSB_HIST_BUCKETS);
+		assert_true(fsb_hist_bucket_max(b) >= v);
+		if (b > 0)
+			assert_true(fsb_hist_bucket_max(b - 1) < v);
+		if (v >= FSB_HIST_SUB)
+			assert_true((double)(fsb_hist_bucket_max(b) - v) / (double)v <= 1.0 / 32);
+	}
+	assert_true(fsb_hist_bucket_of(UINT64_MAX) == FSB_HIST_BUCKETS - 1);
+	assert_true(fsb_hist_bucket_max(FSB_HIST_BUCKETS - 1) == UINT64_MAX);
+}
+
+static void hist_percentiles_large(void **state)
+{
+	struct fsb_hist h;
+	uint64_t p50, p99, p999;
+	(void)state;
+	fsb_hist_init(&h);
+	/* 1..100000 us: p50 ~ 50 ms, p99 ~ 99 ms, p99.9 ~ 99.9 ms */
+	for (uint64_t i = 1; i <= 100000; i++)
+		fsb_hist_add(&h, i * 1000);
+	p50 = fsb_hist_percentile(&h, 50);
+	p99 = fsb_hist_percentile(&h, 99);
+	p999 = fsb_hist_percentile(&h, 99.9);
+	assert_true(p50 >= 50000000ull && p50 <= 50000000ull * 1.04);
+	assert_true(p99 >= 99000000ull && p99 <= 99000000ull * 1.04);
+	assert_true(p999 >= 99900000ull && p999 <= 100000000ull);
+	assert_int_equal(h.max_ns, 100000000ull);
+}
+
+static void hist_merge(void **state)
+{
+	struct fsb_hist a, b;
+	(void)state;
+	fsb_hist_init(&a);
+	fsb_hist_init(&b);
+	fsb_hist_add(&a, 10);
+	fsb_hist_add(&b, 1000000);
+	fsb_hist_add(&b, 5);
+	fsb_hist_merge(&a, &b);
+	assert_int_equal(a.count, 3);
+	assert_int_equal(a.min_ns, 5);
+	assert_int_equal(a.max_ns, 1000000);
+	assert_int_equal(a.sum_ns, 1000015);
+	fsb_hist_init(&b);
+	fsb_hist_merge(&a, &b); /* empty merge changes nothing */
+	assert_int_equal(a.min_ns, 5);
+	fsb_hist_init(&a);
+	assert_int_equal(fsb_hist_percentile(&a, 50), 0);
+}
+
+static void scale_decisions(void **state)
+{
+	const uint64_t ms = 1000000, min = 500 * ms;
+	(void)state;
+	/* long enough: unchanged */
+	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, 1, 0 - 1ull), 1000);
+	/* 10x too short: grow 12.5x, rounded up to the granule */
+	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 13312);
+	/* slightly short: at least doubles */
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 2000);
+	/* absurdly short (0 ns): at most 16x in one step */
+	assert_int_equal(fsb_scale_next(100, 0, min, 1, 0 - 1ull), 1600);
+	/* capped by max_work, and unchanged once at the cap */
+	assert_int_equal(fsb_scale_next(100, 10 * ms, min, 1, 500), 500);
+	assert_int_equal(fsb_scale_next(500, 10 * ms, min, 1, 500), 500);
+	/* never overflows */
+	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, 4096, UINT64_MAX) >= UINT64_MAX / 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(summary_odd),
+		cmocka_unit_test(summary_even_and_single),
+		cmocka_unit_test(summary_constant_has_zero_cv),
+		cmocka_unit_test(hist_exact_small_values),
+		cmocka_unit_test(hist_bucket_bounds),
+		cmocka_unit_test(hist_percentiles_large),
+		cmocka_unit_test(hist_merge),
+		cmocka_unit_test(scale_decisions),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
