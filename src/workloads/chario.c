@@ -227,6 +227,8 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 			buf[j] = pattern(off + j, ctx->cfg->seed);
 		err = fsb_pwrite_full(fd, buf, n, (off_t)off);
 		off += n;
+		if (!err && fsb_stop_requested())
+			err = -EINTR;
 	}
 	if (err) {
 		char_error("getc", "prepare", path, off, err, bytes);

@@ -108,7 +108,9 @@ static void grows_until_min_time(void **state)
 	assert_true(t->has_latency);
 	assert_true(t->latency.p50_us >= 1.0 && t->latency.p50_us < 50);
 	assert_true(t->latency.max_us >= t->latency.p99_us);
-	assert_true(t->cpu_pct > 50); /* busy waiting is CPU */
+	/* busy waiting is CPU; one thread cannot exceed 100% (the machine
+	 * may be loaded, so only a loose lower bound) */
+	assert_true(t->cpu_pct > 5 && t->cpu_pct < 110);
 	assert_false(t->has_device);
 	fsb_result_release(&res);
 }

@@ -1,0 +1,698 @@
+#include "report/json.h"
+#include "core/error.h"
+#include "util/io.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Upper bounds for arrays and objects read from a file. They are far above
+ * anything fsbench writes (3 runs, 12 tests, a dozen params) and keep a
+ * hostile file from making us allocate in proportion to its whims.
+ */
+#define MAX_TESTS 4096
+#define MAX_RUNS 100000
+#define MAX_PARAMS 4096
+
+/* ---- writing ---------------------------------------------------------- */
+
+/*
+ * A builder with a sticky error: every put after a failure is a no-op, and
+ * the caller checks once at the end instead of after each key.
+ */
+struct jbuild {
+	int err;
+};
+
+static void put(struct jbuild *b, struct json_object *obj, const char *key,
+		struct json_object *val)
+{
+	if (b->err) {
+		json_object_put(val);
+		return;
+	}
+	if (!val) {
+		b->err = -ENOMEM;
+		return;
+	}
+	if (json_object_object_add(obj, key, val)) {
+		json_object_put(val);
+		b->err = -ENOMEM;
+	}
+}
+
+static void put_str(struct jbuild *b, struct json_object *obj, const char *key,
+		    const char *s)
+{
+	/* An unknown string is absent, not "" or null. */
+	if (s)
+		put(b, obj, key, json_object_new_string(s));
+}
+
+static void put_u64(struct jbuild *b, struct json_object *obj, const char *key,
+		    uint64_t v)
+{
+	put(b, obj, key, json_object_new_uint64(v));
+}
+
+static struct json_object *new_double(double v)
+{
+	/* JSON has no NaN or Infinity; a reader would choke on them. */
+	return json_object_new_double(isfinite(v) ? v : 0.0);
+}
+
+static void put_double(struct jbuild *b, struct json_object *obj, const char *key,
+		       double v)
+{
+	put(b, obj, key, new_double(v));
+}
+
+static struct json_object *new_obj(struct jbuild *b, struct json_object *parent,
+				   const char *key)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(b, parent, key, o);
+	return b->err ? NULL : o;
+}
+
+static void build_host(struct jbuild *b, struct json_object *doc, const struct fsb_host *h)
+{
+	struct json_object *o = new_obj(b, doc, "host");
+
+	if (!o)
+		return;
+	put_str(b, o, "kernel", h->kernel);
+	put_str(b, o, "cpu", h->cpu);
+	put(b, o, "cpus", json_object_new_int(h->cpus > 0 ? h->cpus : 0));
+	put_u64(b, o, "ram_bytes", h->ram_bytes);
+	put_str(b, o, "hostname", h->hostname);
+}
+
+static void build_setup(struct jbuild *b, struct json_object *doc, const struct fsb_setup *s)
+{
+	struct json_object *o = new_obj(b, doc, "setup");
+
+	if (!o)
+		return;
+	put_str(b, o, "label", s->label);
+	put_str(b, o, "dir", s->dir);
+	put_str(b, o, "fs_type", s->fs_type);
+	put_str(b, o, "mount_options", s->mount_options);
+	put_str(b, o, "device", s->device);
+	put_str(b, o, "fill", s->fill);
+}
+
+static void build_params(struct jbuild *b, struct json_object *doc, const struct fsb_result *r)
+{
+	struct json_object *o = new_obj(b, doc, "params");
+
+	for (size_t i = 0; o && i < r->nparams; i++) {
+		const struct fsb_param *p = &r->params[i];
+
+		switch (p->type) {
+		case FSB_PARAM_U64:
+			put_u64(b, o, p->key, p->u);
+			break;
+		case FSB_PARAM_DOUBLE:
+			put_double(b, o, p->key, p->d);
+			break;
+		case FSB_PARAM_STR:
+			put(b, o, p->key, json_object_new_string(p->s ? p->s : ""));
+			break;
+		case FSB_PARAM_BOOL:
+			put(b, o, p->key, json_object_new_boolean(p->b));
+			break;
+		}
+	}
+}
+
+static void build_test(struct jbuild *b, struct json_object *arr,
+		       const struct fsb_test_result *t)
+{
+	struct json_object *o = json_object_new_object(), *runs, *sub;
+
+	if (!o) {
+		b->err = -ENOMEM;
+		return;
+	}
+	if (json_object_array_add(arr, o)) {
+		json_object_put(o);
+		b->err = -ENOMEM;
+		return;
+	}
+	put_str(b, o, "id", t->id);
+	put_str(b, o, "unit", t->unit);
+	put_double(b, o, "median", t->median);
+	put_double(b, o, "min", t->min);
+	put_double(b, o, "max", t->max);
+	put_double(b, o, "cv", t->cv);
+	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(t)));
+	runs = json_object_new_array();
+	put(b, o, "runs", runs);
+	for (size_t i = 0; !b->err && i < t->nruns; i++) {
+		struct json_object *v = new_double(t->runs[i]);
+
+		if (!v || json_object_array_add(runs, v)) {
+			json_object_put(v);
+			b->err = -ENOMEM;
+		}
+	}
+	put_double(b, o, "cpu_pct", t->cpu_pct);
+	put_u64(b, o, "work", t->work);
+	put_double(b, o, "elapsed_s", t->elapsed_s);
+	if (t->has_latency && (sub = new_obj(b, o, "latency_us"))) {
+		put_double(b, sub, "max", t->latency.max_us);
+		put_double(b, sub, "p50", t->latency.p50_us);
+		put_double(b, sub, "p99", t->latency.p99_us);
+		put_double(b, sub, "p999", t->latency.p999_us);
+	}
+	if (t->has_device && (sub = new_obj(b, o, "device"))) {
+		put_u64(b, sub, "read_bytes", t->dev_read_bytes);
+		put_u64(b, sub, "write_bytes", t->dev_write_bytes);
+	}
+	if (t->has_wa)
+		put_double(b, o, "write_amplification", t->write_amplification);
+}
+
+struct json_object *fsb_json_from_result(const struct fsb_result *r)
+{
+	struct jbuild b = { 0 };
+	struct json_object *doc = json_object_new_object(), *tests;
+
+	if (!doc) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	put(&b, doc, "format_version", json_object_new_int(r->format_version));
+	put_str(&b, doc, "tool", r->tool);
+	put_str(&b, doc, "version", r->version);
+	put_str(&b, doc, "kind", r->kind);
+	build_host(&b, doc, &r->host);
+	build_setup(&b, doc, &r->setup);
+	build_params(&b, doc, r);
+	tests = json_object_new_array();
+	put(&b, doc, "tests", tests);
+	for (size_t i = 0; !b.err && i < r->ntests; i++)
+		build_test(&b, tests, &r->tests[i]);
+	if (b.err) {
+		json_object_put(doc);
+		errno = -b.err;
+		return NULL;
+	}
+	return doc;
+}
+
+int fsb_json_write(FILE *out, const struct fsb_result *r)
+{
+	struct json_object *doc = fsb_json_from_result(r);
+	const char *s;
+	int err = 0;
+
+	if (!doc)
+		return -errno;
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		err = -ENOMEM;
+	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
+		err = -EIO;
+	json_object_put(doc);
+	return err;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+/*
+ * The reader's state: where the reason for a refusal goes. Every check
+ * names the key by its path ("tests[2].runs[0]") so the user can find it.
+ */
+struct jread {
+	char *why;
+	size_t why_len;
+};
+
+static int bad(struct jread *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int bad(struct jread *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->why && rd->why_len) {
+		va_start(ap, fmt);
+		vsnprintf(rd->why, rd->why_len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/*
+ * Look key up in obj. Returns 1 and sets *val when present and not null,
+ * 0 when absent (or null, which other writers use for "unknown").
+ */
+static int lookup(struct json_object *obj, const char *key, struct json_object **val)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return 0;
+	*val = v;
+	return 1;
+}
+
+static int read_str(struct jread *rd, struct json_object *obj, const char *path,
+		    const char *key, bool required, char **out)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!lookup(obj, key, &v))
+		return required ? bad(rd, "%s%s is missing", path, key) : 0;
+	if (!json_object_is_type(v, json_type_string))
+		return bad(rd, "%s%s is not a string", path, key);
+	s = json_object_get_string(v);
+	/* A NUL inside would silently cut the string short in every view. */
+	if ((size_t)json_object_get_string_len(v) != strlen(s))
+		return bad(rd, "%s%s contains a NUL character", path, key);
+	return fsb_strset(out, s);
+}
+
+static int get_u64(struct jread *rd, struct json_object *v, const char *path,
+		   const char *key, uint64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return bad(rd, "%s%s is not an integer", path, key);
+	/* json-c clamps to INT64_MIN..INT64_MAX here, so the sign is right. */
+	if (json_object_get_int64(v) < 0)
+		return bad(rd, "%s%s is negative", path, key);
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+static int read_u64(struct jread *rd, struct json_object *obj, const char *path,
+		    const char *key, bool required, uint64_t *out)
+{
+	struct json_object *v;
+
+	if (!lookup(obj, key, &v))
+		return required ? bad(rd, "%s%s is missing", path, key) : 0;
+	return get_u64(rd, v, path, key, out);
+}
+
+static int get_double(struct jread *rd, struct json_object *v, const char *path,
+		      const char *key, double *out)
+{
+	double d;
+
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return bad(rd, "%s%s is not a number", path, key);
+	d = json_object_get_double(v);
+	/* json-c accepts NaN and Infinity even in strict mode. */
+	if (!isfinite(d))
+		return bad(rd, "%s%s is not a finite number", path, key);
+	if (d < 0)
+		return bad(rd, "%s%s is negative", path, key);
+	*out = d;
+	return 0;
+}
+
+static int read_double(struct jread *rd, struct json_object *obj, const char *path,
+		       const char *key, bool required, double *out)
+{
+	struct json_object *v;
+
+	if (!lookup(obj, key, &v))
+		return required ? bad(rd, "%s%s is missing", path, key) : 0;
+	return get_double(rd, v, path, key, out);
+}
+
+/* An optional sub-object: 1 and *val when present, 0 when absent. */
+static int read_obj(struct jread *rd, struct json_object *obj, const char *path,
+		    const char *key, struct json_object **val)
+{
+	if (!lookup(obj, key, val))
+		return 0;
+	if (!json_object_is_type(*val, json_type_object))
+		return bad(rd, "%s%s is not an object", path, key);
+	return 1;
+}
+
+static int read_host(struct jread *rd, struct json_object *doc, struct fsb_host *h)
+{
+	struct json_object *o, *v;
+	uint64_t cpus = 0;
+	int err = read_obj(rd, doc, "", "host", &o);
+
+	if (err <= 0)
+		return err;
+	if ((err = read_str(rd, o, "host.", "kernel", false, &h->kernel)) ||
+	    (err = read_str(rd, o, "host.", "cpu", false, &h->cpu)) ||
+	    (err = read_str(rd, o, "host.", "hostname", false, &h->hostname)) ||
+	    (err = read_u64(rd, o, "host.", "ram_bytes", false, &h->ram_bytes)))
+		return err;
+	if (lookup(o, "cpus", &v)) {
+		if ((err = get_u64(rd, v, "host.", "cpus", &cpus)))
+			return err;
+		if (cpus > INT_MAX)
+			return bad(rd, "host.cpus is out of range");
+		h->cpus = (int)cpus;
+	}
+	return 0;
+}
+
+static int read_setup(struct jread *rd, struct json_object *doc, struct fsb_setup *s)
+{
+	struct json_object *o;
+	int err = read_obj(rd, doc, "", "setup", &o);
+
+	if (err <= 0)
+		return err;
+	if ((err = read_str(rd, o, "setup.", "label", false, &s->label)) ||
+	    (err = read_str(rd, o, "setup.", "dir", false, &s->dir)) ||
+	    (err = read_str(rd, o, "setup.", "fs_type", false, &s->fs_type)) ||
+	    (err = read_str(rd, o, "setup.", "mount_options", false, &s->mount_options)) ||
+	    (err = read_str(rd, o, "setup.", "device", false, &s->device)))
+		return err;
+	return read_str(rd, o, "setup.", "fill", false, &s->fill);
+}
+
+static int read_param(struct jread *rd, struct fsb_result *r, const char *key,
+		      struct json_object *v)
+{
+	uint64_t u;
+	double d;
+	int err;
+
+	switch (json_object_get_type(v)) {
+	case json_type_int:
+		/* A negative count has no slot in the model; keep it as a real. */
+		if (json_object_get_int64(v) < 0) {
+			d = (double)json_object_get_int64(v);
+			return fsb_result_param_double(r, key, d);
+		}
+		if ((err = get_u64(rd, v, "params.", key, &u)))
+			return err;
+		return fsb_result_param_u64(r, key, u);
+	case json_type_double:
+		d = json_object_get_double(v);
+		if (!isfinite(d))
+			return bad(rd, "params.%s is not a finite number", key);
+		return fsb_result_param_double(r, key, d);
+	case json_type_string:
+		return fsb_result_param_str(r, key, json_object_get_string(v));
+	case json_type_boolean:
+		return fsb_result_param_bool(r, key, json_object_get_boolean(v));
+	default:
+		/* Arrays, objects, null: a newer writer's idea; not ours to judge. */
+		return 0;
+	}
+}
+
+static int read_params(struct jread *rd, struct json_object *doc, struct fsb_result *r)
+{
+	struct json_object *o;
+	int err = read_obj(rd, doc, "", "params", &o);
+
+	if (err <= 0)
+		return err;
+	if (json_object_object_length(o) > MAX_PARAMS)
+		return bad(rd, "params has more than %d keys", MAX_PARAMS);
+	json_object_object_foreach(o, key, val) {
+		if (!val)
+			continue;
+		if ((err = read_param(rd, r, key, val)))
+			return err;
+	}
+	return 0;
+}
+
+static int read_latency(struct jread *rd, struct json_object *o, const char *path,
+			struct fsb_test_result *t)
+{
+	struct json_object *l;
+	char sub[64];
+	int err = read_obj(rd, o, path, "latency_us", &l);
+
+	if (err <= 0)
+		return err;
+	snprintf(sub, sizeof(sub), "%slatency_us.", path);
+	if ((err = read_double(rd, l, sub, "max", true, &t->latency.max_us)) ||
+	    (err = read_double(rd, l, sub, "p50", true, &t->latency.p50_us)) ||
+	    (err = read_double(rd, l, sub, "p99", true, &t->latency.p99_us)) ||
+	    (err = read_double(rd, l, sub, "p999", true, &t->latency.p999_us)))
+		return err;
+	t->has_latency = true;
+	return 0;
+}
+
+static int read_device(struct jread *rd, struct json_object *o, const char *path,
+		       struct fsb_test_result *t)
+{
+	struct json_object *dev;
+	char sub[64];
+	int err = read_obj(rd, o, path, "device", &dev);
+
+	if (err <= 0)
+		return err;
+	snprintf(sub, sizeof(sub), "%sdevice.", path);
+	if ((err = read_u64(rd, dev, sub, "read_bytes", true, &t->dev_read_bytes)) ||
+	    (err = read_u64(rd, dev, sub, "write_bytes", true, &t->dev_write_bytes)))
+		return err;
+	t->has_device = true;
+	return 0;
+}
+
+static int read_runs(struct jread *rd, struct json_object *o, const char *path,
+		     struct fsb_test_result *t)
+{
+	struct json_object *arr;
+	size_t n;
+	char key[32];
+	int err;
+
+	if (!lookup(o, "runs", &arr))
+		return bad(rd, "%sruns is missing", path);
+	if (!json_object_is_type(arr, json_type_array))
+		return bad(rd, "%sruns is not an array", path);
+	n = json_object_array_length(arr);
+	if (n == 0)
+		return bad(rd, "%sruns is empty", path);
+	if (n > MAX_RUNS)
+		return bad(rd, "%sruns has more than %d values", path, MAX_RUNS);
+	t->runs = calloc(n, sizeof(*t->runs));
+	if (!t->runs)
+		return -ENOMEM;
+	t->nruns = n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "runs[%zu]", i);
+		err = get_double(rd, json_object_array_get_idx(arr, i), path, key, &t->runs[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int read_test(struct jread *rd, struct json_object *o, size_t idx,
+		     struct fsb_result *r)
+{
+	struct fsb_test_result *t;
+	struct json_object *wa;
+	char path[48], *id = NULL, *unit = NULL;
+	int err;
+
+	snprintf(path, sizeof(path), "tests[%zu]", idx);
+	if (!json_object_is_type(o, json_type_object))
+		return bad(rd, "%s is not an object", path);
+	snprintf(path, sizeof(path), "tests[%zu].", idx);
+	if ((err = read_str(rd, o, path, "id", true, &id)) ||
+	    (err = read_str(rd, o, path, "unit", true, &unit)))
+		goto out;
+	if (!id[0]) {
+		err = bad(rd, "%sid is empty", path);
+		goto out;
+	}
+	t = fsb_result_add_test(r, id, unit);
+	if (!t) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if ((err = read_double(rd, o, path, "median", true, &t->median)) ||
+	    (err = read_double(rd, o, path, "min", true, &t->min)) ||
+	    (err = read_double(rd, o, path, "max", true, &t->max)) ||
+	    (err = read_double(rd, o, path, "cv", false, &t->cv)) ||
+	    (err = read_runs(rd, o, path, t)) ||
+	    (err = read_double(rd, o, path, "cpu_pct", false, &t->cpu_pct)) ||
+	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
+	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
+	    (err = read_latency(rd, o, path, t)) ||
+	    (err = read_device(rd, o, path, t)))
+		goto out;
+	if (lookup(o, "write_amplification", &wa)) {
+		err = read_double(rd, o, path, "write_amplification", true,
+				  &t->write_amplification);
+		if (err)
+			goto out;
+		t->has_wa = true;
+	}
+out:
+	free(id);
+	free(unit);
+	return err;
+}
+
+static int read_tests(struct jread *rd, struct json_object *doc, struct fsb_result *r)
+{
+	struct json_object *arr;
+	size_t n;
+	int err;
+
+	if (!lookup(doc, "tests", &arr))
+		return bad(rd, "tests is missing");
+	if (!json_object_is_type(arr, json_type_array))
+		return bad(rd, "tests is not an array");
+	n = json_object_array_length(arr);
+	if (n > MAX_TESTS)
+		return bad(rd, "tests has more than %d entries", MAX_TESTS);
+	for (size_t i = 0; i < n; i++)
+		if ((err = read_test(rd, json_object_array_get_idx(arr, i), i, r)))
+			return err;
+	return 0;
+}
+
+static int read_head(struct jread *rd, struct json_object *doc, struct fsb_result *r)
+{
+	struct json_object *v;
+	int64_t fv;
+	int err;
+
+	if (!lookup(doc, "format_version", &v))
+		return bad(rd, "format_version is missing");
+	if (!json_object_is_type(v, json_type_int))
+		return bad(rd, "format_version is not an integer");
+	fv = json_object_get_int64(v);
+	if (fv < 1)
+		return bad(rd, "format_version %lld is not valid", (long long)fv);
+	if (fv > FSB_FORMAT_VERSION)
+		return bad(rd, "format_version %lld is newer than this fsbench reads (%d)",
+			   (long long)fv, FSB_FORMAT_VERSION);
+	r->format_version = (int)fv;
+
+	if ((err = read_str(rd, doc, "", "tool", true, &r->tool)))
+		return err;
+	if (strcmp(r->tool, "fsbench"))
+		return bad(rd, "tool is not 'fsbench'");
+	if ((err = read_str(rd, doc, "", "version", false, &r->version)) ||
+	    (err = read_str(rd, doc, "", "kind", true, &r->kind)))
+		return err;
+	if (!strcmp(r->kind, "matrix"))
+		return bad(rd, "kind 'matrix' holds several results, not one");
+	if (strcmp(r->kind, "run") && strcmp(r->kind, "lifecycle"))
+		return bad(rd, "kind is neither 'run' nor 'lifecycle'");
+	return 0;
+}
+
+int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
+		       size_t why_len)
+{
+	struct jread rd = { .why = why, .why_len = why_len };
+	struct fsb_result r;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	memset(out, 0, sizeof(*out));
+	if (why && why_len)
+		why[0] = '\0';
+	if (!o || !json_object_is_type(o, json_type_object))
+		return bad(&rd, "not a JSON object");
+	if ((err = read_head(&rd, o, &r)) || (err = read_host(&rd, o, &r.host)) ||
+	    (err = read_setup(&rd, o, &r.setup)) || (err = read_params(&rd, o, &r)) ||
+	    (err = read_tests(&rd, o, &r)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	if (err == -ENOMEM && why && why_len)
+		snprintf(why, why_len, "out of memory");
+	fsb_result_release(&r);
+	return err;
+}
+
+/* Parse a whole buffer; NULL with why set on failure. */
+static struct json_object *parse(const char *buf, size_t len, char *why, size_t why_len)
+{
+	struct json_tokener *tok;
+	struct json_object *o = NULL;
+	enum json_tokener_error jerr;
+
+	if (len > INT_MAX) {
+		snprintf(why, why_len, "file too large");
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
+	/* Strict: no trailing commas, no single quotes, nothing after the end. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (jerr == json_tokener_continue) {
+		/* The input ended inside a value: the file was cut short. */
+		snprintf(why, why_len, len ? "truncated JSON" : "empty file");
+	} else if (jerr != json_tokener_success || !o) {
+		snprintf(why, why_len, "not valid JSON (%s at byte %zu)",
+			 json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	} else if (json_tokener_get_parse_end(tok) < len) {
+		/* Strict mode stops at a NUL byte; anything after it is not ours. */
+		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
+			 json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+int fsb_json_load(const char *path, struct fsb_result *out)
+{
+	struct json_object *doc;
+	char *buf = NULL, why[160] = "";
+	size_t len = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = fsb_read_file(path, FSB_JSON_MAX_BYTES, &buf, &len);
+	if (err == -EFBIG) {
+		fsb_err("cannot read '%s': larger than %zu MiB, not a result file", path,
+			FSB_JSON_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
+	if (err == -EINVAL) {
+		fsb_err("cannot read '%s': not a regular file", path);
+		return err;
+	}
+	if (err) {
+		fsb_err_errno(err, "cannot read '%s'", path);
+		return err;
+	}
+	doc = parse(buf, len, why, sizeof(why));
+	free(buf);
+	if (!doc) {
+		fsb_err("cannot read '%s': %s", path, why);
+		return -EINVAL;
+	}
+	err = fsb_json_to_result(doc, out, why, sizeof(why));
+	json_object_put(doc);
+	if (err)
+		fsb_err("cannot read '%s': %s", path, why);
+	return err;
+}

@@ -1,0 +1,48 @@
+/*
+ * JSON, the canonical file format of a result (DESIGN.md, "Results model").
+ * Written and read with json-c only; never printed by hand.
+ */
+#ifndef FSB_REPORT_JSON_H
+#define FSB_REPORT_JSON_H
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/result.h"
+
+struct json_object;
+
+/* Largest file fsb_json_load reads; a result is a few kilobytes. */
+#define FSB_JSON_MAX_BYTES ((size_t)64 << 20)
+
+/*
+ * Build the JSON document of r. NULL strings are left out, non-finite
+ * numbers are written as 0 (JSON has no NaN). Returns a new object the
+ * caller releases with json_object_put, or NULL with errno = ENOMEM.
+ */
+struct json_object *fsb_json_from_result(const struct fsb_result *r);
+
+/*
+ * Read a document that may come from anyone: checks every type, refuses a
+ * missing format_version/tool/kind/tests, tool other than "fsbench", a
+ * format_version newer than this build reads, negative or non-finite
+ * numbers and absurdly large arrays. Keys it does not know are ignored so
+ * newer files with added keys still load. Values are taken as stored
+ * (median, min, max, cv are not recomputed); "noisy" is derived from cv.
+ * out is overwritten: on success the caller owns it (fsb_result_release);
+ * on failure it is left empty. Returns 0, -EINVAL with a short reason in
+ * why ("tests[2].runs is not an array"), or -ENOMEM. Prints nothing.
+ */
+int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
+		       size_t why_len);
+
+/*
+ * Load a result file (at most FSB_JSON_MAX_BYTES). On failure says once
+ * "cannot read '<path>': <why>" with fsb_err and returns -EINVAL (not a
+ * valid result) or -errno (cannot read the file). out as above.
+ */
+int fsb_json_load(const char *path, struct fsb_result *out);
+
+/* The "json" view: the document pretty-printed plus a newline. 0 or -errno. */
+int fsb_json_write(FILE *out, const struct fsb_result *r);
+
+#endif

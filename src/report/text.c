@@ -1,0 +1,488 @@
+/*
+ * The "text" view: what a person reads after a run. A header saying what
+ * was measured where, one line per test (median with its range, spread,
+ * CPU, tail latency, work done), device counters when known, and a footnote
+ * saying how the figures were made, since a number without its cache mode
+ * and repeat count invites the wrong conclusion.
+ *
+ * Units: rates of bytes are binary (KiB/s, MiB/s, GiB/s), like every size
+ * fsbench prints and like bonnie's K/sec; operation rates are decimal
+ * ("12.3 k/s"). Every figure has three significant digits.
+ */
+#include "report/writer.h"
+#include "util/size.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Continuation lines of the header start below the values. */
+#define KEY_WIDTH 12
+#define LINE_WIDTH 78
+
+static double sane(double v)
+{
+	return isfinite(v) && v > 0 ? v : 0;
+}
+
+/*
+ * How a test's figures are shown: divide by div, print with decimals
+ * (or three significant digits when decimals < 0), follow with unit. One
+ * scale per row, chosen from the median, so min and max read in its unit.
+ */
+struct scale {
+	double div;
+	int decimals;
+	const char *unit;
+};
+
+/* Three significant digits, as far as the magnitude allows. */
+static int sig3_decimals(double v)
+{
+	return v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+}
+
+static void number(char *buf, size_t len, const struct scale *sc, double v)
+{
+	v = sane(v) / sc->div;
+	snprintf(buf, len, "%.*f", sc->decimals >= 0 ? sc->decimals : sig3_decimals(v), v);
+}
+
+static void with_unit(char *buf, size_t len, const struct scale *sc, double v)
+{
+	char num[64];
+
+	number(num, sizeof(num), sc, v);
+	snprintf(buf, len, "%s %s", num, sc->unit);
+}
+
+/* Step v down by step until it is below 1000 (or the units run out). */
+static struct scale stepped(double v, double div, double step, const char *const *units,
+			    int nunits)
+{
+	struct scale sc = { .div = div, .decimals = -1, .unit = units[0] };
+
+	v = sane(v) / div;
+	for (int u = 1; v >= 999.5 && u < nunits; u++) {
+		v /= step;
+		sc.div *= step;
+		sc.unit = units[u];
+	}
+	return sc;
+}
+
+static struct scale scale_bps(double v)
+{
+	static const char *const units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+
+	return stepped(v, 1, 1024, units, 5);
+}
+
+static struct scale scale_ops(double v)
+{
+	static const char *const units[] = { "/s", "k/s", "M/s", "G/s" };
+
+	return stepped(v, 1, 1000, units, 4);
+}
+
+/* Latencies are kept in microseconds. */
+static struct scale scale_us(double us)
+{
+	static const char *const units[] = { "µs", "ms", "s" };
+
+	return stepped(us, 1, 1000, units, 3);
+}
+
+/* Wall times of lifecycle phases read best in seconds: "0.179 s". */
+static struct scale scale_s(double s)
+{
+	static const char *const units[] = { "µs", "ms", "s" };
+	struct scale sc = { .div = 1, .unit = "s" };
+
+	s = sane(s);
+	if (s < 0.01)
+		return stepped(s, 1e-6, 1000, units, 3);
+	sc.decimals = s < 9.9995 ? 3 : s < 99.995 ? 2 : 1;
+	return sc;
+}
+
+static struct scale scale_for(const char *unit, double median)
+{
+	struct scale sc = { .div = 1, .decimals = -1, .unit = unit ? unit : "" };
+
+	if (!unit)
+		return sc;
+	if (!strcmp(unit, "B/s"))
+		return scale_bps(median);
+	if (!strcmp(unit, "ops/s"))
+		return scale_ops(median);
+	if (!strcmp(unit, "s"))
+		return scale_s(median);
+	return sc;
+}
+
+static void fmt_us(char *buf, size_t len, double us)
+{
+	struct scale sc = scale_us(us);
+
+	with_unit(buf, len, &sc, us);
+}
+
+/* Columns are counted in characters, not bytes: "µ" and "–" are two bytes. */
+static size_t width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void cell(FILE *out, const char *s, size_t w, bool right)
+{
+	size_t n = width(s);
+
+	if (right)
+		for (; n < w; n++)
+			fputc(' ', out);
+	fputs(s, out);
+	if (!right)
+		for (; n < w; n++)
+			fputc(' ', out);
+}
+
+/* ---- header ----------------------------------------------------------- */
+
+/* "key         value" with long values wrapped at LINE_WIDTH. */
+struct kv_line {
+	FILE *out;
+	size_t col;        /* 0: nothing printed on this key yet */
+};
+
+static void kv_start(struct kv_line *l, FILE *out, const char *key)
+{
+	l->out = out;
+	l->col = 0;
+	fputs("  ", out);
+	cell(out, key, KEY_WIDTH, false);
+}
+
+static void kv_item(struct kv_line *l, const char *item)
+{
+	size_t n = width(item);
+
+	if (l->col && l->col + 2 + n > LINE_WIDTH - 2 - KEY_WIDTH) {
+		fprintf(l->out, ",\n%*s", 2 + KEY_WIDTH, "");
+		l->col = 0;
+	} else if (l->col) {
+		fputs(", ", l->out);
+		l->col += 2;
+	}
+	fputs(item, l->out);
+	l->col += n;
+}
+
+static void kv_end(struct kv_line *l)
+{
+	fputc('\n', l->out);
+}
+
+static void header_field(FILE *out, const char *key, const char *value)
+{
+	struct kv_line l;
+
+	if (!value || !value[0])
+		return;
+	kv_start(&l, out, key);
+	kv_item(&l, value);
+	kv_end(&l);
+}
+
+static void print_filesystem(FILE *out, const struct fsb_setup *s)
+{
+	char buf[512];
+	size_t n = 0;
+
+	if (!s->fs_type && !s->device)
+		return;
+	buf[0] = '\0';
+	if (s->fs_type)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s", s->fs_type);
+	if (s->mount_options && s->mount_options[0] && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " (%s)", s->mount_options);
+	if (s->device && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%son %s", n ? " " : "", s->device);
+	if (s->fill && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, ", filled with %s", s->fill);
+	header_field(out, "filesystem", buf);
+}
+
+static void print_host(FILE *out, const struct fsb_host *h)
+{
+	struct kv_line l;
+	char buf[512];
+
+	if (!h->hostname && !h->kernel && !h->cpu && !h->cpus && !h->ram_bytes)
+		return;
+	kv_start(&l, out, "host");
+	if (h->hostname)
+		kv_item(&l, h->hostname);
+	if (h->kernel) {
+		snprintf(buf, sizeof(buf), "kernel %s", h->kernel);
+		kv_item(&l, buf);
+	}
+	if (h->cpu && h->cpus > 0)
+		snprintf(buf, sizeof(buf), "%d × %s", h->cpus, h->cpu);
+	else if (h->cpu)
+		snprintf(buf, sizeof(buf), "%s", h->cpu);
+	else if (h->cpus > 0)
+		snprintf(buf, sizeof(buf), "%d CPUs", h->cpus);
+	if (h->cpu || h->cpus > 0)
+		kv_item(&l, buf);
+	if (h->ram_bytes) {
+		char size[32];
+
+		fsb_size_format_human(h->ram_bytes, size, sizeof(size));
+		snprintf(buf, sizeof(buf), "%s RAM", size);
+		kv_item(&l, buf);
+	}
+	kv_end(&l);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * "size 1G", "min-time 0.5 s": the key without its unit suffix, dashes for
+ * underscores, the value in the unit the suffix names.
+ */
+static void param_item(char *buf, size_t len, const struct fsb_param *p)
+{
+	char name[64], val[512];
+	bool bytes = ends_with(p->key, "_bytes"), secs = ends_with(p->key, "_s");
+	size_t n;
+
+	snprintf(name, sizeof(name), "%s", p->key);
+	n = strlen(name);
+	if (bytes && n > 6)
+		name[n - 6] = '\0';
+	else if (secs && n > 2)
+		name[n - 2] = '\0';
+	for (char *c = name; *c; c++)
+		if (*c == '_')
+			*c = '-';
+
+	switch (p->type) {
+	case FSB_PARAM_U64:
+		if (bytes)
+			fsb_size_format_exact(p->u, val, sizeof(val));
+		else
+			snprintf(val, sizeof(val), "%llu%s", (unsigned long long)p->u,
+				 secs ? " s" : "");
+		break;
+	case FSB_PARAM_DOUBLE:
+		snprintf(val, sizeof(val), "%g%s", isfinite(p->d) ? p->d : 0, secs ? " s" : "");
+		break;
+	case FSB_PARAM_STR:
+		snprintf(val, sizeof(val), "%s", p->s ? p->s : "");
+		break;
+	case FSB_PARAM_BOOL:
+		snprintf(val, sizeof(val), "%s", p->b ? "yes" : "no");
+		break;
+	default:
+		val[0] = '\0';
+	}
+	snprintf(buf, len, "%s %s", name, val);
+}
+
+/* The parameters a reader looks for first, then the rest as stored. */
+static const char *const first_params[] = {
+	"size_bytes", "chunk_bytes", "repeat", "cache", "min_time_s", "seed",
+};
+
+#define NFIRST (sizeof(first_params) / sizeof(first_params[0]))
+
+static bool is_first_param(const char *key)
+{
+	for (size_t i = 0; i < NFIRST; i++)
+		if (!strcmp(first_params[i], key))
+			return true;
+	return false;
+}
+
+static void print_params(FILE *out, const struct fsb_result *r)
+{
+	struct kv_line l;
+	char buf[640];
+
+	if (!r->nparams)
+		return;
+	kv_start(&l, out, "parameters");
+	for (size_t i = 0; i < NFIRST; i++) {
+		const struct fsb_param *p = fsb_result_param(r, first_params[i]);
+
+		if (p) {
+			param_item(buf, sizeof(buf), p);
+			kv_item(&l, buf);
+		}
+	}
+	for (size_t i = 0; i < r->nparams; i++) {
+		if (is_first_param(r->params[i].key))
+			continue;
+		param_item(buf, sizeof(buf), &r->params[i]);
+		kv_item(&l, buf);
+	}
+	kv_end(&l);
+}
+
+static void print_header(FILE *out, const struct fsb_result *r)
+{
+	fprintf(out, "fsbench %s, %s\n", r->version ? r->version : "(unknown version)",
+		r->kind ? r->kind : "result");
+	header_field(out, "label", r->setup.label);
+	header_field(out, "directory", r->setup.dir);
+	print_filesystem(out, &r->setup);
+	print_host(out, &r->host);
+	print_params(out, r);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+/* Column widths of the test table. */
+enum { W_ID = 12, W_MEDIAN = 11, W_RANGE = 19, W_CV = 6, W_NOISY = 5, W_CPU = 5,
+       W_P99 = 9, W_WORK = 10 };
+
+static void row(FILE *out, const char *id, const char *median, const char *range,
+		const char *cv, const char *noisy, const char *cpu, const char *p99,
+		const char *work)
+{
+	char line[512];
+	FILE *mem;
+
+	/* Trailing blanks are trimmed: build the line, then print it. */
+	mem = fmemopen(line, sizeof(line), "w");
+	if (!mem)
+		return;
+	cell(mem, id, W_ID, false);
+	fputc(' ', mem);
+	cell(mem, median, W_MEDIAN, true);
+	fputs("  ", mem);
+	cell(mem, range, W_RANGE, false);
+	fputc(' ', mem);
+	cell(mem, cv, W_CV, true);
+	fputc(' ', mem);
+	cell(mem, noisy, W_NOISY, false);
+	fputc(' ', mem);
+	cell(mem, cpu, W_CPU, true);
+	fputc(' ', mem);
+	cell(mem, p99, W_P99, true);
+	fputc(' ', mem);
+	cell(mem, work, W_WORK, true);
+	fputc('\0', mem);
+	fclose(mem);
+	line[sizeof(line) - 1] = '\0';
+	for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
+		line[n - 1] = '\0';
+	fprintf(out, "%s\n", line);
+}
+
+static void fmt_work(char *buf, size_t len, const struct fsb_test_result *t)
+{
+	const char *unit = t->unit ? t->unit : "";
+
+	if (!t->work)
+		snprintf(buf, len, "-");
+	else if (!strcmp(unit, "ops/s"))
+		snprintf(buf, len, "%llu ops", (unsigned long long)t->work);
+	else
+		fsb_size_format_human(t->work, buf, len);
+}
+
+static void print_device(FILE *out, const struct fsb_test_result *t)
+{
+	char rd[32], wr[32];
+
+	if (!t->has_device && !t->has_wa)
+		return;
+	fprintf(out, "%*s", W_ID + 1, "");
+	if (t->has_device) {
+		fsb_size_format_human(t->dev_read_bytes, rd, sizeof(rd));
+		fsb_size_format_human(t->dev_write_bytes, wr, sizeof(wr));
+		fprintf(out, "device read %s, written %s", rd, wr);
+	}
+	if (t->has_wa)
+		fprintf(out, "%swrite amplification %.2f", t->has_device ? ", " : "",
+			sane(t->write_amplification));
+	fputc('\n', out);
+}
+
+static void print_test(FILE *out, const struct fsb_test_result *t)
+{
+	char median[96], lo[64], hi[64], range[160], cv[32], cpu[32], p99[96], work[48];
+
+	struct scale sc = scale_for(t->unit, t->median);
+
+	with_unit(median, sizeof(median), &sc, t->median);
+	number(lo, sizeof(lo), &sc, t->min);
+	number(hi, sizeof(hi), &sc, t->max);
+	snprintf(range, sizeof(range), "[%s – %s]", lo, hi);
+	snprintf(cv, sizeof(cv), "%.1f%%", sane(t->cv) * 100);
+	snprintf(cpu, sizeof(cpu), "%.1f", sane(t->cpu_pct));
+	if (t->has_latency)
+		fmt_us(p99, sizeof(p99), t->latency.p99_us);
+	else
+		snprintf(p99, sizeof(p99), "-");
+	fmt_work(work, sizeof(work), t);
+	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "",
+	    cpu, p99, work);
+	print_device(out, t);
+}
+
+/* What a cache mode means for the figures, when a reader might not know. */
+static const char *cache_words(const char *mode)
+{
+	if (!strcmp(mode, "drop"))
+		return " (page cache dropped before reads)";
+	if (!strcmp(mode, "direct"))
+		return " (O_DIRECT, page cache bypassed)";
+	if (!strcmp(mode, "keep"))
+		return " (page cache kept: reads may come from memory)";
+	return "";
+}
+
+static void print_footer(FILE *out, const struct fsb_result *r)
+{
+	const char *cache = fsb_result_get_str(r, "cache", NULL);
+	uint64_t n = fsb_result_get_u64(r, "repeat", 0);
+
+	/* Without the parameter the tests themselves say how often they ran. */
+	for (size_t i = 0; !n && i < r->ntests; i++)
+		n = r->tests[i].nruns;
+	fputc('\n', out);
+	if (cache)
+		fprintf(out, "Cache mode %s%s; each", cache, cache_words(cache));
+	else
+		fputs("Each", out);
+	fprintf(out, " figure is the median of %llu run%s.\n", (unsigned long long)n,
+		n == 1 ? "" : "s");
+}
+
+int fsb_write_text(FILE *out, const struct fsb_result *r)
+{
+	print_header(out, r);
+	fputc('\n', out);
+	if (!r->ntests) {
+		fputs("No test ran.\n", out);
+	} else {
+		row(out, "test", "median", "[min – max]", "cv", "", "%cpu", "p99 lat", "work");
+		for (size_t i = 0; i < r->ntests; i++)
+			print_test(out, &r->tests[i]);
+	}
+	print_footer(out, r);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,163 @@
+#include "report/writer.h"
+#include "report/json.h"
+#include "report/lifecycle.h"
+#include "core/error.h"
+#include "util/io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The registry. Order is the order of fsb_writer_names(), so the usage
+ * message lists the everyday views first.
+ */
+static const struct fsb_writer writers[] = {
+	{ .name = "text", .write = fsb_write_text },
+	{ .name = "bonnie", .write = fsb_write_bonnie },
+	{ .name = "bonnie++", .write = fsb_write_bonnie_pp },
+	{ .name = "lifecycle", .write = fsb_write_lifecycle },
+	{ .name = "csv", .write = fsb_write_csv },
+	{ .name = "json", .write = fsb_json_write },
+};
+
+#define NWRITERS (sizeof(writers) / sizeof(writers[0]))
+
+const struct fsb_writer *fsb_writer_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < NWRITERS; i++)
+		if (!strcmp(writers[i].name, name))
+			return &writers[i];
+	return NULL;
+}
+
+const char *fsb_writer_names(void)
+{
+	/* Built from the table so a new writer can never be missing from it. */
+	static char names[256];
+
+	if (!names[0]) {
+		size_t used = 0;
+
+		for (size_t i = 0; i < NWRITERS; i++) {
+			int n = snprintf(names + used, sizeof(names) - used, "%s%s",
+					 i ? "|" : "", writers[i].name);
+			if (n < 0 || (size_t)n >= sizeof(names) - used)
+				break;
+			used += (size_t)n;
+		}
+	}
+	return names;
+}
+
+static int output_stdout(const struct fsb_writer *w, const struct fsb_result *r)
+{
+	int err = w->write(stdout, r);
+
+	/* -EINVAL means the writer refused the result and said why. */
+	if (err == -EINVAL)
+		return err;
+	/* A redirect to a full disk shows up only at flush time. */
+	errno = 0;
+	if (fflush(stdout) == EOF && errno)
+		err = -errno;
+	else if (ferror(stdout) && !err)
+		err = -EIO;
+	if (err) {
+		clearerr(stdout);
+		fsb_err_errno(err, "cannot write to standard output");
+	}
+	return err;
+}
+
+int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
+		      const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (!path || !strcmp(path, "-"))
+		return output_stdout(w, r);
+
+	/* Render fully before touching the file: no half-written reports. */
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		err = -errno;
+		fsb_err_errno(err, "cannot write '%s'", path);
+		return err;
+	}
+	err = w->write(mem, r);
+	if (ferror(mem) && !err)
+		err = -EIO;
+	if (fclose(mem) == EOF && !err)
+		err = errno ? -errno : -EIO;
+	if (err) {
+		/* -EINVAL was described by the writer; anything else is ours. */
+		if (err != -EINVAL)
+			fsb_err_errno(err, "cannot write '%s'", path);
+		goto out;
+	}
+	err = fsb_write_file_atomic(path, buf, len);
+	if (err)
+		fsb_err_errno(err, "cannot write '%s'", path);
+out:
+	free(buf);
+	return err;
+}
+
+const char *fsb_writer_label(const struct fsb_result *r)
+{
+	return r->setup.label && r->setup.label[0] ? r->setup.label : "fsbench";
+}
+
+const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r,
+					      const char *id, const char *unit)
+{
+	const struct fsb_test_result *t = fsb_result_find(r, id);
+
+	if (!t || !t->unit || strcmp(t->unit, unit))
+		return NULL;
+	return t;
+}
+
+char *fsb_writer_bonnie_latency(double us, char *buf, size_t len)
+{
+	/* bonnie++ truncates, so "467ms" means at least 467 ms. */
+	if (!isfinite(us) || us < 0)
+		us = 0;
+	if (us > 99999999.0)
+		snprintf(buf, len, "%.0fs", floor(us / 1e6));
+	else if (us > 99999.0)
+		snprintf(buf, len, "%.0fms", floor(us / 1e3));
+	else
+		snprintf(buf, len, "%.0fus", floor(us));
+	return buf;
+}
+
+char *fsb_writer_bonnie_files(const struct fsb_result *r, char *buf, size_t len)
+{
+	const struct fsb_param *p = fsb_result_param(r, "files");
+
+	if (!p || p->type != FSB_PARAM_U64)
+		snprintf(buf, len, "%s", "");
+	else if (p->u % 1024 == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)(p->u / 1024));
+	else
+		/* bonnie++ counts in units of 1024; say so rather than round. */
+		snprintf(buf, len, "%.2f", (double)p->u / 1024);
+	return buf;
+}
+
+int fsb_writer_need_run(const struct fsb_result *r, const char *view)
+{
+	if (r->kind && !strcmp(r->kind, "run"))
+		return 0;
+	fsb_err("cannot show a %s result in %s format: it has columns for run results only",
+		r->kind ? r->kind : "(kindless)", view);
+	return -EINVAL;
+}

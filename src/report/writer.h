@@ -1,0 +1,113 @@
+/*
+ * Views of a result: each writer renders a finished `const struct fsb_result *`
+ * to a stream and never measures. The registry maps --format names to
+ * writers, so a new view is one function and one line in writer.c's table.
+ */
+#ifndef FSB_REPORT_WRITER_H
+#define FSB_REPORT_WRITER_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/result.h"
+
+struct fsb_writer {
+	const char *name;              /* --format value: "text", "csv", ... */
+	int (*write)(FILE *out, const struct fsb_result *r);
+};
+
+/* The writer called name, or NULL when there is none. */
+const struct fsb_writer *fsb_writer_find(const char *name);
+
+/*
+ * Every writer name joined with '|' ("text|bonnie|bonnie++|csv|json"), for
+ * usage messages. The string is static; do not free it.
+ */
+const char *fsb_writer_names(void);
+
+/*
+ * Render r with w to path: NULL or "-" means stdout (flushed and checked,
+ * since a full disk behind a redirect is an error too); any other path is
+ * rendered in memory first and written atomically (temporary file + rename),
+ * so a failed run never leaves half a report behind. Describes a failure
+ * once with fsb_err naming the path. Returns 0 or -errno.
+ */
+int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
+		      const char *path);
+
+/*
+ * The views. Each returns 0, -EIO when the stream reports an error, or
+ * -EINVAL (described with fsb_err) when the result cannot be shown in that
+ * view (bonnie, bonnie++ and csv show "run" results only).
+ */
+
+/* Modern human-readable report: header, one line per test, footnote. */
+int fsb_write_text(FILE *out, const struct fsb_result *r);
+
+/* bonnie 1.2 table (reference/bonnie-1.2-ext2-ext3-reiserfs.txt). */
+int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
+/*
+ * The same table in pieces, so a matrix view can print several results
+ * under one header: the header takes the chunk size and seeker count from
+ * first; each row is the result's line followed by the dashed separator.
+ */
+int fsb_bonnie_header(FILE *out, const struct fsb_result *first);
+int fsb_bonnie_row(FILE *out, const struct fsb_result *r);
+
+/* bonnie++ 2.00a text report followed by the CSV line ("bonnie++" view). */
+int fsb_write_bonnie_pp(FILE *out, const struct fsb_result *r);
+/*
+ * The bonnie++ report in pieces, for several results under one header:
+ * the throughput block (header, then per result a row and a Latency row)
+ * and the file-creation block likewise. Row functions print nothing for a
+ * result that has none of the block's tests; the *_has_* predicates say
+ * whether a block applies at all.
+ */
+bool fsb_bonnie_pp_has_io(const struct fsb_result *r);
+bool fsb_bonnie_pp_has_files(const struct fsb_result *r);
+int fsb_bonnie_pp_io_header(FILE *out, const struct fsb_result *first);
+int fsb_bonnie_pp_io_row(FILE *out, const struct fsb_result *r);
+int fsb_bonnie_pp_file_header(FILE *out, const struct fsb_result *first);
+int fsb_bonnie_pp_file_row(FILE *out, const struct fsb_result *r);
+
+/* The bonnie++ 1.98 CSV line alone (the "csv" view). */
+int fsb_write_csv(FILE *out, const struct fsb_result *r);
+/* One CSV line, 50 fields, newline-terminated. 0, -EIO or -EINVAL. */
+int fsb_csv_line(FILE *out, const struct fsb_result *r);
+
+/*
+ * Helpers shared by the views.
+ */
+
+/* The row name of a result: setup.label, else "fsbench". Never NULL. */
+const char *fsb_writer_label(const struct fsb_result *r);
+
+/*
+ * The test with this id whose unit is unit, else NULL: views that put a
+ * test in a fixed column check the unit so that, say, a lifecycle "write"
+ * phase (seconds) never lands in a K/sec column.
+ */
+const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r,
+					      const char *id, const char *unit);
+
+/*
+ * A latency the way bonnie++ writes it: whole microseconds up to 99999us,
+ * then whole milliseconds ("467ms") up to 99999ms, then whole seconds
+ * ("120s"), truncated as bonnie++ does. Always NUL-terminates; returns buf.
+ */
+char *fsb_writer_bonnie_latency(double us, char *buf, size_t len);
+
+/*
+ * The bonnie++ "files" figure: param "files" in units of 1024 ("16"), with
+ * two decimals when the count is not a whole multiple ("0.98"), or "" when
+ * the parameter is absent. Returns buf.
+ */
+char *fsb_writer_bonnie_files(const struct fsb_result *r, char *buf, size_t len);
+
+/*
+ * -EINVAL, described once, unless r is a "run" result: the bonnie layouts
+ * have columns for the run suites only. view names the view in the message.
+ */
+int fsb_writer_need_run(const struct fsb_result *r, const char *view);
+
+#endif
