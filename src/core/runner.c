@@ -22,16 +22,19 @@ struct progress_state {
 	uint64_t start_ns;
 };
 
-static void fmt_rate(double v, const char *unit, char *buf, size_t len)
+/* The text view's units: binary for bytes (MiB/s), decimal for ops (k/s). */
+static void fmt_rate(double v, bool bytes, char *buf, size_t len)
 {
-	static const char *pfx[] = { "", "k", "M", "G", "T" };
+	static const char *const bunit[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
+	static const char *const ounit[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
+	double base = bytes ? 1024 : 1000;
 	int i = 0;
 
-	while (v >= 1000 && i < 4) {
-		v /= 1000;
+	while (v >= base && i < 4) {
+		v /= base;
 		i++;
 	}
-	snprintf(buf, len, "%.1f %s%s", v, pfx[i], unit);
+	snprintf(buf, len, "%.1f %s", v, bytes ? bunit[i] : ounit[i]);
 }
 
 static void show_progress(struct fsb_sink *out)
@@ -44,8 +47,7 @@ static void show_progress(struct fsb_sink *out)
 
 	fsb_progress_due = 0;
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
-		fmt_rate((double)done / secs,
-			 ps->ops->work_unit == FSB_WORK_BYTES ? "B/s" : "ops/s", rate,
+		fmt_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES, rate,
 			 sizeof(rate));
 	fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s",
 		ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name, ps->run,

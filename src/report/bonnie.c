@@ -149,7 +149,7 @@ int fsb_write_bonnie(FILE *out, const struct fsb_result *r)
 
 	if (err)
 		return err;
-	if ((err = fsb_bonnie_header(out, r)))
+	if ((err = fsb_bonnie_header(out, r)) || (err = fsb_bonnie_row(out, r)))
 		return err;
-	return fsb_bonnie_row(out, r);
+	return fsb_writer_method_note(out, r);
 }

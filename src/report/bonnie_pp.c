@@ -252,5 +252,8 @@ int fsb_write_bonnie_pp(FILE *out, const struct fsb_result *r)
 	if (fsb_bonnie_pp_has_files(r) &&
 	    ((err = fsb_bonnie_pp_file_header(out, r)) || (err = fsb_bonnie_pp_file_row(out, r))))
 		return err;
+	/* The note goes before the CSV line, which stays last for tail -1. */
+	if ((err = fsb_writer_method_note(out, r)))
+		return err;
 	return fsb_csv_line(out, r);
 }

@@ -161,3 +161,23 @@ int fsb_writer_need_run(const struct fsb_result *r, const char *view)
 		r->kind ? r->kind : "(kindless)", view);
 	return -EINVAL;
 }
+
+int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
+{
+	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
+	const char *sep = "; noisy (CV > 10%): ";
+
+	fprintf(out, "# fsbench: cache %s, median of %llu runs",
+		fsb_result_get_str(r, "cache", "?"),
+		(unsigned long long)fsb_result_get_u64(r, "repeat", 0));
+	if (mt && mt->type == FSB_PARAM_DOUBLE)
+		fprintf(out, " of at least %g s each", mt->d);
+	for (size_t i = 0; i < r->ntests; i++) {
+		if (!fsb_test_noisy(&r->tests[i]))
+			continue;
+		fprintf(out, "%s%s", sep, r->tests[i].id);
+		sep = ", ";
+	}
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -110,4 +110,12 @@ char *fsb_writer_bonnie_files(const struct fsb_result *r, char *buf, size_t len)
  */
 int fsb_writer_need_run(const struct fsb_result *r, const char *view);
 
+/*
+ * The "how measured" line the legacy layouts lack: cache mode, repeats,
+ * --min-time, and the figures flagged noisy (CV above 10%), e.g.
+ * "# fsbench: cache drop, median of 3 runs >= 0.5 s each; noisy: write".
+ * 0 or -EIO.
+ */
+int fsb_writer_method_note(FILE *out, const struct fsb_result *r);
+
 #endif

@@ -57,7 +57,7 @@ static uint64_t next_rand(uint64_t *s)
 
 /* The body of one seeker process; its return value is its exit status. */
 static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsigned idx,
-		  uint64_t nseeks, uint64_t nchunks)
+		  unsigned nkids, uint64_t nseeks, uint64_t nchunks)
 {
 	size_t chunk = ctx->cfg->chunk_bytes;
 	uint64_t rnd = (ctx->cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^
@@ -79,7 +79,14 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
 	for (uint64_t i = 0; i < nseeks && !err; i++) {
-		uint64_t r = next_rand(&rnd), off = (r >> 8) % nchunks * chunk;
+		/*
+		 * Seeker idx owns the chunks idx, idx+n, idx+2n, ...: offsets are
+		 * still random over the whole file, but no two seekers touch one
+		 * chunk, so a read never overlaps another seeker's write-back and
+		 * every chunk read can be verified strictly.
+		 */
+		uint64_t r = next_rand(&rnd);
+		uint64_t off = ((r >> 8) % (nchunks / nkids) * nkids + idx) * chunk;
 		uint64_t t0 = fsb_clock_ns();
 		ssize_t got;
 
@@ -136,6 +143,8 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	if (err)
 		return err;
 	nchunks = size / cfg->chunk_bytes;
+	if (nchunks < n)
+		n = (unsigned)nchunks;
 	p->map_bytes = n * sizeof(struct seeker_slot);
 	p->slots = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			-1, 0);
@@ -160,7 +169,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			fsb_signals_default();
 			close(pipefd[1]);
-			_exit(seeker(ctx, &p->slots[i], pipefd[0], i, share, nchunks));
+			_exit(seeker(ctx, &p->slots[i], pipefd[0], i, n, share, nchunks));
 		}
 		p->pid[p->nkids++] = pid;
 	}
