@@ -49,9 +49,15 @@ static void show_progress(struct fsb_sink *out)
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
 		fmt_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES, rate,
 			 sizeof(rate));
-	fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s",
-		ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name, ps->run,
-		ps->runs, ps->work ? 100.0 * (double)done / (double)ps->work : 0.0, rate);
+	if (ps->ops->work_unit == FSB_WORK_TIME)
+		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s",
+			ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name,
+			ps->run, ps->runs, secs);
+	else
+		fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s",
+			ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name,
+			ps->run, ps->runs,
+			ps->work ? 100.0 * (double)done / (double)ps->work : 0.0, rate);
 	fflush(stderr);
 }
 

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Continuation lines of the header start below the values. */
@@ -458,18 +459,26 @@ static const char *cache_words(const char *mode)
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
-	uint64_t n = fsb_result_get_u64(r, "repeat", 0);
+	size_t lo = SIZE_MAX, hi = 0;
 
-	/* Without the parameter the tests themselves say how often they ran. */
-	for (size_t i = 0; !n && i < r->ntests; i++)
-		n = r->tests[i].nruns;
+	/* Each test says how often it ran (lifecycle mkfs phases differ). */
+	for (size_t i = 0; i < r->ntests; i++) {
+		if (r->tests[i].nruns < lo)
+			lo = r->tests[i].nruns;
+		if (r->tests[i].nruns > hi)
+			hi = r->tests[i].nruns;
+	}
+	if (!hi)
+		lo = hi = (size_t)fsb_result_get_u64(r, "repeat", 0);
 	fputc('\n', out);
 	if (cache)
 		fprintf(out, "Cache mode %s%s; each", cache, cache_words(cache));
 	else
 		fputs("Each", out);
-	fprintf(out, " figure is the median of %llu run%s.\n", (unsigned long long)n,
-		n == 1 ? "" : "s");
+	if (lo == hi)
+		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
+	else
+		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
 }
 
 int fsb_write_text(FILE *out, const struct fsb_result *r)

@@ -120,8 +120,9 @@ int fsb_write_file_atomic(const char *path, const void *buf, size_t n)
 
 int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 {
+	size_t cap = 4096, used = 0;
+	char *buf = NULL, *bigger;
 	struct stat st;
-	char *buf = NULL;
 	ssize_t got;
 	int fd, err = 0;
 
@@ -133,26 +134,43 @@ int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto out;
 	}
+	/* st_size is a hint only: /proc files say 0 and sysfs files 4096. */
 	if ((uint64_t)st.st_size > max_bytes) {
 		err = -EFBIG;
 		goto out;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
+	if ((size_t)st.st_size >= cap)
+		cap = (size_t)st.st_size + 1;
+	for (;;) {
+		if (used + 1 >= cap || !buf) {
+			if (buf)
+				cap *= 2;
+			bigger = realloc(buf, cap);
+			if (!bigger) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = bigger;
+		}
+		got = fsb_read_full(fd, buf + used, cap - used - 1);
+		if (got < 0) {
+			err = (int)got;
+			goto out;
+		}
+		used += (size_t)got;
+		if (used > max_bytes) {
+			err = -EFBIG;
+			goto out;
+		}
+		if (used + 1 < cap)
+			break; /* short read: end of file */
 	}
-	got = fsb_read_full(fd, buf, (size_t)st.st_size);
-	if (got < 0) {
-		err = (int)got;
-		goto out;
-	}
-	buf[got] = '\0';
+	buf[used] = '\0';
 	*out = buf;
-	*len = (size_t)got;
+	*len = used;
 	buf = NULL;
 out:
 	free(buf);

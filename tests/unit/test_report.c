@@ -551,7 +551,7 @@ static void test_json_load(void **state)
 	assert_string_equal(r.tests[5].id, "seeks");
 	fsb_result_release(&r);
 	assert_int_equal(fsb_json_load("/nonexistent/fsb.json", &r), -ENOENT);
-	assert_int_equal(fsb_json_load("/", &r), -EINVAL);
+	assert_int_equal(fsb_json_load("/", &r), -EISDIR);
 	free(s);
 }
 

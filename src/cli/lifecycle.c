@@ -1,0 +1,814 @@
+/*
+ * fsbench lifecycle: mkfs, first mount, umount, mount/umount, cold copy and
+ * cold read on a block device (the benchmark of
+ * reference/flash-lifecycle-logfs-vs-jffs2.txt).
+ *
+ * Order of business, so that nothing is written before every check passed:
+ *   1. options (malformed: exit 2);
+ *   2. checks that read only: root, the kernel knows the type, the mkfs
+ *      tool exists, sizes, the --device safety rules (exit 1);
+ *   3. scratch mountpoint, random data, image + loop device (or the
+ *      device), first fill;
+ *   4. the phases, through the runner;
+ *   5. always, in reverse order: umount, close, detach, remove scratch.
+ * A signal only sets a flag (src/util/signals.c); every loop polls it and
+ * unwinds through step 5, then the exit status is 128 + signo.
+ */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/runner.h"
+#include "device/diskstat.h"
+#include "device/fill.h"
+#include "device/loop.h"
+#include "device/mkfs.h"
+#include "device/mount.h"
+#include "device/probe.h"
+#include "report/result.h"
+#include "report/writer.h"
+#include "stats/clock.h"
+#include "util/scratch.h"
+#include "util/signals.h"
+#include "util/size.h"
+#include "workloads/lifecycle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define MAX_PHASES 8
+#define MKFS_REPEAT 3
+/* Copy in 1 MiB calls, the order of what cp(1) uses. */
+#define IO_BYTES (1u << 20)
+/* The copy is held in memory: refuse absurd sizes up front. */
+#define MAX_COPY (4ull << 30)
+
+static const char usage_text[] =
+	"usage: fsbench lifecycle [OPTIONS] --fs TYPE (--image PATH [--image-size SIZE] | --device DEV)\n"
+	"\n"
+	"Time how long a filesystem takes to be made, mounted and unmounted, and\n"
+	"to take in and give back a file from a cold start, on a block device:\n"
+	"a loop device over an image file (attached with direct I/O), or a device.\n"
+	"Each phase runs --repeat times: highest, median and lowest wall time, and\n"
+	"bytes read and written at the device.\n"
+	"\n"
+	"Phases (--phases LIST, comma-separated; default all):\n"
+	"  mkfs           mkfs.TYPE, then the first mount (mkfs-mount), then the\n"
+	"                 umount after it (mkfs-umount), each timed separately\n"
+	"  mount-umount   one mount plus one umount\n"
+	"  write          mount, copy --copy-size of random data, fsync, umount\n"
+	"  read           mount, read the copy back and verify it, umount\n"
+	"\n"
+	"Options:\n"
+	"      --fs TYPE          filesystem to make (ext2, ext3, ext4, xfs, btrfs, ...)\n"
+	"      --type TYPE        filesystem type to mount it as (default: --fs)\n"
+	"      --image PATH       image file to use (created when missing; a created\n"
+	"                         image is removed again if the run fails)\n"
+	"      --image-size SIZE  size of the image (k, m, g suffixes)\n"
+	"      --device DEV       a block device; refused when mounted, swap, held or\n"
+	"                         carrying a signature, unless --destroy-data\n"
+	"      --destroy-data     allow --device to overwrite what is on DEV\n"
+	"      --fill PATTERN     0xff (default for --image: erased flash), zero, random,\n"
+	"                         none (default for --device)\n"
+	"      --refill WHEN      each: refill before every repetition; once: only at\n"
+	"                         the start (default: each for mkfs, once otherwise)\n"
+	"      --phases LIST      phases to run (default all)\n"
+	"      --mkfs TEMPLATE    mkfs command, {dev} = the device; split into words\n"
+	"                         with quotes and backslashes, run without a shell;\n"
+	"                         'none' when the filesystem formats on first mount\n"
+	"      --options OPTS     mount options (e.g. noatime,data=writeback)\n"
+	"      --copy-size SIZE   random data copied by write, read back by read\n"
+	"                         (default 16m)\n"
+	"  -r, --repeat N         runs per phase (default 12; mkfs phases 3)\n"
+	"  -l, --label NAME       name of this setup in reports (default: --fs)\n"
+	"      --seed N           seed of the copy's and the fill's random data\n"
+	"  -f, --format VIEW      %s (default text)\n"
+	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+	"      --progress WHEN    auto (on a terminal), always or never\n"
+	"  -q, --quiet            no progress lines and no warnings\n"
+	"  -h, --help             this text\n"
+	"  -V, --version          the version\n"
+	"\n"
+	"Needs root. Loop devices and mounts made here are always released.\n";
+
+enum {
+	OPT_FS = 256, OPT_TYPE, OPT_IMAGE, OPT_IMAGE_SIZE, OPT_DEVICE, OPT_DESTROY, OPT_FILL,
+	OPT_REFILL, OPT_PHASES, OPT_MKFS, OPT_OPTIONS, OPT_COPY_SIZE, OPT_SEED, OPT_PROGRESS,
+};
+
+static const struct option long_opts[] = {
+	{ "fs", required_argument, NULL, OPT_FS },
+	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "image", required_argument, NULL, OPT_IMAGE },
+	{ "image-size", required_argument, NULL, OPT_IMAGE_SIZE },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "fill", required_argument, NULL, OPT_FILL },
+	{ "refill", required_argument, NULL, OPT_REFILL },
+	{ "phases", required_argument, NULL, OPT_PHASES },
+	{ "mkfs", required_argument, NULL, OPT_MKFS },
+	{ "options", required_argument, NULL, OPT_OPTIONS },
+	{ "copy-size", required_argument, NULL, OPT_COPY_SIZE },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "label", required_argument, NULL, 'l' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const lc_families[] = { "lifecycle", NULL };
+static const char *const phase_names[] = {
+	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read",
+};
+
+/* Everything the command decided from its options. */
+struct lc_plan {
+	struct fsb_config cfg;
+	bool repeat_set;
+	const char *fs_type, *mount_type, *image, *device, *options, *mkfs_tmpl;
+	uint64_t image_size, copy_size;
+	bool destroy_data, fill_set, refill_set;
+	enum fsb_fill fill;
+	enum fsb_lc_refill refill;
+	const char *phases;
+	const char *format, *output;
+	enum fsb_progress progress;
+	bool quiet;
+	const struct fsb_workload_ops *ops[MAX_PHASES];
+	size_t nops;
+	const struct fsb_writer *writer;
+	char mkfs_default[256];
+	char **mkfs_words;          /* the template split, placeholders kept */
+	char mkfs_path[PATH_MAX];   /* the program, found before anything is written */
+};
+
+/* What the run holds and must release, in reverse order of acquisition. */
+struct lc_run {
+	char scratch[PATH_MAX];
+	char mnt[PATH_MAX];
+	bool scratch_made;
+	unsigned char *data;
+	int image_fd;
+	bool image_created;
+	struct fsb_loopdev loop;
+	int dev_fd;                 /* --device only; image mode uses loop.fd */
+	char **mkfs_argv;
+	struct fsb_lc_state state;
+	struct fsb_lifecycle lc;
+	char statpath[PATH_MAX];
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, usage_text, fsb_writer_names());
+}
+
+static bool known_phase(const char *name)
+{
+	for (size_t i = 0; i < sizeof(phase_names) / sizeof(phase_names[0]); i++)
+		if (!strcmp(phase_names[i], name))
+			return true;
+	return !strcmp(name, "lifecycle") || !strcmp(name, "all");
+}
+
+/*
+ * Check --phases and resolve it to workloads in report order. "mkfs" means
+ * its three timings (mkfs, mkfs-mount, mkfs-umount); "all" every phase.
+ * With --mkfs none there is no mkfs step to time. 0 or FSB_EXIT_USAGE.
+ */
+static int select_phases(struct lc_plan *p)
+{
+	char expanded[512] = "", *copy, *save = NULL, *item;
+	size_t len = 0;
+	int n;
+
+	copy = strdup(p->phases ? p->phases : "lifecycle");
+	if (!copy) {
+		fsb_err("lifecycle: out of memory");
+		return FSB_EXIT_FAIL;
+	}
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		const char *add = item;
+
+		if (!known_phase(item)) {
+			fsb_err("invalid --phases '%s': unknown phase '%s' (phases: mkfs, "
+				"mkfs-mount, mkfs-umount, mount-umount, write, read)", p->phases, item);
+			free(copy);
+			return FSB_EXIT_USAGE;
+		}
+		if (!strcmp(item, "mkfs"))
+			add = "mkfs,mkfs-mount,mkfs-umount";
+		else if (!strcmp(item, "all"))
+			add = "lifecycle";
+		len += (size_t)snprintf(expanded + len, sizeof(expanded) - len, "%s%s",
+					len ? "," : "", add);
+		if (len >= sizeof(expanded)) {
+			free(copy);
+			return fsb_opt_bad("--phases", p->phases, "a shorter list");
+		}
+	}
+	free(copy);
+	if (!len)
+		return fsb_opt_bad("--phases", p->phases, "a comma-separated list of phases");
+	n = fsb_registry_select(expanded, lc_families, p->ops, MAX_PHASES);
+	if (n < 0)
+		return FSB_EXIT_USAGE;
+	p->nops = (size_t)n;
+	if (fsb_mkfs_is_none(p->mkfs_tmpl)) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < p->nops; i++)
+			if (strcmp(p->ops[i]->name, "mkfs"))
+				p->ops[k++] = p->ops[i];
+		p->nops = k;
+		if (!k) {
+			fsb_err("lifecycle: nothing to do: --mkfs none has no mkfs step to time "
+				"(mkfs-mount and mkfs-umount still time the first mount)");
+			return FSB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Split the template now: a malformed one is a usage error (exit 2). */
+static int check_mkfs_template(struct lc_plan *p)
+{
+	static const char *const probe_dev[] = { "/dev/loop0" };
+	const char *why;
+	char **trial = NULL;
+
+	if (!p->mkfs_tmpl) {
+		if (fsb_mkfs_default_template(p->fs_type, p->mkfs_default, sizeof(p->mkfs_default)))
+			return fsb_opt_bad("--fs", p->fs_type, "a filesystem type name");
+		p->mkfs_tmpl = p->mkfs_default;
+	}
+	if (fsb_mkfs_is_none(p->mkfs_tmpl))
+		return 0;
+	if (fsb_mkfs_split(p->mkfs_tmpl, &p->mkfs_words, &why) < 0) {
+		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+		return FSB_EXIT_USAGE;
+	}
+	/* Placeholders are checked with a stand-in device. */
+	if (fsb_mkfs_expand(p->mkfs_words, probe_dev, 1, &trial, &why) < 0) {
+		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+		return FSB_EXIT_USAGE;
+	}
+	fsb_mkfs_argv_free(trial);
+	return 0;
+}
+
+/* Returns 0, an exit status, or -1 for "done: exit 0" (--help). */
+static int parse(int argc, char **argv, struct lc_plan *p)
+{
+	int c, rc;
+	uint64_t v;
+
+	p->cfg = (struct fsb_config){
+		.repeat = 12,
+		.min_time_ns = 0,
+		.cache = FSB_CACHE_DROP,
+		.seed = fsb_default_seed(),
+		.chunk_bytes = IO_BYTES,
+	};
+	p->copy_size = 16u << 20;
+	p->format = "text";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:l:f:o:qhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FS:
+			p->fs_type = optarg;
+			break;
+		case OPT_TYPE:
+			p->mount_type = optarg;
+			break;
+		case OPT_IMAGE:
+			p->image = optarg;
+			break;
+		case OPT_IMAGE_SIZE:
+			if (fsb_opt_size("--image-size", optarg, &p->image_size))
+				return FSB_EXIT_USAGE;
+			break;
+		case OPT_DEVICE:
+			p->device = optarg;
+			break;
+		case OPT_DESTROY:
+			p->destroy_data = true;
+			break;
+		case OPT_FILL:
+			if (fsb_fill_parse(optarg, &p->fill))
+				return fsb_opt_bad("--fill", optarg, "0xff, zero, random or none");
+			p->fill_set = true;
+			break;
+		case OPT_REFILL:
+			if (!strcmp(optarg, "each"))
+				p->refill = FSB_LC_REFILL_EACH;
+			else if (!strcmp(optarg, "once"))
+				p->refill = FSB_LC_REFILL_ONCE;
+			else
+				return fsb_opt_bad("--refill", optarg, "each or once");
+			p->refill_set = true;
+			break;
+		case OPT_PHASES:
+			p->phases = optarg;
+			break;
+		case OPT_MKFS:
+			p->mkfs_tmpl = optarg;
+			break;
+		case OPT_OPTIONS:
+			p->options = optarg;
+			break;
+		case OPT_COPY_SIZE:
+			if (fsb_opt_size("--copy-size", optarg, &p->copy_size))
+				return FSB_EXIT_USAGE;
+			if (p->copy_size > MAX_COPY)
+				return fsb_opt_bad("--copy-size", optarg, "at most 4g (it is held in memory)");
+			break;
+		case 'r':
+			if (fsb_opt_count("--repeat", optarg, 1, 1000, &v))
+				return FSB_EXIT_USAGE;
+			p->cfg.repeat = (unsigned)v;
+			p->repeat_set = true;
+			break;
+		case 'l':
+			p->cfg.label = optarg;
+			break;
+		case OPT_SEED:
+			if (fsb_opt_count("--seed", optarg, 0, UINT64_MAX, &p->cfg.seed))
+				return FSB_EXIT_USAGE;
+			break;
+		case 'f':
+			p->format = optarg;
+			break;
+		case 'o':
+			p->output = optarg;
+			break;
+		case OPT_PROGRESS:
+			if (fsb_opt_progress(optarg, &p->progress))
+				return FSB_EXIT_USAGE;
+			break;
+		case 'q':
+			p->quiet = true;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return -1;
+		case 'V':
+			printf("fsbench %s\n", FSB_VERSION);
+			return -1;
+		default:
+			return fsb_opt_unknown(argc, argv, c);
+		}
+	}
+	if (optind < argc) {
+		fsb_err("lifecycle: unexpected argument '%s' (see --help)", argv[optind]);
+		return FSB_EXIT_USAGE;
+	}
+	/* Checks across options, all before anything is touched. */
+	if (!p->fs_type || !*p->fs_type || strchr(p->fs_type, '/')) {
+		fsb_err("lifecycle: --fs TYPE is required (ext4, xfs, btrfs, ...)");
+		return FSB_EXIT_USAGE;
+	}
+	if (!p->mount_type)
+		p->mount_type = p->fs_type;
+	if (!!p->image == !!p->device) {
+		fsb_err("lifecycle: give exactly one of --image PATH and --device DEV");
+		return FSB_EXIT_USAGE;
+	}
+	if (p->image_size && !p->image) {
+		fsb_err("lifecycle: --image-size goes with --image (a device has its own size)");
+		return FSB_EXIT_USAGE;
+	}
+	if (p->destroy_data && !p->device) {
+		fsb_err("lifecycle: --destroy-data goes with --device");
+		return FSB_EXIT_USAGE;
+	}
+	if (!p->fill_set)
+		p->fill = p->device ? FSB_FILL_NONE : FSB_FILL_FF;
+	if ((p->image && !*p->image) || (p->device && !*p->device)) {
+		fsb_err("lifecycle: --image and --device need a path");
+		return FSB_EXIT_USAGE;
+	}
+	p->writer = fsb_writer_find(p->format);
+	if (!p->writer)
+		return fsb_opt_bad("--format", p->format, fsb_writer_names());
+	if ((rc = check_mkfs_template(p)))
+		return rc;
+	return select_phases(p);
+}
+
+/* ---- checks that only read (exit 1, nothing written yet) ---- */
+
+static int check_image(const struct lc_plan *p, uint64_t *size)
+{
+	char dev[64], dir[PATH_MAX], *slash, a[32], b[32];
+	struct statvfs vfs;
+	struct stat st;
+	uint64_t need = 0;
+	int found;
+
+	*size = p->image_size;
+	if (stat(p->image, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			fsb_err("lifecycle: image '%s' is not a regular file (use --device for "
+				"block devices)", p->image);
+			return -EINVAL;
+		}
+		found = fsb_loopdev_find_backing(p->image, dev, sizeof(dev));
+		if (found > 0) {
+			fsb_err("lifecycle: image '%s' is in use: it backs loop device '%s'",
+				p->image, dev);
+			return -EBUSY;
+		}
+		if (!*size)
+			*size = (uint64_t)st.st_size;
+		if (*size > (uint64_t)st.st_blocks * 512)
+			need = *size - (uint64_t)st.st_blocks * 512;
+	} else if (errno != ENOENT) {
+		fsb_err_errno(-errno, "lifecycle: cannot use image '%s'", p->image);
+		return -errno;
+	} else if (!*size) {
+		fsb_err("lifecycle: image '%s' does not exist: give --image-size to create it",
+			p->image);
+		return -ENOENT;
+	} else {
+		need = *size;
+	}
+	if (!*size) {
+		fsb_err("lifecycle: image '%s' is empty: give --image-size", p->image);
+		return -EINVAL;
+	}
+	/* A filled image is fully allocated: check the space up front. */
+	snprintf(dir, sizeof(dir), "%s", p->image);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (p->fill != FSB_FILL_NONE && statvfs(dir, &vfs) == 0 &&
+	    need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+		fsb_err("lifecycle: image '%s' needs %s more, '%s' has %s free", p->image,
+			fsb_size_format_human(need, a, sizeof(a)), dir,
+			fsb_size_format_human((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b)));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int check_device(const struct lc_plan *p, uint64_t *size)
+{
+	struct fsb_probe_facts *f = calloc(1, sizeof(*f));
+	char why[1024];
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = fsb_probe_gather(p->device, f);
+	if (!err && fsb_probe_decide(f, p->destroy_data, why, sizeof(why)) != FSB_PROBE_OK) {
+		fsb_err("%s", why);
+		err = -EPERM;
+	}
+	/* The kernel's word on whether anything holds it right now. */
+	if (!err)
+		err = fsb_probe_claim(p->device);
+	if (!err)
+		*size = f->size_bytes;
+	free(f);
+	return err;
+}
+
+static int check_sizes(const struct lc_plan *p, uint64_t size)
+{
+	uint64_t min = fsb_probe_min_size(p->fs_type);
+	const char *what = p->image ? p->image : p->device;
+	char a[32], b[32];
+
+	/* A custom --mkfs may make smaller filesystems (btrfs --mixed). */
+	if (p->mkfs_tmpl == p->mkfs_default && size < min) {
+		fsb_err("lifecycle: '%s' is %s, smaller than the %s minimum of %s", what,
+			fsb_size_format_human(size, a, sizeof(a)), p->fs_type,
+			fsb_size_format_human(min, b, sizeof(b)));
+		return -EINVAL;
+	}
+	if (p->copy_size >= size) {
+		fsb_err("lifecycle: a copy of %s cannot fit on '%s' of %s",
+			fsb_size_format_human(p->copy_size, a, sizeof(a)), what,
+			fsb_size_format_human(size, b, sizeof(b)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int preflight(struct lc_plan *p, uint64_t *size)
+{
+	int err;
+
+	if (geteuid() != 0) {
+		fsb_err("lifecycle: needs root (it attaches loop devices and mounts filesystems)");
+		return -EPERM;
+	}
+	if ((err = fsb_mount_fs_supported(p->mount_type)))
+		return err;
+	if (p->mkfs_words && fsb_mkfs_which(p->mkfs_words[0], p->mkfs_path,
+					    sizeof(p->mkfs_path))) {
+		fsb_err("lifecycle: mkfs program '%s' not found (in PATH, /sbin, /usr/sbin)",
+			p->mkfs_words[0]);
+		return -ENOENT;
+	}
+	err = p->image ? check_image(p, size) : check_device(p, size);
+	if (err)
+		return err;
+	return check_sizes(p, *size);
+}
+
+/* ---- the run ---- */
+
+static const char *refill_name(enum fsb_lc_refill r)
+{
+	return r == FSB_LC_REFILL_EACH ? "each" : "once";
+}
+
+static int fill_result(const struct lc_plan *p, const struct lc_run *run, uint64_t size,
+		       struct fsb_result *r)
+{
+	const struct fsb_lifecycle *lc = &run->lc;
+	char list[256] = "", argvs[2048] = "";
+	size_t len = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < p->nops && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? "," : "",
+					p->ops[i]->name);
+	/* The words as run, quoted where a reader would otherwise misread them
+	 * (a label with blanks): for the record, not for a shell. */
+	len = 0;
+	for (size_t i = 0; run->mkfs_argv && run->mkfs_argv[i] && len < sizeof(argvs); i++) {
+		const char *w = run->mkfs_argv[i];
+		bool quote = !*w || strpbrk(w, " \t\n'\"\\");
+
+		len += (size_t)snprintf(argvs + len, sizeof(argvs) - len, "%s%s%s%s", i ? " " : "",
+					quote ? "\"" : "", w, quote ? "\"" : "");
+	}
+	err |= fsb_result_fill_host(r);
+	err |= fsb_strset(&r->setup.label, p->cfg.label ? p->cfg.label : p->fs_type);
+	err |= fsb_strset(&r->setup.fs_type, p->fs_type);
+	err |= fsb_strset(&r->setup.mount_options, p->options ? p->options : "");
+	err |= fsb_strset(&r->setup.device, lc->dev);
+	err |= fsb_strset(&r->setup.fill, fsb_fill_name(p->fill));
+	if (p->image) {
+		err |= fsb_result_param_str(r, "image", p->image);
+		err |= fsb_result_param_bool(r, "direct_io", run->loop.direct_io);
+	}
+	err |= fsb_result_param_u64(r, "device_bytes", size);
+	err |= fsb_result_param_str(r, "mount_type", p->mount_type);
+	err |= fsb_result_param_str(r, "mkfs", p->mkfs_tmpl);
+	err |= fsb_result_param_str(r, "mkfs_argv", argvs);
+	err |= fsb_result_param_u64(r, "copy_size_bytes", p->copy_size);
+	err |= fsb_result_param_u64(r, "io_bytes", IO_BYTES);
+	err |= fsb_result_param_u64(r, "repeat", p->cfg.repeat);
+	err |= fsb_result_param_u64(r, "mkfs_repeat", p->repeat_set ? p->cfg.repeat : MKFS_REPEAT);
+	err |= fsb_result_param_str(r, "refill_mkfs", refill_name(lc->refill_mkfs));
+	err |= fsb_result_param_str(r, "refill", refill_name(lc->refill_other));
+	err |= fsb_result_param_u64(r, "seed", p->cfg.seed);
+	err |= fsb_result_param_str(r, "phases", list);
+	err |= fsb_result_param_u64(r, "clock_res_ns", fsb_clock_res_ns());
+	return err ? -ENOMEM : 0;
+}
+
+/* The mountpoint: an empty directory in a scratch dir of our own. */
+static int make_mountpoint(struct lc_run *run)
+{
+	const char *tmp = getenv("TMPDIR");
+	char real[PATH_MAX];
+	int err;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	err = fsb_scratch_create(tmp, run->scratch, sizeof(run->scratch));
+	if (err) {
+		fsb_err_errno(err, "lifecycle: cannot create a scratch directory in '%s'", tmp);
+		return err;
+	}
+	run->scratch_made = true;
+	/* libmount compares targets with mountinfo, which has real paths. */
+	if (!realpath(run->scratch, real) ||
+	    (size_t)snprintf(run->mnt, sizeof(run->mnt), "%s/mnt", real) >= sizeof(run->mnt)) {
+		err = -ENAMETOOLONG;
+		fsb_err_errno(err, "lifecycle: cannot use scratch directory '%s'", run->scratch);
+		return err;
+	}
+	if (mkdir(run->mnt, 0700) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "lifecycle: cannot create mountpoint '%s'", run->mnt);
+		return err;
+	}
+	return 0;
+}
+
+/* Image + loop device, or the device itself; the mkfs argv for it. */
+static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *size)
+{
+	const char *devs[1];
+	const char *why;
+	int err;
+
+	if (p->image) {
+		run->image_fd = fsb_fill_image_open(p->image, p->image_size, &run->image_created);
+		if (run->image_fd < 0)
+			return run->image_fd;
+		if (fsb_stop_requested())
+			return -EINTR;
+		if ((err = fsb_loopdev_attach(&run->loop, run->image_fd, p->image, true)))
+			return err;
+		if (!run->loop.direct_io && !p->quiet)
+			fsb_warn("loop device '%s' runs without direct I/O (the filesystem "
+				 "holding '%s' refused it): the image's host cache is dropped "
+				 "before every phase instead", run->loop.path, p->image);
+		run->lc.dev = run->loop.path;
+		run->lc.dev_fd = run->loop.fd;
+		run->lc.image_fd = run->loop.direct_io ? -1 : run->image_fd;
+	} else {
+		run->dev_fd = open(p->device, O_RDWR | O_CLOEXEC);
+		if (run->dev_fd < 0) {
+			err = -errno;
+			fsb_err_errno(err, "lifecycle: cannot open device '%s'", p->device);
+			return err;
+		}
+		run->lc.dev = p->device;
+		run->lc.dev_fd = run->dev_fd;
+		run->lc.image_fd = -1;
+	}
+	if (ioctl(run->lc.dev_fd, BLKGETSIZE64, size) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "lifecycle: cannot get the size of '%s'", run->lc.dev);
+		return err;
+	}
+	run->lc.dev_bytes = *size;
+	if (p->mkfs_words) {
+		devs[0] = run->lc.dev;
+		err = fsb_mkfs_expand(p->mkfs_words, devs, 1, &run->mkfs_argv, &why);
+		if (err < 0) {
+			fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+			return err;
+		}
+	}
+	if (fsb_diskstat_path_for_dev(run->lc.dev, run->statpath, sizeof(run->statpath)))
+		run->statpath[0] = '\0';
+	return 0;
+}
+
+static void release(struct lc_run *run)
+{
+	/* Reverse order: umount, device, loop, image, scratch. A mount that
+	 * will not go (a process sits in it) is detached lazily: nothing of
+	 * ours stays in the mount table, the kernel finishes when it can. */
+	if (run->lc.state && run->lc.mnt && fsb_lc_unmount(&run->lc) &&
+	    !fsb_umount_lazy(run->lc.mnt))
+		run->state.mounted = false;
+	if (run->dev_fd >= 0)
+		close(run->dev_fd);
+	fsb_loopdev_release(&run->loop);
+	if (run->image_fd >= 0)
+		close(run->image_fd);
+	fsb_mkfs_argv_free(run->mkfs_argv);
+	free(run->data);
+	if (run->scratch_made) {
+		int err;
+
+		/* The mountpoint must be empty and unmounted by now: rmdir, not rm -r,
+		 * so a mount that could not be undone is never descended into. */
+		if (run->mnt[0])
+			(void)rmdir(run->mnt);
+		err = fsb_scratch_remove(run->scratch);
+		if (err)
+			fsb_err_errno(err, "lifecycle: cannot remove scratch directory '%s'",
+				      run->scratch);
+	}
+}
+
+static int run_phases(const struct lc_plan *p, struct lc_run *run, struct fsb_result *res)
+{
+	struct fsb_config cfg_mkfs = p->cfg;
+	struct fsb_runner rn = {
+		.cfg = &p->cfg,
+		.dir = run->scratch,
+		.ext = &run->lc,
+		.diskstat_path = run->statpath[0] ? run->statpath : NULL,
+		.progress = !p->quiet && fsb_progress_enabled(p->progress),
+	};
+	struct fsb_runner rn_mkfs = rn;
+	int err = 0;
+
+	cfg_mkfs.repeat = p->repeat_set ? p->cfg.repeat : MKFS_REPEAT;
+	rn_mkfs.cfg = &cfg_mkfs;
+	if (rn.progress)
+		fsb_progress_timer_start(250);
+	for (size_t i = 0; i < p->nops && !err; i++) {
+		bool mkfs_phase = !strncmp(p->ops[i]->name, "mkfs", 4);
+
+		err = fsb_runner_measure(mkfs_phase ? &rn_mkfs : &rn, p->ops[i], res);
+		if (!err && fsb_stop_requested())
+			err = -EINTR;
+	}
+	if (rn.progress)
+		fsb_progress_timer_stop();
+	return err;
+}
+
+int fsb_cmd_lifecycle(int argc, char **argv)
+{
+	struct lc_plan plan;
+	struct lc_run run;
+	struct fsb_result res = { 0 };
+	uint64_t size = 0, seed_state;
+	int rc, err;
+
+	memset(&plan, 0, sizeof(plan));
+	memset(&run, 0, sizeof(run));
+	run.image_fd = -1;
+	run.dev_fd = -1;
+	fsb_loopdev_init(&run.loop);
+
+	rc = parse(argc, argv, &plan);
+	if (rc) {
+		fsb_mkfs_argv_free(plan.mkfs_words);
+		return rc < 0 ? FSB_EXIT_OK : rc;
+	}
+	rc = FSB_EXIT_FAIL;
+	if (preflight(&plan, &size))
+		goto out;
+
+	/* ---- from here on, things are made and must be released ---- */
+	run.lc = (struct fsb_lifecycle){
+		.mnt = run.mnt,
+		.mount_type = plan.mount_type,
+		.options = plan.options,
+		.mkfs_path = plan.mkfs_words ? plan.mkfs_path : NULL,
+		.fill = plan.fill,
+		.fill_seed = plan.cfg.seed ^ 0x66696c6cull, /* "fill" */
+		.refill_mkfs = plan.refill_set ? plan.refill : FSB_LC_REFILL_EACH,
+		.refill_other = plan.refill_set ? plan.refill : FSB_LC_REFILL_ONCE,
+		.copy_bytes = plan.copy_size,
+		.io_bytes = IO_BYTES,
+		.dev_fd = -1,
+		.image_fd = -1,
+		.state = &run.state,
+	};
+	if ((err = make_mountpoint(&run)))
+		goto out;
+	/* The copy's random data, made before any clock starts. */
+	run.data = malloc(plan.copy_size);
+	if (!run.data) {
+		fsb_err("lifecycle: cannot hold a copy of %llu bytes in memory",
+			(unsigned long long)plan.copy_size);
+		goto out;
+	}
+	seed_state = plan.cfg.seed;
+	fsb_fill_random(run.data, plan.copy_size, &seed_state);
+	run.lc.data = run.data;
+	if ((err = open_device(&plan, &run, &size)))
+		goto out;
+	run.lc.mkfs_argv = run.mkfs_argv;
+	if ((err = fsb_lc_fill(&run.lc)))
+		goto out;
+	if (fsb_result_init(&res, "lifecycle") || fill_result(&plan, &run, size, &res)) {
+		fsb_err("lifecycle: out of memory");
+		goto out;
+	}
+	if ((err = run_phases(&plan, &run, &res)))
+		goto out;
+	/* Release before printing: the report is only shown when every
+	 * mount is undone and the loop device is gone. */
+	if (fsb_lc_unmount(&run.lc))
+		goto out;
+	if (fsb_loopdev_detach(&run.loop))
+		goto out;
+	rc = fsb_writer_output(plan.writer, &res, plan.output) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+out:
+	release(&run);
+	/* An image made for a run that did not finish is of no use to anyone. */
+	if (rc != FSB_EXIT_OK && run.image_created && unlink(plan.image) < 0)
+		fsb_err_errno(-errno, "lifecycle: cannot remove image '%s'", plan.image);
+	if (fsb_stop_requested())
+		rc = 128 + fsb_stop_signo();
+	fsb_mkfs_argv_free(plan.mkfs_words);
+	fsb_result_release(&res);
+	return rc;
+}

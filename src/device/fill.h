@@ -1,0 +1,48 @@
+/*
+ * Images and their content before a lifecycle run: the state the device is
+ * in when mkfs or the first mount sees it (0xff = erased flash, as in the
+ * reference report; zero; random; none = leave it as it is).
+ */
+#ifndef FSB_DEVICE_FILL_H
+#define FSB_DEVICE_FILL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+enum fsb_fill { FSB_FILL_FF, FSB_FILL_ZERO, FSB_FILL_RANDOM, FSB_FILL_NONE };
+
+/*
+ * Parse a --fill name: "0xff" (also "ff"), "zero" (also "0x00", "0"),
+ * "random", "none". Pure. Returns 0 and sets *out, or -EINVAL.
+ */
+int fsb_fill_parse(const char *name, enum fsb_fill *out);
+
+/* The canonical name of a fill ("0xff", "zero", "random", "none"). */
+const char *fsb_fill_name(enum fsb_fill fill);
+
+/*
+ * Open the image file at path for reading and writing, creating it when
+ * missing, and make it size_bytes long (0 = keep an existing file's size).
+ * Refuses anything but a regular file (-EINVAL: use --device for devices)
+ * and an empty result (-EINVAL). Sets *created when the file was made here.
+ * Returns the open descriptor (O_CLOEXEC, the caller closes it) or -errno
+ * after describing the error.
+ */
+int fsb_fill_image_open(const char *path, uint64_t size_bytes, bool *created);
+
+/*
+ * Write the fill pattern over the first size_bytes of fd (an image file or
+ * a block device; `what` names it in messages) with large buffered writes,
+ * then fsync. Random content comes from a generator seeded with seed. A
+ * no-op for FSB_FILL_NONE. Stops with -EINTR when SIGINT/SIGTERM arrives.
+ * Returns 0 or -errno after describing the error.
+ */
+int fsb_fill_fd(int fd, const char *what, uint64_t size_bytes, enum fsb_fill fill,
+		uint64_t seed);
+
+/*
+ * Fill buf with n pseudo-random bytes from the splitmix64 sequence that
+ * starts at *state (advanced). Pure; the same seed gives the same bytes.
+ */
+void fsb_fill_random(void *buf, uint64_t n, uint64_t *state);
+
+#endif

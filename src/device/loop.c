@@ -1,0 +1,175 @@
+#include "device/loop.h"
+#include "core/error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Other processes (losetup, other fsbench runs, tests) may take the free
+ * device between LOOP_CTL_GET_FREE and LOOP_CONFIGURE; try this many. */
+#define ATTACH_TRIES 32
+/* Old kernels answer LOOP_CLR_FD with EBUSY while a transient opener
+ * (udev's blkid) holds the device; wait up to 50 x 20 ms for it. */
+#define DETACH_TRIES 50
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+void fsb_loopdev_init(struct fsb_loopdev *lo)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->fd = -1;
+	lo->nr = -1;
+}
+
+/* Configure the open loop device; 0 or -errno (not described). */
+static int configure(int fd, int backing_fd, const char *name, bool dio)
+{
+	struct loop_config cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (unsigned)backing_fd;
+	cfg.info.lo_flags = dio ? LO_FLAGS_DIRECT_IO : 0;
+	snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", name);
+	if (ioctl(fd, LOOP_CONFIGURE, &cfg) < 0)
+		return -errno;
+	return 0;
+}
+
+int fsb_loopdev_attach(struct fsb_loopdev *lo, int backing_fd, const char *name,
+		       bool want_direct_io)
+{
+	int ctl, err = 0;
+
+	fsb_loopdev_init(lo);
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		err = -errno;
+		fsb_err_errno(err, "cannot attach '%s' to a loop device: /dev/loop-control", name);
+		return err;
+	}
+	for (int tries = 0; tries < ATTACH_TRIES; tries++) {
+		struct loop_info64 info;
+		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+		int fd;
+
+		if (nr < 0) {
+			err = -errno;
+			break;
+		}
+		snprintf(lo->path, sizeof(lo->path), "/dev/loop%d", nr);
+		fd = open(lo->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+			/* A node devtmpfs has not made yet: try again. */
+			if (err == -ENOENT) {
+				nap_ms(10);
+				continue;
+			}
+			break;
+		}
+		err = configure(fd, backing_fd, name, want_direct_io);
+		/* Kernels that reject direct I/O outright (instead of clearing
+		 * the flag) answer EINVAL: the backing fs cannot do O_DIRECT. */
+		if (err == -EINVAL && want_direct_io)
+			err = configure(fd, backing_fd, name, false);
+		if (err == -EBUSY) {
+			/* Someone else bound it first; take the next free one. */
+			close(fd);
+			continue;
+		}
+		if (err) {
+			close(fd);
+			break;
+		}
+		lo->fd = fd;
+		lo->nr = nr;
+		/* Newer kernels silently drop DIRECT_IO they cannot honour. */
+		if (ioctl(fd, LOOP_GET_STATUS64, &info) == 0)
+			lo->direct_io = (info.lo_flags & LO_FLAGS_DIRECT_IO) != 0;
+		close(ctl);
+		return 0;
+	}
+	close(ctl);
+	if (!err)
+		err = -EBUSY;
+	fsb_err_errno(err, "cannot attach '%s' to a loop device", name);
+	fsb_loopdev_init(lo);
+	return err;
+}
+
+int fsb_loopdev_detach(struct fsb_loopdev *lo)
+{
+	int err = 0;
+
+	if (lo->fd < 0)
+		return 0;
+	for (int tries = 0; tries < DETACH_TRIES; tries++) {
+		err = ioctl(lo->fd, LOOP_CLR_FD) < 0 ? -errno : 0;
+		/* ENXIO: already unbound (someone ran losetup -d on it). */
+		if (err != -EBUSY)
+			break;
+		nap_ms(20);
+	}
+	if (err == -ENXIO)
+		err = 0;
+	if (err)
+		fsb_err_errno(err, "cannot detach loop device '%s'", lo->path);
+	close(lo->fd);
+	fsb_loopdev_init(lo);
+	return err;
+}
+
+void fsb_loopdev_release(struct fsb_loopdev *lo)
+{
+	(void)fsb_loopdev_detach(lo);
+}
+
+int fsb_loopdev_find_backing(const char *image, char *dev, size_t len)
+{
+	char want[PATH_MAX], file[PATH_MAX], *text = NULL;
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	if (!realpath(image, want))
+		return -errno;
+	d = opendir("/sys/block");
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!found && (de = readdir(d))) {
+		FILE *f;
+		size_t n;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(file, sizeof(file), "/sys/block/%s/loop/backing_file", de->d_name);
+		f = fopen(file, "re");
+		if (!f)
+			continue; /* not bound */
+		text = fgets(file, sizeof(file), f);
+		fclose(f);
+		if (!text)
+			continue;
+		n = strcspn(file, "\n");
+		file[n] = '\0';
+		if (!strcmp(file, want)) {
+			snprintf(dev, len, "/dev/%s", de->d_name);
+			found = 1;
+		}
+	}
+	closedir(d);
+	return found;
+}

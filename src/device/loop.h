@@ -1,0 +1,53 @@
+/*
+ * Loop devices made by fsbench: attached with the LOOP_CTL_GET_FREE and
+ * LOOP_CONFIGURE ioctls (no losetup, no fork), with direct I/O so that the
+ * host's page cache does not hide the device, and always detached by the
+ * code that attached them.
+ */
+#ifndef FSB_DEVICE_LOOP_H
+#define FSB_DEVICE_LOOP_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct fsb_loopdev {
+	int fd;               /* open on path while attached, else -1 */
+	int nr;               /* N of /dev/loopN, -1 while not attached */
+	char path[32];        /* "/dev/loopN" */
+	bool direct_io;       /* the kernel kept LO_FLAGS_DIRECT_IO */
+};
+
+/* Initialise an unattached context (no system call). */
+void fsb_loopdev_init(struct fsb_loopdev *lo);
+
+/*
+ * Attach the file open on backing_fd (O_RDWR) to a free loop device.
+ * `name` (the image path) is only used in messages and as lo_file_name.
+ * With want_direct_io the device is configured with LO_FLAGS_DIRECT_IO;
+ * when the backing filesystem refuses it, the device is configured without
+ * it and lo->direct_io says so. LO_FLAGS_AUTOCLEAR is never set: the
+ * device lives until fsb_loopdev_detach/_release. Races with other users
+ * of loop devices (EBUSY) are retried with the next free device.
+ * backing_fd stays the caller's; the kernel holds its own reference.
+ * Returns 0, or -errno after describing the error.
+ */
+int fsb_loopdev_attach(struct fsb_loopdev *lo, int backing_fd, const char *name,
+		       bool want_direct_io);
+
+/*
+ * Detach the device (LOOP_CLR_FD) and close it. No-op when not attached.
+ * Returns 0, or -errno after describing the error; the context is reset
+ * either way, so it is never detached twice.
+ */
+int fsb_loopdev_detach(struct fsb_loopdev *lo);
+
+/* Detach if attached, ignoring errors (they are described). Idempotent. */
+void fsb_loopdev_release(struct fsb_loopdev *lo);
+
+/*
+ * Whether the file at `image` already backs a loop device (read from
+ * /sys/block/loopN/loop/backing_file): 1 with the device's node in dev,
+ * 0 when none does, -errno when `image` cannot be resolved.
+ */
+int fsb_loopdev_find_backing(const char *image, char *dev, size_t len);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * Mount and umount through libmount in this process (no fork of mount(8)),
+ * so that a timed mount costs what the kernel costs plus microseconds.
+ */
+#ifndef FSB_DEVICE_MOUNT_H
+#define FSB_DEVICE_MOUNT_H
+#include <stdbool.h>
+
+/*
+ * Whether `type` appears in the text of /proc/filesystems (one entry per
+ * line, optionally flagged "nodev"). Pure.
+ */
+bool fsb_mount_fs_listed(const char *proc_filesystems, const char *type);
+
+/*
+ * Whether the kernel can mount `type`: listed in /proc/filesystems, or
+ * provided by a module the kernel would load on mount (an "alias fs-TYPE"
+ * line in /lib/modules/$(uname -r)/modules.alias). Returns 0, or -ENODEV
+ * after describing it ("filesystem type 'x' is not supported by the kernel").
+ */
+int fsb_mount_fs_supported(const char *type);
+
+/*
+ * Mount the block device dev on dir as `type` with the mount options
+ * `options` (NULL or "" for none; VFS flags such as noatime and
+ * filesystem options such as data=writeback alike). /etc/mtab and utab are
+ * not written and no /sbin/mount.TYPE helper is run.
+ * Returns 0, or -errno after describing the error with libmount's
+ * explanation ("cannot mount '/dev/loop3' on '/tmp/x': ...").
+ */
+int fsb_mount(const char *dev, const char *dir, const char *type, const char *options);
+
+/*
+ * Unmount the filesystem mounted on dir. Returns 0, or -errno after
+ * describing the error ("cannot unmount '/tmp/x': Device or resource busy").
+ */
+int fsb_umount(const char *dir);
+
+/*
+ * Last resort of a cleanup path: detach the mount on dir now and let the
+ * kernel finish the umount when its last user goes (MNT_DETACH), so that
+ * nothing stays visible in the mount table. Returns 0 or -errno
+ * (described).
+ */
+int fsb_umount_lazy(const char *dir);
+
+#endif

@@ -1,0 +1,812 @@
+/*
+ * Unit tests of src/device/ and the lifecycle view: --mkfs template
+ * splitting and placeholder expansion (quotes, backslashes, shell
+ * metacharacters kept as plain characters), running a tool without a
+ * shell, the --device refusal rules on fabricated facts, diskstat delta
+ * arithmetic, fill names and patterns, image creation, /proc/filesystems
+ * parsing, the `time`-style "real" lines and the lifecycle layout, and (as
+ * root) a loop device attached and detached through the ioctls.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device/diskstat.h"
+#include "device/fill.h"
+#include "device/loop.h"
+#include "device/mkfs.h"
+#include "device/mount.h"
+#include "device/probe.h"
+#include "report/lifecycle.h"
+#include "report/result.h"
+#include "util/scratch.h"
+
+static size_t count(char **v)
+{
+	size_t n = 0;
+
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+/* Split tmpl and compare with the expected words (NULL-terminated). */
+static void expect_split(const char *tmpl, const char *const *want)
+{
+	const char *why = NULL;
+	char **argv = NULL;
+	size_t n = 0;
+	int rc;
+
+	while (want[n])
+		n++;
+	rc = fsb_mkfs_split(tmpl, &argv, &why);
+	assert_int_equal(rc, (int)n);
+	assert_null(why);
+	assert_int_equal(count(argv), n);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(argv[i], want[i]);
+	fsb_mkfs_argv_free(argv);
+}
+
+static void expect_split_error(const char *tmpl, const char *why_has)
+{
+	const char *why = NULL;
+	char **argv = NULL;
+
+	assert_int_equal(fsb_mkfs_split(tmpl, &argv, &why), -EINVAL);
+	assert_null(argv);
+	assert_non_null(why);
+	assert_non_null(strstr(why, why_has));
+}
+
+/* ---- splitting ---- */
+
+static void split_words(void **state)
+{
+	(void)state;
+	expect_split("mkfs.ext4 -q -F {dev}",
+		     (const char *[]){ "mkfs.ext4", "-q", "-F", "{dev}", NULL });
+	expect_split("  mkfs.xfs\t-f \n {dev}  ",
+		     (const char *[]){ "mkfs.xfs", "-f", "{dev}", NULL });
+	expect_split("x", (const char *[]){ "x", NULL });
+}
+
+static void split_quotes(void **state)
+{
+	(void)state;
+	/* Single quotes: everything literal, backslash included. */
+	expect_split("mkfs.ext4 -L 'my label' 'a\\b'",
+		     (const char *[]){ "mkfs.ext4", "-L", "my label", "a\\b", NULL });
+	/* Double quotes: backslash escapes only \" \\ \$ \` */
+	expect_split("t \"a \\\"b\\\" \\\\ \\$ \\` \\n\"",
+		     (const char *[]){ "t", "a \"b\" \\ $ ` \\n", NULL });
+	/* Adjacent pieces make one word; empty quotes make an empty word. */
+	expect_split("t a'b c'\"d\"e '' \"\"",
+		     (const char *[]){ "t", "ab cde", "", "", NULL });
+	/* A backslash outside quotes makes the next character literal. */
+	expect_split("t a\\ b \\'c \\\"d \\\\",
+		     (const char *[]){ "t", "a b", "'c", "\"d", "\\", NULL });
+	/* Quotes inside the other kind are plain characters. */
+	expect_split("t \"it's\" '\"q\"'", (const char *[]){ "t", "it's", "\"q\"", NULL });
+}
+
+static void split_metacharacters_are_plain(void **state)
+{
+	(void)state;
+	/* No shell: separators, pipes, redirections, variables, command
+	 * substitution and globs are ordinary characters of the words. */
+	expect_split("mkfs.ext4 -L a;b x;rm -rf / | tee out && $HOME `id` $(id) > f < g 2>&1 * ~",
+		     (const char *[]){ "mkfs.ext4", "-L", "a;b", "x;rm", "-rf", "/", "|", "tee",
+				       "out", "&&", "$HOME", "`id`", "$(id)", ">", "f", "<", "g",
+				       "2>&1", "*", "~", NULL });
+	expect_split("t ';' \"|\" &", (const char *[]){ "t", ";", "|", "&", NULL });
+	expect_split("t a#b # c", (const char *[]){ "t", "a#b", "#", "c", NULL });
+}
+
+static void split_errors(void **state)
+{
+	(void)state;
+	expect_split_error("mkfs 'abc", "unterminated single quote");
+	expect_split_error("mkfs \"abc", "unterminated double quote");
+	expect_split_error("mkfs \"a\\\"", "unterminated double quote");
+	expect_split_error("mkfs abc\\", "trailing backslash");
+	expect_split_error("", "no program");
+	expect_split_error(" \t\n", "no program");
+}
+
+/* ---- placeholders ---- */
+
+static void expect_expand(const char *tmpl, const char *const *devs, size_t ndevs,
+			  const char *const *want)
+{
+	char **words = NULL, **argv = NULL;
+	const char *why = NULL;
+	size_t n = 0;
+
+	while (want[n])
+		n++;
+	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), (int)n);
+	assert_null(why);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(argv[i], want[i]);
+	assert_null(argv[n]);
+	fsb_mkfs_argv_free(words);
+	fsb_mkfs_argv_free(argv);
+}
+
+static void expect_expand_error(const char *tmpl, const char *const *devs, size_t ndevs)
+{
+	char **words = NULL, **argv = NULL;
+	const char *why = NULL;
+
+	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), -EINVAL);
+	assert_null(argv);
+	assert_non_null(why);
+	fsb_mkfs_argv_free(words);
+}
+
+static void expand_placeholders(void **state)
+{
+	const char *one[] = { "/dev/loop3" };
+	const char *two[] = { "/dev/loop3", "/dev/loop4" };
+	const char *odd[] = { "/dev/my disk;rm -rf /" };
+
+	(void)state;
+	expect_expand("mkfs.ext4 -q -F {dev}", one, 1,
+		      (const char *[]){ "mkfs.ext4", "-q", "-F", "/dev/loop3", NULL });
+	/* {devs} as a whole word: one word per device. */
+	expect_expand("mkfs.btrfs -m raid1 -d raid1 {devs}", two, 2,
+		      (const char *[]){ "mkfs.btrfs", "-m", "raid1", "-d", "raid1",
+					"/dev/loop3", "/dev/loop4", NULL });
+	/* {dev} is the first; {devN} the N-th; inside longer words too. */
+	expect_expand("t {dev} {dev1} {dev2} --log={dev2} x{dev1}y", two, 2,
+		      (const char *[]){ "t", "/dev/loop3", "/dev/loop3", "/dev/loop4",
+					"--log=/dev/loop4", "x/dev/loop3y", NULL });
+	/* {devs} inside a longer word: joined with spaces, still one word. */
+	expect_expand("t 'all={devs}'", two, 2,
+		      (const char *[]){ "t", "all=/dev/loop3 /dev/loop4", NULL });
+	/* Other braces are kept as they are. */
+	expect_expand("t {foo} {dev {devx} {dev0} {} {{dev}}", one, 1,
+		      (const char *[]){ "t", "{foo}", "{dev", "{devx}", "{dev0}", "{}",
+					"{/dev/loop3}", NULL });
+	/* A device path is one word whatever it contains: never re-split. */
+	expect_expand("mkfs {dev}", odd, 1,
+		      (const char *[]){ "mkfs", "/dev/my disk;rm -rf /", NULL });
+	/* No placeholder, no device: fine. */
+	expect_expand("mkfs -x", NULL, 0, (const char *[]){ "mkfs", "-x", NULL });
+}
+
+static void expand_errors(void **state)
+{
+	const char *two[] = { "/dev/loop3", "/dev/loop4" };
+
+	(void)state;
+	expect_expand_error("t {dev3}", two, 2);
+	expect_expand_error("t {dev}", NULL, 0);
+	expect_expand_error("t {devs}", NULL, 0);
+	expect_expand_error("t x{dev1}", NULL, 0);
+}
+
+static void default_templates(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(fsb_mkfs_default_template("ext2", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.ext2 -q -F {dev}");
+	assert_int_equal(fsb_mkfs_default_template("ext3", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.ext3 -q -F {dev}");
+	assert_int_equal(fsb_mkfs_default_template("ext4", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.ext4 -q -F {dev}");
+	assert_int_equal(fsb_mkfs_default_template("xfs", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.xfs -q -f {dev}");
+	assert_int_equal(fsb_mkfs_default_template("btrfs", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.btrfs -q -f {dev}");
+	assert_int_equal(fsb_mkfs_default_template("vfat", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "mkfs.vfat {dev}");
+	assert_int_equal(fsb_mkfs_default_template("ext4", buf, 8), -ENAMETOOLONG);
+	assert_true(fsb_mkfs_is_none("none"));
+	assert_false(fsb_mkfs_is_none("none {dev}"));
+	assert_false(fsb_mkfs_is_none(NULL));
+}
+
+/* ---- finding and running the tool ---- */
+
+struct tmp {
+	char dir[PATH_MAX];
+};
+
+static int tmp_setup(void **state)
+{
+	struct tmp *t = calloc(1, sizeof(*t));
+
+	if (!t || fsb_scratch_create(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", t->dir,
+				     sizeof(t->dir)))
+		return -1;
+	*state = t;
+	return 0;
+}
+
+static int tmp_teardown(void **state)
+{
+	struct tmp *t = *state;
+
+	fsb_scratch_remove(t->dir);
+	free(t);
+	return 0;
+}
+
+static void write_script(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void which_tool(void **state)
+{
+	struct tmp *t = *state;
+	char path[PATH_MAX], tool[PATH_MAX + 16], *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(tool, sizeof(tool), "%s/mkfs.fake", t->dir);
+	write_script(tool, "#!/bin/sh\nexit 0\n");
+	setenv("PATH", t->dir, 1);
+	assert_int_equal(fsb_mkfs_which("mkfs.fake", path, sizeof(path)), 0);
+	assert_string_equal(path, tool);
+	assert_int_equal(fsb_mkfs_which("mkfs.missing-here", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_mkfs_which(tool, path, sizeof(path)), 0);
+	assert_int_equal(fsb_mkfs_which("/nonexistent/mkfs.x", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_mkfs_which("", path, sizeof(path)), -ENOENT);
+	/* /sbin and /usr/sbin are searched even when PATH lacks them. */
+	if (!access("/sbin/mkfs.ext4", X_OK) || !access("/usr/sbin/mkfs.ext4", X_OK))
+		assert_int_equal(fsb_mkfs_which("mkfs.ext4", path, sizeof(path)), 0);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+}
+
+/* Run path/argv with our stderr sent to a file; return rc, fill text. */
+static int run_capturing(const char *dir, const char *path, char *const *argv, char *text,
+			 size_t len)
+{
+	char file[PATH_MAX];
+	int saved = dup(2), fd, rc;
+	ssize_t n;
+
+	snprintf(file, sizeof(file), "%s/stderr", dir);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	rc = fsb_mkfs_run(path, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, text, len - 1, 0);
+	text[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return rc;
+}
+
+static void run_tool(void **state)
+{
+	struct tmp *t = *state;
+	char script[PATH_MAX + 16], text[4096];
+	char *ok[] = { "true", NULL };
+	char *bad[] = { "mkfs.bad", "a;b", "$HOME", "`id`", "x > y", "*", NULL };
+
+	snprintf(script, sizeof(script), "%s/mkfs.bad", t->dir);
+	/* Prints its arguments, as received, on stderr and fails. */
+	write_script(script, "#!/bin/sh\nprintf '[%s]' \"$@\" >&2\necho 'not a filesystem' >&2\n"
+			     "echo 'on stdout' \nexit 3\n");
+	assert_int_equal(run_capturing(t->dir, "/bin/true", ok, text, sizeof(text)), 0);
+	assert_string_equal(text, "");
+	assert_int_equal(run_capturing(t->dir, script, bad, text, sizeof(text)), -EIO);
+	/* One fsbench line first, then the tool's own stderr, stdout dropped. */
+	assert_non_null(strstr(text, "fsbench: mkfs failed: 'mkfs.bad' exited with status 3\n"));
+	/* Every argument arrived as one word, nothing expanded or run. */
+	assert_non_null(strstr(text, "[a;b][$HOME][`id`][x > y][*]not a filesystem\n"));
+	assert_null(strstr(text, "on stdout"));
+	assert_true(strstr(text, "fsbench:") < strstr(text, "[a;b]"));
+	/* A program that cannot be run is an error described once. */
+	bad[0] = "nothing";
+	assert_true(run_capturing(t->dir, "/nonexistent/mkfs", bad, text, sizeof(text)) < 0);
+	assert_non_null(strstr(text, "cannot run 'nothing'"));
+}
+
+/* ---- the --device rules ---- */
+
+static void free_device(struct fsb_probe_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->dev, sizeof(f->dev), "/dev/sdx");
+	f->is_blockdev = true;
+	f->size_bytes = 1ull << 30;
+}
+
+static void rules_free_device_ok(void **state)
+{
+	struct fsb_probe_facts f;
+	char why[1024] = "x";
+
+	(void)state;
+	free_device(&f);
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_OK);
+	assert_string_equal(why, "");
+	assert_int_equal(fsb_probe_decide(&f, true, NULL, 0), FSB_PROBE_OK);
+}
+
+static void rules_each_refusal(void **state)
+{
+	struct fsb_probe_facts f;
+	char why[1024];
+
+	(void)state;
+	free_device(&f);
+	f.mounted = true;
+	snprintf(f.mounted_dev, sizeof(f.mounted_dev), "/dev/sdx2");
+	snprintf(f.mounted_on, sizeof(f.mounted_on), "/srv");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	assert_non_null(strstr(why, "refusing '/dev/sdx': '/dev/sdx2' is mounted on '/srv'"));
+	assert_non_null(strstr(why, "(rule: mounted)"));
+	assert_non_null(strstr(why, "--destroy-data"));
+
+	free_device(&f);
+	f.swap = true;
+	snprintf(f.swap_dev, sizeof(f.swap_dev), "/dev/sdx3");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SWAP);
+	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap)"));
+	assert_non_null(strstr(why, "--destroy-data"));
+
+	free_device(&f);
+	f.held = true;
+	snprintf(f.held_dev, sizeof(f.held_dev), "/dev/sdx1");
+	snprintf(f.holder, sizeof(f.holder), "md0");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_HOLDERS);
+	assert_non_null(strstr(why, "'/dev/sdx1' is held by 'md0'"));
+	assert_non_null(strstr(why, "(rule: holders)"));
+
+	free_device(&f);
+	f.signature = true;
+	snprintf(f.sig_type, sizeof(f.sig_type), "ext4");
+	snprintf(f.sig_usage, sizeof(f.sig_usage), "filesystem");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SIGNATURE);
+	assert_non_null(strstr(why, "filesystem signature (ext4) (rule: signature)"));
+	assert_non_null(strstr(why, "pass --destroy-data"));
+
+	free_device(&f);
+	f.signature = true;
+	snprintf(f.sig_type, sizeof(f.sig_type), "linux_raid_member");
+	snprintf(f.sig_usage, sizeof(f.sig_usage), "raid");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SIGNATURE);
+	assert_non_null(strstr(why, "raid signature (linux_raid_member)"));
+
+	free_device(&f);
+	f.ptable = true;
+	snprintf(f.pt_type, sizeof(f.pt_type), "gpt");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_PTABLE);
+	assert_non_null(strstr(why, "partition table (gpt) (rule: partition table)"));
+}
+
+static void rules_destroy_data_overrides(void **state)
+{
+	struct fsb_probe_facts f;
+	char why[1024];
+
+	(void)state;
+	free_device(&f);
+	f.mounted = f.swap = f.held = f.signature = f.ptable = true;
+	/* The first rule that applies is the one named. */
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_OK);
+	assert_string_equal(why, "");
+}
+
+static void rules_root_and_files_never(void **state)
+{
+	struct fsb_probe_facts f;
+	char why[1024];
+
+	(void)state;
+	free_device(&f);
+	f.holds_root = true;
+	f.mounted = true;
+	snprintf(f.root_dev, sizeof(f.root_dev), "/dev/sdx1 on /");
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_ROOT);
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_ROOT);
+	assert_non_null(strstr(why, "holds the root filesystem (/dev/sdx1 on /)"));
+	assert_non_null(strstr(why, "never overridden"));
+
+	free_device(&f);
+	f.is_blockdev = false;
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_NOT_BLOCKDEV);
+	assert_non_null(strstr(why, "not a block device"));
+	assert_non_null(strstr(why, "--image"));
+	assert_string_equal(fsb_probe_rule_name(FSB_PROBE_SIGNATURE), "signature");
+}
+
+static void min_sizes(void **state)
+{
+	(void)state;
+	assert_int_equal(fsb_probe_min_size("xfs"), 300ull << 20);
+	assert_int_equal(fsb_probe_min_size("btrfs"), 114294784);
+	assert_int_equal(fsb_probe_min_size("ext2"), 1ull << 20);
+	assert_int_equal(fsb_probe_min_size("ext4"), 1ull << 20);
+	assert_int_equal(fsb_probe_min_size("jffs2"), 0);
+}
+
+/* ---- diskstat ---- */
+
+static void diskstat_deltas(void **state)
+{
+	struct fsb_diskstat a, b;
+
+	(void)state;
+	/* reads merges sectors ticks writes merges sectors ticks ... */
+	assert_int_equal(fsb_diskstat_parse("     120        3     9000      40      77        1"
+					    "    20480      90        0      100      130\n", &a), 0);
+	assert_int_equal(a.read_sectors, 9000);
+	assert_int_equal(a.write_sectors, 20480);
+	assert_int_equal(fsb_diskstat_parse("121 3 9008 41 99 1 53248 95 0 110 140 0 0 0 0\n", &b),
+			 0);
+	/* Counters are 512-byte sectors whatever the block size. */
+	assert_int_equal(fsb_diskstat_read_bytes(&a, &b), 8 * 512);
+	assert_int_equal(fsb_diskstat_write_bytes(&a, &b), (53248 - 20480) * 512ull);
+	/* No change: zero. A counter that went back (device re-created): 0. */
+	assert_int_equal(fsb_diskstat_write_bytes(&a, &a), 0);
+	assert_int_equal(fsb_diskstat_read_bytes(&b, &a), 0);
+	assert_int_equal(fsb_diskstat_write_bytes(&b, &a), 0);
+	/* Large counters do not overflow on the way to bytes. */
+	a.write_sectors = 1ull << 40;
+	b.write_sectors = (1ull << 40) + (1ull << 30);
+	assert_int_equal(fsb_diskstat_write_bytes(&a, &b), (1ull << 30) * 512);
+	assert_int_equal(fsb_diskstat_parse("1 2 3\n", &a), -EINVAL);
+	assert_int_equal(fsb_diskstat_parse("", &a), -EINVAL);
+	assert_int_equal(fsb_diskstat_parse("garbage", &a), -EINVAL);
+}
+
+/* ---- fill ---- */
+
+static void fill_names(void **state)
+{
+	enum fsb_fill f;
+
+	(void)state;
+	assert_int_equal(fsb_fill_parse("0xff", &f), 0);
+	assert_int_equal(f, FSB_FILL_FF);
+	assert_int_equal(fsb_fill_parse("0xFF", &f), 0);
+	assert_int_equal(f, FSB_FILL_FF);
+	assert_int_equal(fsb_fill_parse("ff", &f), 0);
+	assert_int_equal(f, FSB_FILL_FF);
+	assert_int_equal(fsb_fill_parse("zero", &f), 0);
+	assert_int_equal(f, FSB_FILL_ZERO);
+	assert_int_equal(fsb_fill_parse("0x00", &f), 0);
+	assert_int_equal(f, FSB_FILL_ZERO);
+	assert_int_equal(fsb_fill_parse("random", &f), 0);
+	assert_int_equal(f, FSB_FILL_RANDOM);
+	assert_int_equal(fsb_fill_parse("none", &f), 0);
+	assert_int_equal(f, FSB_FILL_NONE);
+	assert_int_equal(fsb_fill_parse("", &f), -EINVAL);
+	assert_int_equal(fsb_fill_parse("0xfe", &f), -EINVAL);
+	assert_int_equal(fsb_fill_parse("ones", &f), -EINVAL);
+	assert_int_equal(fsb_fill_parse(NULL, &f), -EINVAL);
+	for (int i = FSB_FILL_FF; i <= FSB_FILL_NONE; i++) {
+		assert_int_equal(fsb_fill_parse(fsb_fill_name((enum fsb_fill)i), &f), 0);
+		assert_int_equal(f, i);
+	}
+}
+
+static void fill_random_is_seeded(void **state)
+{
+	unsigned char a[37], b[37], c[37];
+	uint64_t s1 = 42, s2 = 42, s3 = 43;
+
+	(void)state;
+	fsb_fill_random(a, sizeof(a), &s1);
+	fsb_fill_random(b, sizeof(b), &s2);
+	fsb_fill_random(c, sizeof(c), &s3);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_memory_not_equal(a, c, sizeof(a));
+	assert_int_equal(s1, s2);
+}
+
+static void fill_patterns(void **state)
+{
+	struct tmp *t = *state;
+	const uint64_t size = (5u << 20) + 123; /* crosses the 4 MiB chunk */
+	unsigned char *buf = malloc(size), *want = malloc(size);
+	char path[PATH_MAX + 16];
+	bool created;
+	uint64_t seed = 7;
+	int fd;
+
+	assert_non_null(buf);
+	assert_non_null(want);
+	snprintf(path, sizeof(path), "%s/img", t->dir);
+	/* Missing and no size: refused. */
+	assert_int_equal(fsb_fill_image_open(path, 0, &created), -ENOENT);
+	fd = fsb_fill_image_open(path, size, &created);
+	assert_true(fd >= 0);
+	assert_true(created);
+
+	assert_int_equal(fsb_fill_fd(fd, path, size, FSB_FILL_FF, 1), 0);
+	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
+	memset(want, 0xff, size);
+	assert_memory_equal(buf, want, size);
+
+	assert_int_equal(fsb_fill_fd(fd, path, size, FSB_FILL_RANDOM, 7), 0);
+	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
+	/* The pattern is the generator's stream in 4 MiB pieces. */
+	fsb_fill_random(want, 4u << 20, &seed);
+	fsb_fill_random(want + (4u << 20), size - (4u << 20), &seed);
+	assert_memory_equal(buf, want, size);
+
+	/* none leaves the content alone. */
+	assert_int_equal(fsb_fill_fd(fd, path, size, FSB_FILL_NONE, 1), 0);
+	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
+	assert_memory_equal(buf, want, size);
+
+	assert_int_equal(fsb_fill_fd(fd, path, size, FSB_FILL_ZERO, 1), 0);
+	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
+	memset(want, 0, size);
+	assert_memory_equal(buf, want, size);
+	close(fd);
+
+	/* Reused: not created, size kept (0) or changed (given). */
+	fd = fsb_fill_image_open(path, 0, &created);
+	assert_true(fd >= 0);
+	assert_false(created);
+	close(fd);
+	fd = fsb_fill_image_open(path, 1u << 20, &created);
+	assert_true(fd >= 0);
+	close(fd);
+	{
+		struct stat st;
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_size, 1u << 20);
+	}
+	/* A directory is not an image. */
+	assert_int_equal(fsb_fill_image_open(t->dir, 1u << 20, &created), -EINVAL);
+	free(buf);
+	free(want);
+}
+
+/* ---- /proc/filesystems ---- */
+
+static void fs_listed(void **state)
+{
+	const char *text = "nodev\tsysfs\nnodev\ttmpfs\n\text3\n\text2\n\text4\n"
+			   "nodev\tbtrfs_test\n\txfs\n";
+
+	(void)state;
+	assert_true(fsb_mount_fs_listed(text, "ext4"));
+	assert_true(fsb_mount_fs_listed(text, "xfs"));
+	assert_true(fsb_mount_fs_listed(text, "tmpfs"));
+	assert_false(fsb_mount_fs_listed(text, "btrfs"));
+	assert_false(fsb_mount_fs_listed(text, "ext"));
+	assert_false(fsb_mount_fs_listed(text, "nodev"));
+	assert_false(fsb_mount_fs_listed("", "ext4"));
+	assert_true(fsb_mount_fs_listed("\txfs", "xfs")); /* no final newline */
+}
+
+/* ---- the lifecycle view ---- */
+
+static void real_lines(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(fsb_lifecycle_fmt_real(0.179, buf, sizeof(buf)), "0m0.179s");
+	assert_string_equal(fsb_lifecycle_fmt_real(4.841, buf, sizeof(buf)), "0m4.841s");
+	assert_string_equal(fsb_lifecycle_fmt_real(151.043, buf, sizeof(buf)), "2m31.043s");
+	assert_string_equal(fsb_lifecycle_fmt_real(59.9996, buf, sizeof(buf)), "1m0.000s");
+	/* Short phases keep microseconds: 1 ms is never 0. */
+	assert_string_equal(fsb_lifecycle_fmt_real(0.001, buf, sizeof(buf)), "0m0.001000s");
+	assert_string_equal(fsb_lifecycle_fmt_real(0.000412, buf, sizeof(buf)), "0m0.000412s");
+	assert_string_equal(fsb_lifecycle_fmt_real(0.0099999, buf, sizeof(buf)), "0m0.010000s");
+	assert_string_equal(fsb_lifecycle_fmt_real(0.01, buf, sizeof(buf)), "0m0.010s");
+	assert_string_equal(fsb_lifecycle_fmt_real(-1, buf, sizeof(buf)), "0m0.000000s");
+	assert_string_equal(fsb_lifecycle_fmt_real(NAN, buf, sizeof(buf)), "0m0.000000s");
+}
+
+static void add_phase(struct fsb_result *r, const char *id, double a, double b, double c,
+		      uint64_t rd, uint64_t wr, double wa)
+{
+	double runs[3] = { a, b, c };
+	struct fsb_test_result *t = fsb_result_add_test(r, id, "s");
+
+	assert_non_null(t);
+	assert_int_equal(fsb_test_set_runs(t, runs, 3), 0);
+	t->has_device = true;
+	t->dev_read_bytes = rd;
+	t->dev_write_bytes = wr;
+	if (wa > 0) {
+		t->has_wa = true;
+		t->write_amplification = wa;
+	}
+}
+
+static void make_result(struct fsb_result *r, const char *label)
+{
+	assert_int_equal(fsb_result_init(r, "lifecycle"), 0);
+	assert_int_equal(fsb_strset(&r->setup.label, label), 0);
+	assert_int_equal(fsb_result_param_u64(r, "copy_size_bytes", 16u << 20), 0);
+	add_phase(r, "mkfs-mount", 0.171, 0.179, 0.169, 6144, 1024, 0);
+	add_phase(r, "mount-umount", 0.203, 0.308, 0.184, 0, 0, 0);
+	add_phase(r, "write", 25.046, 35.871, 21.614, 0, 17u << 20, 17.0 / 16);
+}
+
+static char *render_many(const struct fsb_result *const *rs, size_t n, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	*rc = fsb_write_lifecycle_many(f, rs, n);
+	fclose(f);
+	return buf;
+}
+
+static void lifecycle_layout(void **state)
+{
+	struct fsb_result a, b;
+	const struct fsb_result *one[] = { &a }, *both[] = { &a, &b };
+	char *text;
+	int rc;
+
+	(void)state;
+	make_result(&a, "LogFS");
+	make_result(&b, "JFFS2");
+	text = render_many(one, 1, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(text,
+			    "Mount LogFS\n"
+			    "real\t0m0.179s\n"
+			    "real\t0m0.171s\n"
+			    "real\t0m0.169s\n"
+			    "device\tread 6.0 KiB, written 1.0 KiB (mean of 3 runs)\n"
+			    "\n"
+			    "Mount/umount LogFS\n"
+			    "real\t0m0.308s\n"
+			    "real\t0m0.203s\n"
+			    "real\t0m0.184s\n"
+			    "device\tread 0 B, written 0 B (mean of 3 runs)\n"
+			    "\n"
+			    "Copy 16MiB file to LogFS\n"
+			    "real\t0m35.871s\n"
+			    "real\t0m25.046s\n"
+			    "real\t0m21.614s\n"
+			    "device\tread 0 B, written 17.0 MiB (mean of 3 runs)\n"
+			    "write amplification\t1.06 (device bytes written / bytes copied)\n");
+	free(text);
+	/* Several results: phase by phase, one block per setup, as the
+	 * reference puts LogFS and JFFS2 side by side. */
+	text = render_many(both, 2, &rc);
+	assert_int_equal(rc, 0);
+	{
+		const char *m1 = strstr(text, "Mount LogFS\n"), *m2 = strstr(text, "Mount JFFS2\n");
+		const char *u1 = strstr(text, "Mount/umount LogFS\n");
+		const char *u2 = strstr(text, "Mount/umount JFFS2\n");
+		const char *c2 = strstr(text, "Copy 16MiB file to JFFS2\n");
+
+		assert_true(m1 && m2 && u1 && u2 && c2);
+		assert_true(m1 < m2 && m2 < u1 && u1 < u2 && u2 < c2);
+		/* No blank line inside a phase group, one between groups. */
+		assert_non_null(strstr(text, "(mean of 3 runs)\nMount JFFS2\n"));
+		assert_non_null(strstr(text, "(mean of 3 runs)\n\nMount/umount LogFS\n"));
+	}
+	free(text);
+	fsb_result_release(&a);
+	fsb_result_release(&b);
+}
+
+static void lifecycle_refuses_run_results(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_result *one[] = { &r };
+	char *text;
+	int rc;
+
+	(void)state;
+	assert_int_equal(fsb_result_init(&r, "run"), 0);
+	add_phase(&r, "write", 1, 2, 3, 0, 0, 0);
+	/* A throughput "write" is not a lifecycle phase. */
+	text = render_many(one, 1, &rc);
+	assert_int_equal(rc, -EINVAL);
+	free(text);
+	fsb_result_release(&r);
+}
+
+/* ---- loop devices (root) ---- */
+
+static void loop_attach_detach(void **state)
+{
+	struct tmp *t = *state;
+	struct fsb_loopdev lo;
+	char path[PATH_MAX + 16], dev[64], sys[128], backing[PATH_MAX];
+	bool created;
+	FILE *f;
+	int fd;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/loop.img", t->dir);
+	fd = fsb_fill_image_open(path, 8u << 20, &created);
+	assert_true(fd >= 0);
+	fsb_loopdev_init(&lo);
+	assert_int_equal(lo.fd, -1);
+	if (fsb_loopdev_attach(&lo, fd, path, true)) {
+		close(fd);
+		skip(); /* no loop support in this environment */
+		return;
+	}
+	assert_true(lo.fd >= 0);
+	assert_true(lo.nr >= 0);
+	assert_int_equal(fsb_loopdev_find_backing(path, dev, sizeof(dev)), 1);
+	assert_string_equal(dev, lo.path);
+	snprintf(sys, sizeof(sys), "/sys/block/loop%d/loop/backing_file", lo.nr);
+	f = fopen(sys, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(backing, sizeof(backing), f));
+	fclose(f);
+	assert_non_null(strstr(backing, "loop.img"));
+	assert_int_equal(fsb_loopdev_detach(&lo), 0);
+	assert_int_equal(lo.fd, -1);
+	/* Detached: gone from sysfs; a second detach is a no-op. */
+	assert_int_equal(fsb_loopdev_find_backing(path, dev, sizeof(dev)), 0);
+	assert_int_equal(fsb_loopdev_detach(&lo), 0);
+	fsb_loopdev_release(&lo);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(split_words),
+		cmocka_unit_test(split_quotes),
+		cmocka_unit_test(split_metacharacters_are_plain),
+		cmocka_unit_test(split_errors),
+		cmocka_unit_test(expand_placeholders),
+		cmocka_unit_test(expand_errors),
+		cmocka_unit_test(default_templates),
+		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
+		cmocka_unit_test(rules_free_device_ok),
+		cmocka_unit_test(rules_each_refusal),
+		cmocka_unit_test(rules_destroy_data_overrides),
+		cmocka_unit_test(rules_root_and_files_never),
+		cmocka_unit_test(min_sizes),
+		cmocka_unit_test(diskstat_deltas),
+		cmocka_unit_test(fill_names),
+		cmocka_unit_test(fill_random_is_seeded),
+		cmocka_unit_test_setup_teardown(fill_patterns, tmp_setup, tmp_teardown),
+		cmocka_unit_test(fs_listed),
+		cmocka_unit_test(real_lines),
+		cmocka_unit_test(lifecycle_layout),
+		cmocka_unit_test(lifecycle_refuses_run_results),
+		cmocka_unit_test_setup_teardown(loop_attach_detach, tmp_setup, tmp_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
