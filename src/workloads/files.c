@@ -1,0 +1,966 @@
+/*
+ * The metadata suite: bonnie++'s second half. Six tests that model mail
+ * spools, caches and news servers:
+ *
+ *   seq-create   create N files in numeric name order
+ *   seq-stat     stat them (and read + verify their data) in readdir order
+ *   seq-delete   unlink them in readdir order
+ *   rand-create  create N files (random characters first) in a random order
+ *   rand-stat    stat (and read + verify) them in another random order
+ *   rand-delete  unlink them in a third random order
+ *
+ * One operation is one file: work = number of files. Names, sizes,
+ * contents and random orders are regenerated from (--seed, index) (see
+ * names.h), so nothing per file is held in memory however large N grows.
+ *
+ * On disk, under the scratch directory:
+ *   files/            the file set: files, or the 5-digit subdirectories
+ *   files.links/      the link targets (--links)
+ *   files.set         one line describing a complete set (kind, count, seed,
+ *                     sizes, dirs, links): written only once a set is
+ *                     whole, so a stat or delete test that runs after a
+ *                     create test reuses its files instead of making them.
+ *
+ * What is timed: the runner times `run` as a whole; inside it, only the
+ * create / stat (+ read) / unlink calls and, with --sync, their fsyncs are
+ * timed per operation for the latency figures. Making directories and
+ * link targets, building the set a stat or delete test needs, dropping
+ * caches and removing leftovers all happen in setup or teardown, untimed.
+ */
+#include "workloads/workload.h"
+#include "workloads/names.h"
+#include "core/error.h"
+#include "device/cache.h"
+#include "util/io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define BASE "files"
+#define LINKS "files.links"
+#define MARKER "files.set"
+/* Pattern period and I/O size for file data: one buffer, however big
+ * --files max is, so memory stays flat. */
+#define CHUNK (64 * 1024)
+/* --sync: fsync a directory after at most this many consecutive creates
+ * or deletes in it, and whenever the next one is in another directory. */
+#define SYNC_BATCH 16
+/* --links hard: links per target file, below every filesystem's link
+ * limit (ext4 65000, btrfs 65535), so growing N never fails with EMLINK. */
+#define LINKS_PER_TARGET 32000
+/* Default file count when --files gave none (DESIGN: 16k). */
+#define DEFAULT_FILES 16384
+/* Orders of the random tests: three independent permutations. */
+#define ORDER_CREATE 0x63726561ull
+#define ORDER_STAT 0x73746174ull
+#define ORDER_DELETE 0x64656c65ull
+
+enum files_op { OP_CREATE, OP_STAT, OP_DELETE };
+
+/* Which of the six a hook serves. */
+struct files_test {
+	const char *name;
+	enum fsb_names_kind kind;
+	enum files_op op;
+};
+
+/* A file set as the marker describes it. */
+struct files_set {
+	enum fsb_names_kind kind;
+	uint64_t count, seed, max_bytes, min_bytes;
+	unsigned dirs;
+	enum fsb_links links;
+};
+
+/* Per-run state (zeroed by the runner; priv_size). */
+struct files_run {
+	const struct files_test *t;
+	const struct fsb_ctx *ctx;
+	struct files_set set;
+	int basefd, linkfd;       /* files/ and files.links/ (valid when have_*) */
+	bool have_base, have_link;
+	bool complete;            /* run succeeded: the set is what `set` says */
+	uint64_t done;            /* files created, stat'ed or deleted so far */
+	unsigned char *pat;       /* the seed's pattern (CHUNK bytes) */
+	unsigned char *first;     /* pattern with the current file's stamp */
+	unsigned char *rbuf;      /* read-back buffer of the stat tests */
+	/* --sync batching */
+	unsigned sync_dir;
+	unsigned sync_n;
+};
+
+
+/* ---- the set and its marker ---- */
+
+static void set_want(const struct fsb_ctx *ctx, enum fsb_names_kind kind, uint64_t count,
+		     struct files_set *s)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->count = count;
+	s->seed = cfg->seed;
+	s->links = cfg->links;
+	/* Links have no data (the CLI refuses sizes with --links). */
+	if (s->links == FSB_LINKS_NONE) {
+		s->max_bytes = cfg->file_max_bytes;
+		s->min_bytes = cfg->file_min_bytes;
+	}
+	s->dirs = cfg->file_dirs <= 1 ? 0 : cfg->file_dirs;
+}
+
+static int set_format(const struct files_set *s, char *buf, size_t len)
+{
+	int n = snprintf(buf, len,
+			 "fsbench-files 1 kind=%s count=%" PRIu64 " seed=%" PRIu64 " max=%" PRIu64
+			 " min=%" PRIu64 " dirs=%u links=%d\n",
+			 s->kind == FSB_NAMES_SEQ ? "seq" : "rand", s->count, s->seed,
+			 s->max_bytes, s->min_bytes, s->dirs, (int)s->links);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : n;
+}
+
+/* Read the marker in dir. 0, or -errno (-ENOENT: no complete set). */
+static int set_read(const char *dir, struct files_set *s)
+{
+	char path[PATH_MAX], kind[8] = "";
+	char *buf = NULL;
+	size_t len;
+	int links, err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/" MARKER, dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	err = fsb_read_file(path, 4096, &buf, &len);
+	if (err)
+		return err;
+	memset(s, 0, sizeof(*s));
+	if (sscanf(buf,
+		   "fsbench-files 1 kind=%7s count=%" SCNu64 " seed=%" SCNu64 " max=%" SCNu64
+		   " min=%" SCNu64 " dirs=%u links=%d",
+		   kind, &s->count, &s->seed, &s->max_bytes, &s->min_bytes, &s->dirs,
+		   &links) != 7 ||
+	    (strcmp(kind, "seq") && strcmp(kind, "rand")))
+		err = -EINVAL;
+	s->kind = strcmp(kind, "seq") ? FSB_NAMES_RAND : FSB_NAMES_SEQ;
+	s->links = (enum fsb_links)links;
+	free(buf);
+	return err;
+}
+
+static int set_write(const char *dir, const struct files_set *s)
+{
+	char path[PATH_MAX], line[256];
+	int n = set_format(s, line, sizeof(line));
+
+	if (n < 0)
+		return n;
+	if ((size_t)snprintf(path, sizeof(path), "%s/" MARKER, dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	return fsb_write_file_atomic(path, line, (size_t)n);
+}
+
+/* Same set, whatever the count. */
+static bool set_same_kind(const struct files_set *a, const struct files_set *b)
+{
+	return a->kind == b->kind && a->seed == b->seed && a->max_bytes == b->max_bytes &&
+	       a->min_bytes == b->min_bytes && a->dirs == b->dirs && a->links == b->links;
+}
+
+/* ---- removing what we made (untimed; never stopped by SIGINT) ---- */
+
+/*
+ * Remove `name` under parent and everything below it, `depth` levels deep
+ * at most (our layout has two). readdir + unlinkat, no stat per file: this
+ * runs between measured runs on sets of millions of files.
+ */
+static int remove_tree(int parent, const char *name, int depth)
+{
+	struct dirent *e;
+	DIR *dp;
+	int fd, err = 0;
+
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	dp = fdopendir(fd);
+	if (!dp) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	/* Entries not yet removed are always returned by readdir; a second
+	 * pass only covers an entry a racing rmdir saw as not empty. */
+	for (int pass = 0; pass < 3; pass++) {
+		while ((e = readdir(dp))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (e->d_type != DT_DIR && !unlinkat(dirfd(dp), e->d_name, 0))
+				continue;
+			if (e->d_type == DT_DIR || errno == EISDIR || errno == EPERM) {
+				int r = depth > 0 ? remove_tree(dirfd(dp), e->d_name, depth - 1) : -ENOTEMPTY;
+				if (r && !err)
+					err = r;
+			} else if (errno != ENOENT && !err) {
+				err = -errno;
+			}
+		}
+		if (!unlinkat(parent, name, AT_REMOVEDIR) || errno == ENOENT) {
+			err = 0;
+			break;
+		}
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+		rewinddir(dp);
+	}
+	closedir(dp);
+	return err;
+}
+
+/* Remove the marker, the set and the link targets. 0 or the first -errno. */
+static int wipe(const char *dir)
+{
+	int top, err = 0, r;
+
+	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0)
+		return errno == ENOENT ? 0 : -errno;
+	/* Marker first: a half-removed set must never look complete. */
+	if (unlinkat(top, MARKER, 0) < 0 && errno != ENOENT)
+		err = -errno;
+	r = remove_tree(top, BASE, 2);
+	if (r && !err)
+		err = r;
+	r = remove_tree(top, LINKS, 1);
+	if (r && !err)
+		err = r;
+	close(top);
+	return err;
+}
+
+/* ---- names and paths ---- */
+
+/* "00042/<name>" or "<name>", relative to files/. */
+static void rel_name(const struct files_run *r, uint64_t idx, char *buf)
+{
+	size_t n = 0;
+
+	if (r->set.dirs) {
+		n = fsb_names_dir_make(fsb_names_dir(idx, r->set.count, r->set.dirs), buf);
+		buf[n++] = '/';
+	}
+	fsb_names_make(r->set.kind, r->set.seed, idx, buf + n);
+}
+
+/* The one error line a workload prints: test, what, where, count reached. */
+static int report(const struct files_run *r, int err, const char *what, const char *dname,
+		  const char *name)
+{
+	/* A stop (SIGINT/SIGTERM) is not an error: the run command says so. */
+	if (err == -EINTR && fsb_stop_requested())
+		return err;
+	fsb_err_errno(err, "%s: %s '%s/" BASE "%s%s/%s' after %" PRIu64 " files", r->t->name,
+		      what, r->ctx->dir, dname ? "/" : "", dname ? dname : "", name, r->done);
+	return err;
+}
+
+static void link_target(const struct files_run *r, uint64_t idx, char *buf, size_t len)
+{
+	if (r->set.links == FSB_LINKS_HARD)
+		snprintf(buf, len, "t%" PRIu64, idx / LINKS_PER_TARGET);
+	else /* symlinks point from files/[dir/] to files.links/t0 */
+		snprintf(buf, len, "%s" LINKS "/t0", r->set.dirs ? "../../" : "../");
+}
+
+/* ---- the operations (what the latency figures time) ---- */
+
+static int sync_fd_dir(const struct files_run *r, unsigned dir)
+{
+	char dname[FSB_NAMES_DIR_LEN];
+	int fd, err = 0;
+
+	if (!r->set.dirs)
+		return fsync(r->basefd) < 0 ? -errno : 0;
+	fsb_names_dir_make(dir, dname);
+	fd = openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* --sync, before an operation in `dir`: close the batch of another dir. */
+static int sync_before(struct files_run *r, unsigned dir)
+{
+	int err = 0;
+
+	if (r->sync_n && r->sync_dir != dir) {
+		err = sync_fd_dir(r, r->sync_dir);
+		r->sync_n = 0;
+	}
+	r->sync_dir = dir;
+	return err;
+}
+
+/* --sync, after an operation: a full batch is synced now. */
+static int sync_after(struct files_run *r)
+{
+	if (++r->sync_n < SYNC_BATCH)
+		return 0;
+	r->sync_n = 0;
+	return sync_fd_dir(r, r->sync_dir);
+}
+
+/* --sync, end of run: the last, partial batch. */
+static int sync_end(struct files_run *r)
+{
+	if (!r->sync_n)
+		return 0;
+	r->sync_n = 0;
+	return sync_fd_dir(r, r->sync_dir);
+}
+
+/*
+ * Create file idx at rel (relative to files/): open O_CREAT|O_EXCL, write
+ * its data, fsync when asked, close; or one link. Returns 0 or -errno and
+ * sets *what to the call that failed.
+ */
+static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool sync,
+		      uint64_t *bytes, const char **what)
+{
+	uint64_t size = 0, stamp;
+	char target[64];
+	int fd, err = 0;
+
+	*bytes = 0;
+	if (r->set.links != FSB_LINKS_NONE) {
+		link_target(r, idx, target, sizeof(target));
+		*what = "cannot create link";
+		if (r->set.links == FSB_LINKS_HARD)
+			return linkat(r->linkfd, target, r->basefd, rel, 0) < 0 ? -errno : 0;
+		return symlinkat(target, r->basefd, rel) < 0 ? -errno : 0;
+	}
+	*what = "cannot create";
+	fd = openat(r->basefd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	size = fsb_names_bytes(r->set.seed, idx, r->set.min_bytes, r->set.max_bytes);
+	if (size) {
+		*what = "cannot write";
+		stamp = fsb_names_stamp(r->set.seed, idx);
+		for (int i = 0; i < 8; i++)
+			r->first[i] = (unsigned char)(stamp >> (8 * i));
+		for (uint64_t off = 0; off < size && !err; off += CHUNK) {
+			size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
+			err = fsb_write_full(fd, off ? r->pat : r->first, n);
+		}
+	}
+	if (!err && sync && fsync(fd) < 0) {
+		*what = "cannot fsync";
+		err = -errno;
+	}
+	if (close(fd) < 0 && !err) {
+		*what = "cannot close";
+		err = -errno;
+	}
+	*bytes = size;
+	return err;
+}
+
+/*
+ * Stat file idx (name in the directory dfd) and, when it has data, read it
+ * back and compare with what create_one wrote. 0 or -errno (-EIO: the data
+ * or size is wrong); *what names the failing step.
+ */
+static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx,
+		    uint64_t *bytes, const char **what)
+{
+	uint64_t size, stamp;
+	struct stat st;
+	int fd, err = 0;
+
+	*bytes = 0;
+	*what = "cannot stat";
+	/* Follows symlinks, as bonnie++'s stat() does: a link's target is stat'ed. */
+	if (fstatat(dfd, name, &st, 0) < 0)
+		return -errno;
+	*what = "unexpected file type or size of";
+	if (!S_ISREG(st.st_mode))
+		return -EIO;
+	if (r->set.links != FSB_LINKS_NONE)
+		return 0;
+	size = fsb_names_bytes(r->set.seed, idx, r->set.min_bytes, r->set.max_bytes);
+	if ((uint64_t)st.st_size != size)
+		return -EIO;
+	if (!size)
+		return 0;
+	*what = "cannot read";
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	stamp = fsb_names_stamp(r->set.seed, idx);
+	for (int i = 0; i < 8; i++)
+		r->first[i] = (unsigned char)(stamp >> (8 * i));
+	for (uint64_t off = 0; off < size; off += CHUNK) {
+		size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
+		ssize_t got = fsb_read_full(fd, r->rbuf, n);
+
+		if (got < 0) {
+			err = (int)got;
+			break;
+		}
+		if ((size_t)got != n || memcmp(r->rbuf, off ? r->pat : r->first, n)) {
+			*what = "data mismatch in";
+			err = -EIO;
+			break;
+		}
+	}
+	close(fd);
+	*bytes = err ? 0 : size;
+	return err;
+}
+
+/* ---- building the set (setup) and the create tests (run) ---- */
+
+/*
+ * Create files 0..count-1 in the test's order: numeric for seq, a
+ * permutation for rand. With out == NULL (setup building a set for a stat
+ * or delete test) nothing is timed and nothing fsync'ed.
+ */
+static int create_all(struct files_run *r, struct fsb_sink *out)
+{
+	const struct fsb_config *cfg = r->ctx->cfg;
+	bool sync = out && cfg->sync;
+	struct fsb_names_perm perm;
+	uint64_t n = r->set.count;
+	char rel[FSB_NAMES_DIR_LEN + FSB_NAMES_LEN];
+	const char *what = "cannot create";
+	int err = 0;
+
+	if (r->set.kind == FSB_NAMES_RAND)
+		fsb_names_perm_init(&perm, n, r->set.seed ^ ORDER_CREATE);
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t idx = r->set.kind == FSB_NAMES_SEQ ? k : fsb_names_perm_at(&perm, k);
+		unsigned dir = fsb_names_dir(idx, n, r->set.dirs);
+		uint64_t bytes, t0;
+
+		rel_name(r, idx, rel);
+		if (!out) {
+			err = create_one(r, idx, rel, false, &bytes, &what);
+			if (err)
+				goto fail;
+			r->done++;
+			if ((k & 1023) == 0 && fsb_stop_requested()) {
+				err = -EINTR;
+				goto fail;
+			}
+			continue;
+		}
+		/* timed: create (+ fsync of the file, and of the directory at the
+		 * end of a --sync batch) */
+		t0 = fsb_clock_ns();
+		if (sync && (err = sync_before(r, dir))) {
+			what = "cannot fsync directory of";
+			goto fail;
+		}
+		err = create_one(r, idx, rel, sync, &bytes, &what);
+		if (err)
+			goto fail;
+		if (sync && (err = sync_after(r))) {
+			what = "cannot fsync directory of";
+			goto fail;
+		}
+		r->done++;
+		if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0))
+			return -EINTR;
+	}
+	if (sync && (err = sync_end(r))) {
+		what = "cannot fsync directory of";
+		rel[0] = '\0';
+		goto fail;
+	}
+	return 0;
+fail:
+	return report(r, err, what, NULL, rel);
+}
+
+/* ---- walking the set in readdir order (seq-stat, seq-delete) ---- */
+
+/* A name readdir returned must be one of ours, in the right directory. */
+static int check_entry(const struct files_run *r, const char *name, unsigned dir, uint64_t *idx)
+{
+	char want[FSB_NAMES_LEN];
+
+	if (fsb_names_parse(r->set.kind, name, idx) || *idx >= r->set.count ||
+	    fsb_names_dir(*idx, r->set.count, r->set.dirs) != dir)
+		return -EIO;
+	fsb_names_make(r->set.kind, r->set.seed, *idx, want);
+	return strcmp(want, name) ? -EIO : 0;
+}
+
+/*
+ * One pass over every directory of the set in readdir order, stat'ing or
+ * unlinking each entry. A delete pass may meet an entry it already removed
+ * (POSIX leaves that open): ENOENT is then skipped, not counted.
+ */
+static int walk_pass(struct files_run *r, struct fsb_sink *out)
+{
+	bool del = r->t->op == OP_DELETE;
+	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
+	bool sync = del && r->ctx->cfg->sync;
+	char dname[FSB_NAMES_DIR_LEN] = "";
+	const char *what = "";
+	struct dirent *e = NULL;
+	DIR *dp = NULL;
+	int err = 0;
+
+	for (unsigned d = 0; d < ndirs; d++) {
+		int fd;
+
+		if (r->set.dirs)
+			fsb_names_dir_make(d, dname);
+		fd = openat(r->basefd, r->set.dirs ? dname : ".",
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 || !(dp = fdopendir(fd))) {
+			err = -errno;
+			if (fd >= 0)
+				close(fd);
+			return report(r, err, "cannot open directory", NULL, dname);
+		}
+		for (;;) {
+			uint64_t idx, bytes = 0, t0;
+
+			errno = 0;
+			e = readdir(dp);
+			if (!e) {
+				if (errno) {
+					err = -errno;
+					what = "cannot read directory";
+					goto fail;
+				}
+				break;
+			}
+			if (e->d_name[0] == '.')
+				continue; /* ".", ".."; our names never start with '.' */
+			if (check_entry(r, e->d_name, d, &idx)) {
+				err = -EIO;
+				what = "unexpected file";
+				goto fail;
+			}
+			/* timed: one stat (+ read) or one unlink (+ --sync batch) */
+			t0 = fsb_clock_ns();
+			if (!del) {
+				err = stat_one(r, dirfd(dp), e->d_name, idx, &bytes, &what);
+				if (err)
+					goto fail;
+			} else {
+				if (sync && (err = sync_before(r, d))) {
+					what = "cannot fsync directory of";
+					goto fail;
+				}
+				if (unlinkat(dirfd(dp), e->d_name, 0) < 0) {
+					if (errno == ENOENT)
+						continue;
+					err = -errno;
+					what = "cannot delete";
+					goto fail;
+				}
+				if (sync && (err = sync_after(r))) {
+					what = "cannot fsync directory of";
+					goto fail;
+				}
+			}
+			r->done++;
+			if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0)) {
+				closedir(dp);
+				return -EINTR;
+			}
+		}
+		closedir(dp);
+		dp = NULL;
+	}
+	if (sync && (err = sync_end(r)))
+		return report(r, err, "cannot fsync directory", NULL, "");
+	return 0;
+fail:
+	report(r, err, what, r->set.dirs ? dname : NULL, e ? e->d_name : "");
+	if (dp)
+		closedir(dp);
+	return err;
+}
+
+static int walk_readdir(struct files_run *r, struct fsb_sink *out)
+{
+	int err = walk_pass(r, out);
+
+	/* Entries a delete pass skipped (see walk_pass) get one more pass. */
+	if (!err && r->t->op == OP_DELETE && r->done < r->set.count)
+		err = walk_pass(r, out);
+	if (!err && r->done != r->set.count) {
+		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/" BASE "'", r->t->name,
+			r->done, r->set.count, r->ctx->dir);
+		err = -EIO;
+	}
+	return err;
+}
+
+/* ---- random order by name (rand-stat, rand-delete) ---- */
+
+static int walk_random(struct files_run *r, struct fsb_sink *out)
+{
+	bool del = r->t->op == OP_DELETE;
+	bool sync = del && r->ctx->cfg->sync;
+	struct fsb_names_perm perm;
+	uint64_t n = r->set.count;
+	char rel[FSB_NAMES_DIR_LEN + FSB_NAMES_LEN];
+	const char *what = "";
+	int err = 0;
+
+	fsb_names_perm_init(&perm, n, r->set.seed ^ (del ? ORDER_DELETE : ORDER_STAT));
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t idx = fsb_names_perm_at(&perm, k), bytes = 0, t0;
+		unsigned dir = fsb_names_dir(idx, n, r->set.dirs);
+
+		rel_name(r, idx, rel);
+		/* timed: one stat (+ read) or one unlink (+ --sync batch) */
+		t0 = fsb_clock_ns();
+		if (!del) {
+			err = stat_one(r, r->basefd, rel, idx, &bytes, &what);
+			if (err)
+				goto fail;
+		} else {
+			if (sync && (err = sync_before(r, dir))) {
+				what = "cannot fsync directory of";
+				goto fail;
+			}
+			if (unlinkat(r->basefd, rel, 0) < 0) {
+				err = -errno;
+				what = "cannot delete";
+				goto fail;
+			}
+			if (sync && (err = sync_after(r))) {
+				what = "cannot fsync directory of";
+				goto fail;
+			}
+		}
+		r->done++;
+		if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0))
+			return -EINTR;
+	}
+	if (sync && (err = sync_end(r)))
+		return report(r, err, "cannot fsync directory", NULL, "");
+	return 0;
+fail:
+	return report(r, err, what, NULL, rel);
+}
+
+/* ---- setup: directories, targets, the set a test needs ---- */
+
+static int open_dirs(struct files_run *r)
+{
+	const char *dir = r->ctx->dir;
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	r->basefd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->basefd < 0)
+		return -errno;
+	r->have_base = true;
+	if (r->set.links == FSB_LINKS_NONE)
+		return 0;
+	snprintf(path, sizeof(path), "%s/" LINKS, dir);
+	r->linkfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->linkfd < 0)
+		return -errno;
+	r->have_link = true;
+	return 0;
+}
+
+/* Make files/, its subdirectories and the link targets of an empty set. */
+static int make_layout(struct files_run *r)
+{
+	const char *dir = r->ctx->dir;
+	char path[PATH_MAX], name[32];
+	uint64_t targets;
+	int err, fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (mkdir(path, 0755) < 0)
+		return report(r, -errno, "cannot create directory", NULL, "");
+	if (r->set.links != FSB_LINKS_NONE) {
+		snprintf(path, sizeof(path), "%s/" LINKS, dir);
+		if (mkdir(path, 0755) < 0) {
+			err = -errno;
+			fsb_err_errno(err, "%s: cannot create directory '%s'", r->t->name, path);
+			return err;
+		}
+	}
+	err = open_dirs(r);
+	if (err) {
+		fsb_err_errno(err, "%s: cannot open '%s/" BASE "'", r->t->name, dir);
+		return err;
+	}
+	for (unsigned d = 0; d < r->set.dirs; d++) {
+		fsb_names_dir_make(d, name);
+		if (mkdirat(r->basefd, name, 0755) < 0)
+			return report(r, -errno, "cannot create directory", NULL, name);
+	}
+	if (r->set.links == FSB_LINKS_NONE)
+		return 0;
+	targets = r->set.links == FSB_LINKS_HARD
+			  ? (r->set.count + LINKS_PER_TARGET - 1) / LINKS_PER_TARGET
+			  : 1;
+	for (uint64_t i = 0; i < targets; i++) {
+		snprintf(name, sizeof(name), "t%" PRIu64, i);
+		fd = openat(r->linkfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			err = -errno;
+			fsb_err_errno(err, "%s: cannot create '%s/" LINKS "/%s'", r->t->name, dir,
+				      name);
+			return err;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct files_run *r)
+{
+	struct files_set have;
+	int err;
+
+	r->t = t;
+	r->ctx = ctx;
+	set_want(ctx, t->kind, ctx->work, &r->set);
+	/* The pattern is made here, outside the clock. */
+	r->pat = malloc(CHUNK);
+	r->first = malloc(CHUNK);
+	r->rbuf = t->op == OP_STAT ? malloc(CHUNK) : NULL;
+	if (!r->pat || !r->first || (t->op == OP_STAT && !r->rbuf))
+		return -ENOMEM;
+	fsb_names_pattern(r->set.seed, r->pat, CHUNK);
+	memcpy(r->first, r->pat, CHUNK);
+
+	if (t->op != OP_CREATE && !set_read(ctx->dir, &have) && set_same_kind(&have, &r->set) &&
+	    have.count == r->set.count) {
+		/* The set a create test (or an earlier run) left: reuse it. */
+		err = open_dirs(r);
+		if (err) {
+			fsb_err_errno(err, "%s: cannot open '%s/" BASE "'", t->name, ctx->dir);
+			return err;
+		}
+	} else {
+		/* Whatever is there (another kind or count, a broken set) goes. */
+		err = wipe(ctx->dir);
+		if (err) {
+			fsb_err_errno(err, "%s: cannot remove the file set in '%s'", t->name,
+				      ctx->dir);
+			return err;
+		}
+		err = make_layout(r);
+		if (!err && t->op != OP_CREATE)
+			err = create_all(r, NULL);
+		if (err)
+			return err;
+		r->done = 0;
+		if (t->op == OP_STAT && (err = set_write(ctx->dir, &r->set))) {
+			fsb_err_errno(err, "%s: cannot write '%s/" MARKER "'", t->name, ctx->dir);
+			return err;
+		}
+	}
+	if (t->op == OP_DELETE) {
+		/* From here on the set is being destroyed: no marker may claim it. */
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/" MARKER, ctx->dir);
+		if (unlink(path) < 0 && errno != ENOENT) {
+			err = -errno;
+			fsb_err_errno(err, "%s: cannot remove '%s'", t->name, path);
+			return err;
+		}
+	}
+	/*
+	 * Start every test from a quiet filesystem, as bonnie++ does with its
+	 * sync() between tests: the writeback and background inode reclaim left
+	 * by the untimed work above (removing the last run's set, building this
+	 * one) or by the previous test must not be charged to this test's clock.
+	 * On xfs that debt otherwise halves a random create or delete figure.
+	 */
+	if (syncfs(r->basefd) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot sync '%s'", t->name, ctx->dir);
+		return err;
+	}
+	if (t->op == OP_STAT && ctx->cfg->cache == FSB_CACHE_DROP) {
+		/*
+		 * Stat what is on the device, not what the create left in memory:
+		 * drop dentries, inodes and pages (root only; a no-op otherwise).
+		 */
+		err = fsb_cache_drop_global();
+		if (err) {
+			fsb_err_errno(err, "%s: cannot drop caches", t->name);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* ---- run and teardown ---- */
+
+static int files_do_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	struct files_run *r = priv;
+	int err;
+
+	(void)ctx;
+	r->done = 0;
+	if (r->t->op == OP_CREATE)
+		err = create_all(r, out);
+	else if (r->t->kind == FSB_NAMES_SEQ)
+		err = walk_readdir(r, out);
+	else
+		err = walk_random(r, out);
+	if (!err)
+		r->complete = true;
+	return err;
+}
+
+static void files_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct files_run *r = priv;
+
+	if (r->have_base)
+		close(r->basefd);
+	if (r->have_link)
+		close(r->linkfd);
+	r->have_base = r->have_link = false;
+	free(r->pat);
+	free(r->first);
+	free(r->rbuf);
+	r->pat = r->first = r->rbuf = NULL;
+	if (!r->t)
+		return; /* setup never started */
+	if (r->complete && r->t->op == OP_CREATE) {
+		/* A whole set: describe it so a stat or delete test reuses it. */
+		if (!set_write(ctx->dir, &r->set))
+			return;
+	} else if (r->complete && r->t->op == OP_STAT) {
+		return; /* the set stays, still described by the marker */
+	}
+	/*
+	 * Failure or stop: remove every file this test made (the user's
+	 * directory is left as it was found). After a delete, only the empty
+	 * directories and link targets are left to remove.
+	 */
+	wipe(ctx->dir);
+}
+
+/* ---- how much work ---- */
+
+static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *ctx)
+{
+	uint64_t n = ctx->cfg->files ? ctx->cfg->files : DEFAULT_FILES;
+	struct files_set want, have;
+
+	/* Start where a create test grew to, so its set is reused as it is. */
+	if (t->op != OP_CREATE && !set_read(ctx->dir, &have)) {
+		set_want(ctx, t->kind, n, &want);
+		if (set_same_kind(&have, &want) && have.count > n)
+			n = have.count;
+	}
+	return n < FSB_NAMES_MAX_FILES ? n : FSB_NAMES_MAX_FILES;
+}
+
+/*
+ * The largest set auto-scaling may grow to: names have 7 digits, and at
+ * most 90% of the free inodes and (for files with data) free space. Never
+ * below what the user asked for: an explicit --files that does not fit is
+ * an error worth seeing (ENOSPC after N files), not a silent cut.
+ */
+static uint64_t files_max(const struct fsb_ctx *ctx)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+	uint64_t cap = FSB_NAMES_MAX_FILES, asked = cfg->files;
+	struct statvfs sv;
+
+	if (!statvfs(ctx->dir, &sv)) {
+		/* Hard links use no inode; f_files 0 = no fixed inode count (btrfs). */
+		if (sv.f_files && cfg->links != FSB_LINKS_HARD) {
+			uint64_t inodes = (uint64_t)sv.f_favail / 10 * 9;
+
+			if (inodes < cap)
+				cap = inodes;
+		}
+		if (cfg->links == FSB_LINKS_NONE && cfg->file_max_bytes) {
+			/* Each file takes its average size rounded up to a block. */
+			uint64_t bsize = sv.f_frsize ? sv.f_frsize : 4096;
+			uint64_t avg = cfg->file_max_bytes / 2 + cfg->file_min_bytes / 2;
+			uint64_t blocks = avg / bsize + 1;
+			uint64_t fit = (uint64_t)sv.f_bavail / 10 * 9 / blocks;
+
+			if (fit < cap)
+				cap = fit;
+		}
+	}
+	if (cap < asked)
+		cap = asked;
+	return cap ? cap : 1;
+}
+
+/* ---- the six workloads ---- */
+
+#define FILES_WORKLOAD(var, id, k, o, what)                                           \
+	static const struct files_test var##_test = { id, k, o };                     \
+	static uint64_t var##_initial(const struct fsb_ctx *ctx)                      \
+	{                                                                             \
+		return files_initial(&var##_test, ctx);                               \
+	}                                                                             \
+	static uint64_t var##_max(const struct fsb_ctx *ctx)                          \
+	{                                                                             \
+		return files_max(ctx);                                                \
+	}                                                                             \
+	static int var##_setup(struct fsb_ctx *ctx, void *priv)                       \
+	{                                                                             \
+		return files_setup(&var##_test, ctx, priv);                           \
+	}                                                                             \
+	const struct fsb_workload_ops var = {                                         \
+		.name = id,                                                           \
+		.family = "files",                                                    \
+		.title = what,                                                        \
+		.work_unit = FSB_WORK_OPS,                                            \
+		.initial_work = var##_initial,                                        \
+		.max_work = var##_max,                                                \
+		.work_granule = 1024,                                                 \
+		.priv_size = sizeof(struct files_run),                                \
+		.setup = var##_setup,                                                 \
+		.run = files_do_run,                                                  \
+		.teardown = files_teardown,                                           \
+	}
+
+FILES_WORKLOAD(fsb_wl_seq_create, "seq-create", FSB_NAMES_SEQ, OP_CREATE,
+	       "create files in numeric name order");
+FILES_WORKLOAD(fsb_wl_seq_stat, "seq-stat", FSB_NAMES_SEQ, OP_STAT,
+	       "stat files (read and verify their data) in readdir order");
+FILES_WORKLOAD(fsb_wl_seq_delete, "seq-delete", FSB_NAMES_SEQ, OP_DELETE,
+	       "delete files in readdir order");
+FILES_WORKLOAD(fsb_wl_rand_create, "rand-create", FSB_NAMES_RAND, OP_CREATE,
+	       "create files in random order");
+FILES_WORKLOAD(fsb_wl_rand_stat, "rand-stat", FSB_NAMES_RAND, OP_STAT,
+	       "stat files (read and verify their data) in random order");
+FILES_WORKLOAD(fsb_wl_rand_delete, "rand-delete", FSB_NAMES_RAND, OP_DELETE,
+	       "delete files in random order");
