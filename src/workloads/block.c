@@ -66,23 +66,6 @@ static int finish_write(const char *test, struct block_priv *p)
 	return err;
 }
 
-static int io_error(const char *test, const char *what, const char *path, uint64_t off,
-		    int err, uint64_t need)
-{
-	char buf[32];
-
-	if (err == -EINTR && fsb_stop_requested())
-		return err;
-	if (err == -ENOSPC)
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
-			path, (unsigned long long)off, strerror(-err),
-			fsb_size_format_human(need, buf, sizeof(buf)));
-	else
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
-			(unsigned long long)off, err == 0 ? "unexpected end of file" : strerror(-err));
-	return err ? err : -EIO;
-}
-
 /* ---- write ---- */
 
 static uint64_t size_work(const struct fsb_ctx *ctx)
@@ -118,7 +101,7 @@ static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		t0 = fsb_clock_ns();
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return io_error("write", "write", p->path, off, err, ctx->work);
+			return fsb_io_error("write", "write", p->path, off, err, ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}
@@ -178,16 +161,16 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		/* One unit: read a chunk, dirty it, lseek back, write it. */
 		got = fsb_read_full(p->fd, p->buf, chunk);
 		if (got != (ssize_t)chunk)
-			return io_error("rewrite", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+			return fsb_io_error("rewrite", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
 		err = fsb_block_verify("rewrite", p->path, p->buf, chunk, off);
 		if (err)
 			return err;
 		fsb_block_stamp(p->buf, chunk, off, fsb_block_gen(p->buf) + 1);
 		if (lseek(p->fd, -(off_t)chunk, SEEK_CUR) < 0)
-			return io_error("rewrite", "seek in", p->path, off, -errno, ctx->work);
+			return fsb_io_error("rewrite", "seek in", p->path, off, -errno, ctx->work);
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return io_error("rewrite", "write", p->path, off, err, ctx->work);
+			return fsb_io_error("rewrite", "write", p->path, off, err, ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}
@@ -231,7 +214,7 @@ static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 		got = fsb_read_full(p->fd, p->buf, chunk);
 		if (got != (ssize_t)chunk)
-			return io_error("read", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+			return fsb_io_error("read", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 		/* Verified outside the latency sample but inside the clock. */

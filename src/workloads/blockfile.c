@@ -210,3 +210,20 @@ int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
 	}
 	return fd;
 }
+
+int fsb_io_error(const char *test, const char *what, const char *path, uint64_t off, int err,
+		 uint64_t need)
+{
+	char buf[32];
+
+	if (err == -EINTR && fsb_stop_requested())
+		return err;
+	if (err == -ENOSPC)
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
+			path, (unsigned long long)off, strerror(-err),
+			fsb_size_format_human(need, buf, sizeof(buf)));
+	else
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
+			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
+	return err ? err : -EIO;
+}

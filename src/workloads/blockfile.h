@@ -66,6 +66,15 @@ int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
  */
 uint64_t fsb_scratch_space(const struct fsb_ctx *ctx, uint64_t reuse);
 
+/*
+ * Describe a failed transfer once: "TEST: cannot WHAT 'PATH' at offset N:
+ * why", naming the space the test needs for ENOSPC and "unexpected end of
+ * file" for err == 0. Silent for EINTR after a stop request. Returns err,
+ * or -EIO for err == 0.
+ */
+int fsb_io_error(const char *test, const char *what, const char *path, uint64_t off, int err,
+		 uint64_t need);
+
 /* Drop a file from the cache according to cfg->cache (untimed). */
 int fsb_cache_prepare_fd(const struct fsb_ctx *ctx, const char *test, int fd);
 

@@ -108,23 +108,6 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 	return 0;
 }
 
-static int char_error(const char *test, const char *what, const char *path, uint64_t off,
-		      int err, uint64_t need)
-{
-	char buf[32];
-
-	if (err == -EINTR && fsb_stop_requested())
-		return err;
-	if (err == -ENOSPC)
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
-			path, (unsigned long long)off, strerror(-err),
-			fsb_size_format_human(need, buf, sizeof(buf)));
-	else
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
-			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
-	return err ? err : -EIO;
-}
-
 /* ---- putc ---- */
 
 static int putc_setup(struct fsb_ctx *ctx, void *priv)
@@ -147,7 +130,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 				if (putc_unlocked(pattern(i, seed), p->f) == EOF)
 					break;
 			if (i < end)
-				return char_error("putc", "write", p->path, i, -errno, ctx->work);
+				return fsb_io_error("putc", "write", p->path, i, -errno, ctx->work);
 		} else {
 			for (; i < end; i++) {
 				unsigned char c = pattern(i, seed);
@@ -157,7 +140,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 						i--;
 						continue;
 					}
-					return char_error("putc", "write", p->path, i,
+					return fsb_io_error("putc", "write", p->path, i,
 							  r < 0 ? -errno : -EIO, ctx->work);
 				}
 			}
@@ -179,7 +162,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	p->f = NULL;
 	p->fd = -1;
 	if (err)
-		return char_error("putc", "flush", p->path, i, err, ctx->work);
+		return fsb_io_error("putc", "flush", p->path, i, err, ctx->work);
 	return 0;
 }
 
@@ -231,7 +214,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 			err = -EINTR;
 	}
 	if (err) {
-		char_error("getc", "prepare", path, off, err, bytes);
+		fsb_io_error("getc", "prepare", path, off, err, bytes);
 	} else {
 		/* Per-char I/O cannot be O_DIRECT: direct mode drops instead. */
 		if (cfg.cache == FSB_CACHE_DIRECT)
@@ -288,7 +271,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		}
 		if (i < end) {
 			if (c == EOF || c == -2)
-				return char_error("getc", "read", p->path, i,
+				return fsb_io_error("getc", "read", p->path, i,
 						  c == -2 || (p->f && ferror(p->f)) ? -errno : 0,
 						  ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
