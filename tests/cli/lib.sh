@@ -43,12 +43,14 @@ _run_cleanup() {
 trap _run_cleanup EXIT
 trap 'exit 130' INT TERM
 
-# tmpdir: a fresh directory removed at exit; prints its path.
+# tmpdir VAR: make a fresh directory, removed at exit, and store its path in
+# VAR. (Not "$(tmpdir)": a command substitution is a subshell, and the
+# cleanup it registered would be lost with it.)
 tmpdir() {
-	local d
-	d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
-	on_exit "rm -rf '$d'"
-	echo "$d"
+	local _d
+	_d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
+	on_exit "rm -rf '$_d'"
+	printf -v "$1" '%s' "$_d"
 }
 
 # mount_tmpfs DIR [OPTS]: mount a tmpfs on DIR (root only); unmounted at exit.
@@ -57,24 +59,25 @@ mount_tmpfs() {
 	on_exit "umount '$1'"
 }
 
-# loop_attach IMG: attach IMG to a new loop device (direct I/O where the
-# backing filesystem supports it); prints the device; detached at exit.
+# loop_attach IMG VAR: attach IMG to a new loop device (direct I/O where
+# the backing filesystem supports it), store the device in VAR; detached at
+# exit. (Not in "$(...)", for the reason given at tmpdir.)
 loop_attach() {
-	local dev
-	dev=$(losetup --find --show --direct-io=on "$1" 2>/dev/null) ||
-		dev=$(losetup --find --show "$1") || return 1
-	on_exit "losetup -d '$dev'"
-	echo "$dev"
+	local _dev
+	_dev=$(losetup --find --show --direct-io=on "$1" 2>/dev/null) ||
+		_dev=$(losetup --find --show "$1") || return 1
+	on_exit "losetup -d '$_dev'"
+	printf -v "$2" '%s' "$_dev"
 }
 
 # make_fs TYPE SIZE: image + loop device + mkfs + mount under a temp dir.
 # Sets FS_DEV, FS_MNT, FS_IMG. Root only. Everything is released at exit.
 make_fs() {
 	local type=$1 size=$2 dir
-	dir=$(tmpdir) || return 1
+	tmpdir dir || return 1
 	FS_IMG=$dir/img
 	truncate -s "$size" "$FS_IMG" || return 1
-	FS_DEV=$(loop_attach "$FS_IMG") || return 1
+	loop_attach "$FS_IMG" FS_DEV || return 1
 	case $type in
 	xfs) mkfs.xfs -q -f "$FS_DEV" ;;
 	btrfs) mkfs.btrfs -q -f "$FS_DEV" >/dev/null ;;
