@@ -107,7 +107,8 @@ compare_on() {
 		tail -1 "$work/$label-bonnie-$r.out" >"$work/$label-bonnie-$r.csv"
 		rm -rf "$dir/bonnie"
 		mkdir "$dir/fsmark" || die "cannot mkdir in $dir"
-		fs_mark -d "$dir/fsmark" -s 0 -S 0 -n "$files" -L 1 >"$work/$label-fsmark-$r.txt" 2>&1
+		# fs_mark writes fs_log.txt into its working directory.
+		(cd "$work" && fs_mark -d "$dir/fsmark" -s 0 -S 0 -n "$files" -L 1 >"$work/$label-fsmark-$r.txt" 2>&1)
 		rm -rf "$dir/fsmark"
 	done
 	python3 - "$work" "$label" "$ROUNDS" <<'EOF'

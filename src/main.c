@@ -17,6 +17,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", fsb_cmd_run, "throughput and metadata suites in a scratch dir under DIR" },
 	{ "lifecycle", fsb_cmd_lifecycle, "mkfs, mount, umount, cold copy and read on a block device" },
+	{ "matrix", fsb_cmd_matrix, "build each setup of CONFIG.ini on loop devices, measure, compare" },
 	{ "compare", fsb_cmd_compare, "result files side by side, speed relative to the first" },
 	{ "report", fsb_cmd_report, "result files as one self-contained HTML page with charts" },
 };

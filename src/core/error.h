@@ -11,6 +11,14 @@ void fsb_err_errno(int err, const char *fmt, ...) __attribute__((format(printf, 
 /* A warning: "fsbench: warning: ..." (measurement caveats, not failures). */
 void fsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The text of the last error fsb_err/fsb_err_errno printed, without the
+ * "fsbench: " prefix ("" before the first one): for callers that record why
+ * a step failed after the step described it (a matrix setup's "error").
+ * A static buffer, overwritten by the next error.
+ */
+const char *fsb_err_last(void);
+
 /* Exit statuses (only main.c exits). */
 enum { FSB_EXIT_OK = 0, FSB_EXIT_FAIL = 1, FSB_EXIT_USAGE = 2 };
 
