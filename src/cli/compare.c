@@ -1,0 +1,537 @@
+/*
+ * fsbench compare: result files side by side. Rows are figures, columns
+ * are inputs (a matrix file adds one per setup), each cell the median and
+ * its speed against the first input, with differences inside the measured
+ * spread marked "~" rather than counted as wins (report/compare.h has the
+ * rule). Views: text (default), json, csv.
+ */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/error.h"
+#include "report/compare.h"
+#include "util/signals.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: fsbench compare [OPTIONS] RESULT.json...\n"
+	"\n"
+	"Put result files from 'fsbench run', 'fsbench lifecycle' or 'fsbench matrix'\n"
+	"side by side: one row per test, one column per input (a matrix file gives\n"
+	"one column per setup), each cell the median and its speed relative to the\n"
+	"first input:\n"
+	"\n"
+	"  1.23x faster, 2.00x slower   a significant difference; for lifecycle\n"
+	"                               phases (seconds) less time is faster\n"
+	"  ~1.02x                       not significant\n"
+	"\n"
+	"A difference is significant only when both figures were measured at least\n"
+	"twice and their [min, max] ranges do not overlap; otherwise it lies within\n"
+	"the measured spread and neither input wins. '!' marks a noisy figure\n"
+	"(coefficient of variation above 10%).\n"
+	"\n"
+	"Options:\n"
+	"  -f, --format FMT   text (default), json or csv\n"
+	"  -o, --output FILE  write to FILE (atomically), not stdout\n"
+	"  -h, --help         this text\n"
+	"  -V, --version      the version\n";
+
+static const struct option long_opts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The longest label the text table shows; JSON and CSV keep it whole. */
+#define LABEL_CHARS 40
+
+struct compare_ctx {
+	const struct fsb_compare_set *set;
+	const struct fsb_compare_table *tab;
+};
+
+/* ---- text -------------------------------------------------------------- */
+
+/* Columns are counted in characters, not bytes: "µ" is two bytes. */
+static size_t width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * A string from someone else's file, fit for a terminal: control
+ * characters (escape sequences, newlines) become '?', and more than max
+ * characters end in "...". Always NUL-terminates; returns buf.
+ */
+static char *printable(const char *s, size_t max, char *buf, size_t len)
+{
+	size_t used = 0, chars = 0;
+
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+
+		if (strnlen(s, n) < n)
+			n = 1;
+		/* Keep a UTF-8 sequence whole or not at all; room for "...". */
+		if (used + n + 4 > len || ++chars > max) {
+			memcpy(buf + used, "...", 3);
+			used += 3;
+			break;
+		}
+		if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0) {
+			/* C1 controls (U+0080-U+009F): some terminals obey them. */
+			buf[used] = '?';
+			n = 1;
+			s++;
+		} else if (n > 1) {
+			memcpy(buf + used, s, n);
+		} else if (c < 0x20 || c >= 0x7f) {
+			/* Controls and stray bytes of broken UTF-8. */
+			buf[used] = '?';
+		} else {
+			buf[used] = (char)c;
+		}
+		used += n;
+		s += n;
+	}
+	buf[used] = '\0';
+	return buf;
+}
+
+static void pad(FILE *out, const char *s, size_t w)
+{
+	fputs(s, out);
+	for (size_t n = width(s); n < w; n++)
+		fputc(' ', out);
+}
+
+/* The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when absent. */
+static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
+{
+	char v[64];
+
+	if (!t) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fsb_compare_format_value(t->unit, t->median, v, sizeof(v));
+	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
+}
+
+static int write_text(FILE *out, void *arg)
+{
+	const struct compare_ctx *ctx = arg;
+	const struct fsb_compare_table *t = ctx->tab;
+	const struct fsb_compare_set *set = ctx->set;
+	size_t wname = 4, wlabel = 0, *wval, *wratio;
+	char buf[256], lab[LABEL_CHARS * 4 + 8];
+	int err = 0;
+
+	wval = calloc(t->ncols, sizeof(*wval));
+	wratio = calloc(t->ncols, sizeof(*wratio));
+	if (!wval || !wratio) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		printable(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+		if (width(lab) > wname)
+			wname = width(lab);
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		wval[c] = width(printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab)));
+		if (wval[c] > wlabel)
+			wlabel = wval[c];
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			value_text(cell, buf, sizeof(buf));
+			if (width(buf) > wval[c])
+				wval[c] = width(buf);
+			if (c && cell) {
+				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), cell, buf,
+						       sizeof(buf));
+				if (width(buf) > wratio[c])
+					wratio[c] = width(buf);
+			}
+		}
+	}
+
+	printable(t->cols[0].label, LABEL_CHARS, lab, sizeof(lab));
+	if (t->ncols > 1)
+		fprintf(out, "fsbench compare: %zu inputs, speed relative to '%s'\n", t->ncols,
+			lab);
+	else
+		fputs("fsbench compare: 1 input\n", out);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs("  ", out);
+		pad(out, printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab)), wlabel);
+		fputs("  ", out);
+		for (size_t i = 0, k = 0; i < set->n; i++) {
+			if (strcmp(set->labels[i], t->cols[c].label))
+				continue;
+			printable(set->sources[i], 2 * LABEL_CHARS, buf, sizeof(buf));
+			fprintf(out, "%s%s (%s)", k++ ? ", " : "", buf,
+				set->docs[i]->kind ? set->docs[i]->kind : "?");
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+
+	pad(out, "test", wname);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs("  ", out);
+		printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		if (c == t->ncols - 1)
+			fputs(lab, out);
+		else
+			pad(out, lab, wval[c] + (c ? 2 + wratio[c] : 0));
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+		char *line = NULL;
+		size_t n = 0;
+		FILE *mem = open_memstream(&line, &n);
+
+		if (!mem) {
+			err = -errno;
+			goto out;
+		}
+		pad(mem, printable(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab)), wname);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			fputs("  ", mem);
+			value_text(cell, buf, sizeof(buf));
+			pad(mem, buf, wval[c]);
+			if (!c)
+				continue;
+			fputs("  ", mem);
+			if (cell)
+				fsb_compare_ratio_text(base, cell, buf, sizeof(buf));
+			else
+				buf[0] = '\0';
+			pad(mem, buf, wratio[c]);
+		}
+		if (fclose(mem) == EOF || !line) {
+			free(line);
+			err = -ENOMEM;
+			goto out;
+		}
+		/* Trailing blanks help nobody. */
+		for (; n && line[n - 1] == ' '; n--)
+			line[n - 1] = '\0';
+		fprintf(out, "%s\n", line);
+		free(line);
+	}
+	if (!t->nrows)
+		fputs("(no figures)\n", out);
+	fputc('\n', out);
+	if (t->ncols > 1)
+		fputs("Speed is relative to the first input; for times, less is faster. '~': not\n"
+		      "significant (the [min, max] ranges overlap, or a figure has a single run).\n",
+		      out);
+	fputs("'!': noisy (CV above 10%).\n", out);
+out:
+	free(wval);
+	free(wratio);
+	if (!err && ferror(out))
+		err = -EIO;
+	return err;
+}
+
+/* ---- json -------------------------------------------------------------- */
+
+/* A sticky-error builder, as in report/json.c: check once at the end. */
+struct jb {
+	int err;
+};
+
+static void put(struct jb *b, struct json_object *obj, const char *key, struct json_object *v)
+{
+	if (b->err || !v || json_object_object_add(obj, key, v)) {
+		json_object_put(v);
+		b->err = -ENOMEM;
+	}
+}
+
+static void append(struct jb *b, struct json_object *arr, struct json_object *v)
+{
+	if (b->err || !v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		b->err = -ENOMEM;
+	}
+}
+
+static struct json_object *num(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0.0);
+}
+
+static const char *verdict_name(const struct fsb_test_result *base,
+				const struct fsb_test_result *t, bool is_base)
+{
+	if (is_base)
+		return "baseline";
+	switch (fsb_compare_verdict(base, t)) {
+	case FSB_CMP_BETTER:
+		return "faster";
+	case FSB_CMP_WORSE:
+		return "slower";
+	case FSB_CMP_SAME:
+		return "same";
+	default:
+		return "none";
+	}
+}
+
+static struct json_object *json_cell(struct jb *b, const struct fsb_compare_table *t,
+				     size_t r, size_t c)
+{
+	const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+	const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+	struct json_object *o;
+	double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+
+	if (!cell)
+		return NULL;
+	o = json_object_new_object();
+	if (!o) {
+		b->err = -ENOMEM;
+		return NULL;
+	}
+	put(b, o, "input", json_object_new_string(t->cols[c].label));
+	put(b, o, "median", num(cell->median));
+	put(b, o, "min", num(cell->min));
+	put(b, o, "max", num(cell->max));
+	put(b, o, "cv", num(cell->cv));
+	put(b, o, "runs", json_object_new_uint64(cell->nruns));
+	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(cell)));
+	/* Absent, not 0, when there is nothing to compare against. */
+	if (isfinite(ratio))
+		put(b, o, "ratio", num(ratio));
+	put(b, o, "significant", json_object_new_boolean(c && fsb_compare_significant(base, cell)));
+	put(b, o, "verdict", json_object_new_string(verdict_name(base, cell, !c)));
+	return o;
+}
+
+static int write_json(FILE *out, void *arg)
+{
+	const struct compare_ctx *ctx = arg;
+	const struct fsb_compare_table *t = ctx->tab;
+	const struct fsb_compare_set *set = ctx->set;
+	struct json_object *doc = json_object_new_object(), *inputs, *rows;
+	struct jb b = { 0 };
+	const char *s;
+	int err = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	put(&b, doc, "format_version", json_object_new_int(FSB_FORMAT_VERSION));
+	put(&b, doc, "tool", json_object_new_string("fsbench"));
+	put(&b, doc, "version", json_object_new_string(FSB_VERSION));
+	put(&b, doc, "kind", json_object_new_string("compare"));
+	put(&b, doc, "baseline", json_object_new_string(t->ncols ? t->cols[0].label : ""));
+	put(&b, doc, "rule",
+	    json_object_new_string("ratio: speed relative to the baseline (above 1 is faster; "
+				   "for unit s, baseline time / this time); significant: both "
+				   "figures have at least 2 runs and their [min, max] ranges "
+				   "do not overlap"));
+	inputs = json_object_new_array();
+	put(&b, doc, "inputs", inputs);
+	for (size_t c = 0; !b.err && c < t->ncols; c++) {
+		struct json_object *in = json_object_new_object(), *src = json_object_new_array();
+
+		append(&b, inputs, in);
+		put(&b, in, "label", json_object_new_string(t->cols[c].label));
+		put(&b, in, "sources", src);
+		for (size_t i = 0; !b.err && i < set->n; i++) {
+			struct json_object *one;
+
+			if (strcmp(set->labels[i], t->cols[c].label))
+				continue;
+			one = json_object_new_object();
+			append(&b, src, one);
+			put(&b, one, "file", json_object_new_string(set->sources[i]));
+			put(&b, one, "kind", json_object_new_string(set->docs[i]->kind ?
+								    set->docs[i]->kind : ""));
+			if (set->docs[i]->setup.fs_type)
+				put(&b, one, "fs_type",
+				    json_object_new_string(set->docs[i]->setup.fs_type));
+		}
+	}
+	rows = json_object_new_array();
+	put(&b, doc, "rows", rows);
+	for (size_t r = 0; !b.err && r < t->nrows; r++) {
+		struct json_object *row = json_object_new_object();
+		struct json_object *cells = json_object_new_array();
+
+		append(&b, rows, row);
+		put(&b, row, "name", json_object_new_string(t->rows[r].name));
+		put(&b, row, "id", json_object_new_string(t->rows[r].id));
+		put(&b, row, "kind", json_object_new_string(t->rows[r].kind));
+		put(&b, row, "unit", json_object_new_string(t->rows[r].unit));
+		put(&b, row, "lower_is_better",
+		    json_object_new_boolean(fsb_compare_lower_is_better(t->rows[r].unit)));
+		put(&b, row, "cells", cells);
+		for (size_t c = 0; !b.err && c < t->ncols; c++) {
+			struct json_object *cell = json_cell(&b, t, r, c);
+
+			/* null marks an input without this figure; keeps columns aligned. */
+			if (!b.err && json_object_array_add(cells, cell)) {
+				json_object_put(cell);
+				b.err = -ENOMEM;
+			}
+		}
+	}
+	if (b.err) {
+		json_object_put(doc);
+		return b.err;
+	}
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		err = -ENOMEM;
+	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
+		err = -EIO;
+	json_object_put(doc);
+	return err;
+}
+
+/* ---- csv --------------------------------------------------------------- */
+
+/* RFC 4180: quote a field holding a comma, quote or line break. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static int write_csv(FILE *out, void *arg)
+{
+	const struct compare_ctx *ctx = arg;
+	const struct fsb_compare_table *t = ctx->tab;
+
+	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict\n",
+	      out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+			double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+
+			if (!cell)
+				continue;
+			csv_field(out, t->rows[r].id);
+			fputc(',', out);
+			csv_field(out, t->rows[r].kind);
+			fputc(',', out);
+			csv_field(out, t->rows[r].unit);
+			fputc(',', out);
+			csv_field(out, t->cols[c].label);
+			fprintf(out, ",%.6g,%.6g,%.6g,%.4g,%zu,%d,", cell->median, cell->min,
+				cell->max, cell->cv, cell->nruns, fsb_test_noisy(cell));
+			if (isfinite(ratio))
+				fprintf(out, "%.4f", ratio);
+			fprintf(out, ",%d,%s\n", c && fsb_compare_significant(base, cell),
+				verdict_name(base, cell, !c));
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- command ------------------------------------------------------------ */
+
+int fsb_cmd_compare(int argc, char **argv)
+{
+	struct fsb_compare_set set = { 0 };
+	struct fsb_compare_table tab = { 0 };
+	struct compare_ctx ctx = { &set, &tab };
+	const char *format = "text", *output = NULL;
+	int (*fn)(FILE *, void *);
+	int c, err, rc = FSB_EXIT_FAIL;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return FSB_EXIT_OK;
+		case 'V':
+			printf("fsbench %s\n", FSB_VERSION);
+			return FSB_EXIT_OK;
+		default:
+			return fsb_opt_unknown(argc, argv, c);
+		}
+	}
+	if (!strcmp(format, "text"))
+		fn = write_text;
+	else if (!strcmp(format, "json"))
+		fn = write_json;
+	else if (!strcmp(format, "csv"))
+		fn = write_csv;
+	else
+		return fsb_opt_bad("--format", format, "text, json or csv");
+	if (optind >= argc) {
+		fputs(usage_text, stderr);
+		return FSB_EXIT_USAGE;
+	}
+	if (output && !output[0])
+		return fsb_opt_bad("--output", output, "a file name or '-'");
+
+	/* The first bad file stops us: one line, naming it. */
+	for (int i = optind; i < argc && !fsb_stop_requested(); i++)
+		if (fsb_compare_set_load(&set, argv[i]))
+			goto out;
+	err = fsb_compare_table_build(&tab, fsb_compare_set_docs(&set),
+				      fsb_compare_set_labels(&set), set.n);
+	if (err == -E2BIG)
+		fsb_err("compare: more than %d distinct tests in these files: not fsbench results",
+			FSB_COMPARE_MAX_ROWS);
+	else if (err)
+		fsb_err_errno(err, "compare");
+	if (err)
+		goto out;
+	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
+	if (fsb_stop_requested())
+		goto out;
+	if (!fsb_compare_output(output, fn, &ctx))
+		rc = FSB_EXIT_OK;
+out:
+	if (fsb_stop_requested())
+		rc = 128 + fsb_stop_signo();
+	fsb_compare_table_release(&tab);
+	fsb_compare_set_release(&set);
+	return rc;
+}

@@ -1,0 +1,911 @@
+/*
+ * Results side by side: the significance rule, the comparison table and
+ * the reading of result files (run, lifecycle or matrix) from anyone.
+ */
+#include "report/compare.h"
+#include "core/error.h"
+#include "report/json.h"
+#include "util/io.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the rule --------------------------------------------------------- */
+
+static double finite_or_zero(double v)
+{
+	return isfinite(v) ? v : 0;
+}
+
+/* The [lo, hi] a figure spans, whatever order a hostile file put them in. */
+static void span(const struct fsb_test_result *t, double *lo, double *hi)
+{
+	double a = finite_or_zero(t->min), b = finite_or_zero(t->max);
+	double m = finite_or_zero(t->median);
+
+	*lo = fmin(fmin(a, b), m);
+	*hi = fmax(fmax(a, b), m);
+}
+
+bool fsb_compare_significant(const struct fsb_test_result *a,
+			     const struct fsb_test_result *b)
+{
+	double alo, ahi, blo, bhi;
+
+	/* One run says nothing about how far the next would land. */
+	if (!a || !b || a->nruns < 2 || b->nruns < 2)
+		return false;
+	span(a, &alo, &ahi);
+	span(b, &blo, &bhi);
+	return ahi < blo || bhi < alo;
+}
+
+bool fsb_compare_lower_is_better(const char *unit)
+{
+	return unit && !strcmp(unit, "s");
+}
+
+static bool same_unit(const struct fsb_test_result *a, const struct fsb_test_result *b)
+{
+	const char *ua = a->unit ? a->unit : "", *ub = b->unit ? b->unit : "";
+
+	return !strcmp(ua, ub);
+}
+
+double fsb_compare_ratio(const struct fsb_test_result *base,
+			 const struct fsb_test_result *t)
+{
+	double b, v;
+
+	if (!base || !t || !same_unit(base, t))
+		return NAN;
+	b = finite_or_zero(base->median);
+	v = finite_or_zero(t->median);
+	if (b <= 0 || v <= 0)
+		return NAN;
+	return fsb_compare_lower_is_better(t->unit) ? b / v : v / b;
+}
+
+enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
+					     const struct fsb_test_result *t)
+{
+	double r = fsb_compare_ratio(base, t);
+
+	if (!isfinite(r))
+		return FSB_CMP_NONE;
+	if (!fsb_compare_significant(base, t) || r == 1.0)
+		return FSB_CMP_SAME;
+	return r > 1.0 ? FSB_CMP_BETTER : FSB_CMP_WORSE;
+}
+
+char *fsb_compare_ratio_text(const struct fsb_test_result *base,
+			     const struct fsb_test_result *t, char *buf, size_t len)
+{
+	double r = fsb_compare_ratio(base, t);
+
+	switch (fsb_compare_verdict(base, t)) {
+	case FSB_CMP_BETTER:
+		snprintf(buf, len, "%.2fx faster", r);
+		break;
+	case FSB_CMP_WORSE:
+		snprintf(buf, len, "%.2fx slower", 1.0 / r);
+		break;
+	case FSB_CMP_SAME:
+		/* No direction: within the spread there is no winner. */
+		snprintf(buf, len, "~%.2fx", r >= 1.0 ? r : 1.0 / r);
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+	return buf;
+}
+
+/* ---- formatting -------------------------------------------------------- */
+
+/*
+ * The text view's rules (src/report/text.c): three significant digits,
+ * binary byte rates, decimal operation rates, lifecycle times in seconds.
+ */
+static double sane(double v)
+{
+	return isfinite(v) && v > 0 ? v : 0;
+}
+
+static void sig3(char *buf, size_t len, double v, const char *unit)
+{
+	if (v < 9.995)
+		snprintf(buf, len, "%.2f %s", v, unit);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f %s", v, unit);
+	else
+		snprintf(buf, len, "%.0f %s", v, unit);
+}
+
+static const char *const bps_units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s" };
+static const char *const ops_units[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
+static const char *const ops_axis_units[] = { "ops/s", "k ops/s", "M ops/s", "G ops/s",
+					      "T ops/s" };
+static const char *const us_units[] = { "µs", "ms", "s" };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* How many times v must be divided by step to fall below 1000. */
+static int scale_steps(double v, double step, int nunits, double *div)
+{
+	int u = 0;
+
+	*div = 1;
+	v = sane(v);
+	while (v >= 999.5 && u < nunits - 1) {
+		v /= step;
+		*div *= step;
+		u++;
+	}
+	return u;
+}
+
+static void scaled(char *buf, size_t len, double v, double step,
+		   const char *const *units, int nunits)
+{
+	double div;
+	int u = scale_steps(v, step, nunits, &div);
+
+	sig3(buf, len, sane(v) / div, units[u]);
+}
+
+char *fsb_compare_format_us(double us, char *buf, size_t len)
+{
+	scaled(buf, len, us, 1000, us_units, (int)NELEM(us_units));
+	return buf;
+}
+
+char *fsb_compare_format_value(const char *unit, double v, char *buf, size_t len)
+{
+	if (!unit)
+		unit = "";
+	if (!strcmp(unit, "B/s")) {
+		scaled(buf, len, v, 1024, bps_units, (int)NELEM(bps_units));
+	} else if (!strcmp(unit, "ops/s")) {
+		scaled(buf, len, v, 1000, ops_units, (int)NELEM(ops_units));
+	} else if (!strcmp(unit, "s")) {
+		v = sane(v);
+		if (v < 0.01)
+			fsb_compare_format_us(v * 1e6, buf, len);
+		else if (v < 9.9995)
+			snprintf(buf, len, "%.3f s", v);
+		else if (v < 99.995)
+			snprintf(buf, len, "%.2f s", v);
+		else
+			snprintf(buf, len, "%.1f s", v);
+	} else {
+		snprintf(buf, len, "%.3g%s%s", sane(v), unit[0] ? " " : "", unit);
+	}
+	return buf;
+}
+
+const char *fsb_compare_axis_unit(const char *unit, double vmax, double *div)
+{
+	int u;
+
+	if (!unit)
+		unit = "";
+	if (!strcmp(unit, "B/s")) {
+		u = scale_steps(vmax, 1024, (int)NELEM(bps_units), div);
+		return bps_units[u];
+	}
+	if (!strcmp(unit, "ops/s")) {
+		u = scale_steps(vmax, 1000, (int)NELEM(ops_axis_units), div);
+		return ops_axis_units[u];
+	}
+	if (!strcmp(unit, "s")) {
+		vmax = sane(vmax);
+		if (vmax >= 1) {
+			*div = 1;
+			return "s";
+		}
+		if (vmax >= 0.001) {
+			*div = 1e-3;
+			return "ms";
+		}
+		*div = 1e-6;
+		return "µs";
+	}
+	*div = 1;
+	return unit;
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+/* DESIGN.md's order: what a reader expects to find where. */
+static const char *const run_order[] = {
+	"putc", "write", "rewrite", "getc", "read", "seeks",
+	"seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete",
+};
+static const char *const lifecycle_order[] = {
+	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read",
+};
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static int kind_rank(const char *kind)
+{
+	if (!strcmp(kind, "run"))
+		return 0;
+	if (!strcmp(kind, "lifecycle"))
+		return 1;
+	return 2;
+}
+
+static size_t id_rank(const char *kind, const char *id)
+{
+	const char *const *list = NULL;
+	size_t n = 0;
+
+	if (!strcmp(kind, "run")) {
+		list = run_order;
+		n = NELEM(run_order);
+	} else if (!strcmp(kind, "lifecycle")) {
+		list = lifecycle_order;
+		n = NELEM(lifecycle_order);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], id))
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * One test of one document while the table is built: its row key (kind,
+ * id, unit), where it came from, and the row it lands in. Sorting these
+ * finds the distinct figures in O(n log n), whatever a file holds.
+ */
+struct entry {
+	const char *kind, *id, *unit;
+	size_t doc, seen;          /* seen: order of first appearance */
+	const struct fsb_test_result *test;
+	size_t row;
+};
+
+static int key_cmp(const struct entry *a, const struct entry *b)
+{
+	int d = strcmp(a->kind, b->kind);
+
+	if (!d)
+		d = strcmp(a->id, b->id);
+	if (!d)
+		d = strcmp(a->unit, b->unit);
+	return d;
+}
+
+/* By key, then by appearance: the first of each key is its representative. */
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int d = key_cmp(a, b);
+
+	if (d)
+		return d;
+	return a->seen < b->seen ? -1 : a->seen > b->seen;
+}
+
+/* The order rows are shown in. */
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct entry *a = *(const struct entry *const *)pa;
+	const struct entry *b = *(const struct entry *const *)pb;
+	int ka = kind_rank(a->kind), kb = kind_rank(b->kind);
+	size_t ia = id_rank(a->kind, a->id), ib = id_rank(b->kind, b->id);
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (ia != ib)
+		return ia < ib ? -1 : 1;
+	return a->seen < b->seen ? -1 : a->seen > b->seen;
+}
+
+/* Rows by id, then kind: rows sharing an id end up next to each other. */
+static int id_cmp(const void *pa, const void *pb)
+{
+	const struct fsb_compare_row *a = *(const struct fsb_compare_row *const *)pa;
+	const struct fsb_compare_row *b = *(const struct fsb_compare_row *const *)pb;
+	int d = strcmp(a->id, b->id);
+
+	return d ? d : strcmp(a->kind, b->kind);
+}
+
+/*
+ * The run suite's ids are the plain names; a row whose id another kind
+ * also uses says its kind ("write (lifecycle)"), and one whose id its own
+ * kind uses in another unit says its unit too.
+ */
+static int name_rows(struct fsb_compare_table *t)
+{
+	struct fsb_compare_row **by_id = calloc(t->nrows ? t->nrows : 1, sizeof(*by_id));
+	size_t g = 0;
+
+	if (!by_id)
+		return -ENOMEM;
+	for (size_t r = 0; r < t->nrows; r++)
+		by_id[r] = &t->rows[r];
+	if (t->nrows)
+		qsort(by_id, t->nrows, sizeof(*by_id), id_cmp);
+	while (g < t->nrows) {
+		size_t end = g, k;
+
+		while (end < t->nrows && !strcmp(by_id[end]->id, by_id[g]->id))
+			end++;
+		for (k = g; k < end;) {
+			size_t run = k;
+
+			while (run < end && !strcmp(by_id[run]->kind, by_id[k]->kind))
+				run++;
+			for (size_t i = k; i < run; i++) {
+				struct fsb_compare_row *r = by_id[i];
+				bool other_kind = run - k < end - g, same_kind = run - k > 1;
+				int n;
+
+				if (other_kind && strcmp(r->kind, "run") && same_kind)
+					n = asprintf(&r->name, "%s (%s) [%s]", r->id, r->kind,
+						     r->unit);
+				else if (other_kind && strcmp(r->kind, "run"))
+					n = asprintf(&r->name, "%s (%s)", r->id, r->kind);
+				else if (same_kind)
+					n = asprintf(&r->name, "%s [%s]", r->id, r->unit);
+				else
+					n = asprintf(&r->name, "%s", r->id);
+				if (n < 0) {
+					r->name = NULL;
+					free(by_id);
+					return -ENOMEM;
+				}
+			}
+			k = run;
+		}
+		g = end;
+	}
+	free(by_id);
+	return 0;
+}
+
+int fsb_compare_table_build(struct fsb_compare_table *t,
+			    const struct fsb_result *const *docs,
+			    const char *const *labels, size_t n)
+{
+	struct entry *e = NULL, **firsts = NULL;
+	size_t ne = 0, total = 0, *col_of = NULL;
+	int err = -ENOMEM;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < n; i++)
+		total += docs[i]->ntests;
+	t->cols = calloc(n ? n : 1, sizeof(*t->cols));
+	col_of = calloc(n ? n : 1, sizeof(*col_of));
+	e = calloc(total ? total : 1, sizeof(*e));
+	if (!t->cols || !col_of || !e)
+		goto fail;
+
+	/* Columns: one per distinct label, in order of first appearance. */
+	for (size_t i = 0; i < n; i++) {
+		const char *label = labels[i] ? labels[i] : "";
+		size_t c = 0;
+
+		while (c < t->ncols && strcmp(t->cols[c].label, label))
+			c++;
+		if (c == t->ncols)
+			t->cols[t->ncols++] = (struct fsb_compare_col){ label, i };
+		col_of[i] = c;
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < docs[i]->ntests; k++) {
+			const struct fsb_test_result *tr = &docs[i]->tests[k];
+
+			if (!tr->id)
+				continue;
+			e[ne] = (struct entry){
+				.kind = str_or_empty(docs[i]->kind), .id = tr->id,
+				.unit = str_or_empty(tr->unit), .doc = i, .seen = ne, .test = tr,
+			};
+			ne++;
+		}
+	}
+	if (ne)
+		qsort(e, ne, sizeof(*e), entry_cmp);
+
+	/* The first entry of each key stands for its row. */
+	firsts = calloc(ne ? ne : 1, sizeof(*firsts));
+	if (!firsts)
+		goto fail;
+	for (size_t i = 0; i < ne; i++)
+		if (!i || key_cmp(&e[i - 1], &e[i]))
+			firsts[t->nrows++] = &e[i];
+	if (t->nrows > FSB_COMPARE_MAX_ROWS) {
+		err = -E2BIG;
+		goto fail;
+	}
+	if (t->nrows)
+		qsort(firsts, t->nrows, sizeof(*firsts), row_cmp);
+
+	t->rows = calloc(t->nrows ? t->nrows : 1, sizeof(*t->rows));
+	t->cells = calloc(t->nrows && t->ncols ? t->nrows * t->ncols : 1, sizeof(*t->cells));
+	if (!t->rows || !t->cells)
+		goto fail;
+	for (size_t r = 0; r < t->nrows; r++) {
+		t->rows[r] = (struct fsb_compare_row){ .kind = firsts[r]->kind,
+						       .id = firsts[r]->id,
+						       .unit = firsts[r]->unit };
+		firsts[r]->row = r;
+	}
+	/*
+	 * Entries of a key follow its first in appearance order, so the first
+	 * document (and first test) with a figure fills its cell.
+	 */
+	for (size_t i = 0, row = 0; i < ne; i++) {
+		const struct fsb_test_result **cell;
+
+		if (!i || key_cmp(&e[i - 1], &e[i]))
+			row = e[i].row;
+		cell = &t->cells[row * t->ncols + col_of[e[i].doc]];
+		if (!*cell)
+			*cell = e[i].test;
+	}
+	if ((err = name_rows(t)))
+		goto fail;
+	free(firsts);
+	free(e);
+	free(col_of);
+	return 0;
+fail:
+	free(firsts);
+	free(e);
+	free(col_of);
+	fsb_compare_table_release(t);
+	return err;
+}
+
+void fsb_compare_table_release(struct fsb_compare_table *t)
+{
+	for (size_t r = 0; t->rows && r < t->nrows; r++)
+		free(t->rows[r].name);
+	free(t->rows);
+	free(t->cols);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the set of inputs -------------------------------------------------- */
+
+/* Far more than any matrix fsbench writes; bounds what a hostile file costs. */
+#define MAX_SETUPS 1024
+#define MAX_SETUP_RESULTS 16
+/* Inputs in one set: far more columns than anyone reads. */
+#define MAX_INPUTS 1024
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool label_taken(const struct fsb_compare_set *s, const char *label,
+			const char *kind)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->labels[i], label) &&
+		    !strcmp(str_or_empty(s->docs[i]->kind), str_or_empty(kind)))
+			return true;
+	return false;
+}
+
+static char *dup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *dup_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/*
+ * Append doc (taking it over; on failure it is released) labelled want,
+ * or a distinct variant of it when an input of the same kind already has
+ * that label, so that no two figures ever fight for one cell.
+ */
+static int set_add(struct fsb_compare_set *s, struct fsb_result *doc, const char *want,
+		   const char *path)
+{
+	struct fsb_result *copy = NULL;
+	char *label = NULL, *source = NULL, **nl, **ns;
+	struct fsb_result **nd;
+
+	if (s->n >= MAX_INPUTS) {
+		fsb_result_release(doc);
+		return -E2BIG;
+	}
+	if (!label_taken(s, want, doc->kind)) {
+		label = strdup(want);
+	} else {
+		label = dup_printf("%s (%s)", want, base_name(path));
+		/* Numbered by position, so a long run of twins stays linear. */
+		for (size_t k = s->n + 1; label && label_taken(s, label, doc->kind); k++) {
+			free(label);
+			label = dup_printf("%s (%s, %zu)", want, base_name(path), k);
+		}
+	}
+	source = strdup(path);
+	copy = malloc(sizeof(*copy));
+	nd = realloc(s->docs, (s->n + 1) * sizeof(*nd));
+	if (nd)
+		s->docs = nd;
+	nl = realloc(s->labels, (s->n + 1) * sizeof(*nl));
+	if (nl)
+		s->labels = nl;
+	ns = realloc(s->sources, (s->n + 1) * sizeof(*ns));
+	if (ns)
+		s->sources = ns;
+	if (!label || !source || !copy || !nd || !nl || !ns) {
+		free(label);
+		free(source);
+		free(copy);
+		fsb_result_release(doc);
+		return -ENOMEM;
+	}
+	*copy = *doc;
+	memset(doc, 0, sizeof(*doc));
+	s->docs[s->n] = copy;
+	s->labels[s->n] = label;
+	s->sources[s->n] = source;
+	s->n++;
+	return 0;
+}
+
+static void set_add_why(int err, char *why, size_t why_len)
+{
+	if (err == -E2BIG)
+		snprintf(why, why_len, "more than %d results in all", MAX_INPUTS);
+	else
+		snprintf(why, why_len, "out of memory");
+}
+
+/* Drop the inputs after the first n (a file that failed half-way). */
+static void set_truncate(struct fsb_compare_set *s, size_t n)
+{
+	while (s->n > n) {
+		s->n--;
+		fsb_result_release(s->docs[s->n]);
+		free(s->docs[s->n]);
+		free(s->labels[s->n]);
+		free(s->sources[s->n]);
+	}
+}
+
+void fsb_compare_set_release(struct fsb_compare_set *s)
+{
+	set_truncate(s, 0);
+	free(s->docs);
+	free(s->labels);
+	free(s->sources);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Parse a whole buffer strictly, as json.c does for single results; NULL
+ * with why set on failure ("truncated JSON" when the input stops inside a
+ * value, which is what a cut-short file looks like).
+ */
+static struct json_object *parse(const char *buf, size_t len, char *why, size_t why_len)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	enum json_tokener_error jerr;
+
+	if (len > INT_MAX) {
+		snprintf(why, why_len, "file too large");
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		snprintf(why, why_len, "out of memory");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (jerr == json_tokener_continue) {
+		snprintf(why, why_len, "%s", len ? "truncated JSON" : "empty file");
+		json_object_put(o);
+		o = NULL;
+	} else if (jerr != json_tokener_success || !o) {
+		snprintf(why, why_len, "not valid JSON (%s at byte %zu)",
+			 json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	} else if (json_tokener_get_parse_end(tok) < len) {
+		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
+			 json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+static bool is_matrix(struct json_object *doc)
+{
+	struct json_object *kind;
+
+	return json_object_is_type(doc, json_type_object) &&
+	       json_object_object_get_ex(doc, "kind", &kind) &&
+	       json_object_is_type(kind, json_type_string) &&
+	       !strcmp(json_object_get_string(kind), "matrix");
+}
+
+/* A string member without NULs, or NULL when absent / not such a string. */
+static const char *get_string(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	s = json_object_get_string(v);
+	return (size_t)json_object_get_string_len(v) == strlen(s) ? s : NULL;
+}
+
+/* The matrix document's own head: the same rules as a single result's. */
+static int matrix_head(struct json_object *doc, char *why, size_t why_len)
+{
+	struct json_object *v;
+	int64_t fv;
+
+	if (!json_object_object_get_ex(doc, "format_version", &v) || !v) {
+		snprintf(why, why_len, "format_version is missing");
+		return -EINVAL;
+	}
+	if (!json_object_is_type(v, json_type_int)) {
+		snprintf(why, why_len, "format_version is not an integer");
+		return -EINVAL;
+	}
+	fv = json_object_get_int64(v);
+	if (fv < 1) {
+		snprintf(why, why_len, "format_version %lld is not valid", (long long)fv);
+		return -EINVAL;
+	}
+	if (fv > FSB_FORMAT_VERSION) {
+		snprintf(why, why_len, "format_version %lld is newer than this fsbench reads (%d)",
+			 (long long)fv, FSB_FORMAT_VERSION);
+		return -EINVAL;
+	}
+	/* DESIGN.md's matrix shape has no "tool"; when present it must be ours. */
+	if (json_object_object_get_ex(doc, "tool", &v) && v) {
+		const char *tool = get_string(doc, "tool");
+
+		if (!tool || strcmp(tool, "fsbench")) {
+			snprintf(why, why_len, "tool is not 'fsbench'");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A string from a file, fit for a one-line message on a terminal: control
+ * characters (escape sequences, newlines) become '?', cut to fit len.
+ */
+static void terminal_safe(const char *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", s);
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const char *path,
+		       char *why, size_t why_len)
+{
+	struct json_object *setups;
+	size_t nsetups, added = s->n;
+	int err;
+
+	if ((err = matrix_head(doc, why, why_len)))
+		return err;
+	if (!json_object_object_get_ex(doc, "setups", &setups) || !setups) {
+		snprintf(why, why_len, "setups is missing");
+		return -EINVAL;
+	}
+	if (!json_object_is_type(setups, json_type_array)) {
+		snprintf(why, why_len, "setups is not an array");
+		return -EINVAL;
+	}
+	nsetups = json_object_array_length(setups);
+	if (nsetups > MAX_SETUPS) {
+		snprintf(why, why_len, "setups has more than %d entries", MAX_SETUPS);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nsetups; i++) {
+		struct json_object *setup = json_object_array_get_idx(setups, i), *results, *v;
+		const char *label;
+		char fallback[64];
+		size_t nres;
+
+		if (!setup || !json_object_is_type(setup, json_type_object)) {
+			snprintf(why, why_len, "setups[%zu] is not an object", i);
+			return -EINVAL;
+		}
+		label = get_string(setup, "label");
+		if (json_object_object_get_ex(setup, "label", &v) && v && !label) {
+			snprintf(why, why_len, "setups[%zu].label is not a string", i);
+			return -EINVAL;
+		}
+		if (!json_object_object_get_ex(setup, "results", &results) || !results) {
+			snprintf(why, why_len, "setups[%zu].results is missing", i);
+			return -EINVAL;
+		}
+		if (!json_object_is_type(results, json_type_array)) {
+			snprintf(why, why_len, "setups[%zu].results is not an array", i);
+			return -EINVAL;
+		}
+		nres = json_object_array_length(results);
+		if (nres > MAX_SETUP_RESULTS) {
+			snprintf(why, why_len, "setups[%zu].results has more than %d entries", i,
+				 MAX_SETUP_RESULTS);
+			return -EINVAL;
+		}
+		if (!nres) {
+			char name[64], error[128];
+
+			/* A setup that failed in the matrix run: say so, show the rest. */
+			terminal_safe(label ? label : "", name, sizeof(name));
+			terminal_safe(get_string(setup, "error") ? get_string(setup, "error") :
+				      "no error recorded", error, sizeof(error));
+			fsb_warn("'%s': setup %zu '%s' has no results (%s)", path, i + 1, name,
+				 error);
+			continue;
+		}
+		for (size_t j = 0; j < nres; j++) {
+			struct fsb_result r;
+			char sub[160];
+
+			err = fsb_json_to_result(json_object_array_get_idx(results, j), &r, sub,
+						 sizeof(sub));
+			if (err) {
+				snprintf(why, why_len, "setups[%zu].results[%zu]: %s", i, j,
+					 err == -ENOMEM ? "out of memory" : sub);
+				return err;
+			}
+			if (!label || !label[0]) {
+				/* No setup label: the result's own, else its place. */
+				if (r.setup.label && r.setup.label[0])
+					snprintf(fallback, sizeof(fallback), "%.60s",
+						 r.setup.label);
+				else
+					snprintf(fallback, sizeof(fallback), "setup %zu", i + 1);
+			}
+			err = set_add(s, &r, label && label[0] ? label : fallback, path);
+			if (err) {
+				set_add_why(err, why, why_len);
+				return err;
+			}
+		}
+	}
+	if (s->n == added) {
+		snprintf(why, why_len, "the matrix holds no results");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+{
+	struct json_object *doc;
+	struct fsb_result r;
+	char *buf = NULL, why[256] = "";
+	size_t len = 0, before = s->n;
+	int err;
+
+	err = fsb_read_file(path, FSB_JSON_MAX_BYTES, &buf, &len);
+	if (err == -EFBIG) {
+		fsb_err("cannot read '%s': larger than %zu MiB, not a result file", path,
+			FSB_JSON_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
+	if (err == -EINVAL) {
+		fsb_err("cannot read '%s': not a regular file", path);
+		return err;
+	}
+	if (err) {
+		fsb_err_errno(err, "cannot read '%s'", path);
+		return err;
+	}
+	doc = parse(buf, len, why, sizeof(why));
+	free(buf);
+	if (!doc) {
+		fsb_err("cannot read '%s': %s", path, why);
+		return -EINVAL;
+	}
+	if (is_matrix(doc)) {
+		err = load_matrix(s, doc, path, why, sizeof(why));
+	} else {
+		err = fsb_json_to_result(doc, &r, why, sizeof(why));
+		if (!err) {
+			const char *label = r.setup.label && r.setup.label[0] ? r.setup.label
+									      : base_name(path);
+			char *copy = strdup(label);
+
+			err = copy ? set_add(s, &r, copy, path) : -ENOMEM;
+			free(copy);
+			if (!copy)
+				fsb_result_release(&r);
+			if (err)
+				set_add_why(err, why, sizeof(why));
+		}
+	}
+	json_object_put(doc);
+	if (err) {
+		set_truncate(s, before);
+		fsb_err("cannot read '%s': %s", path, why);
+	}
+	return err;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+int fsb_compare_output(const char *path, int (*fn)(FILE *out, void *ctx), void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (!path || !strcmp(path, "-")) {
+		err = fn(stdout, ctx);
+		if (err == -EINVAL)
+			return err;
+		/* A redirect to a full disk shows up only at flush time. */
+		errno = 0;
+		if (fflush(stdout) == EOF)
+			err = errno ? -errno : -EIO;
+		else if (ferror(stdout) && !err)
+			err = -EIO;
+		if (err) {
+			clearerr(stdout);
+			fsb_err_errno(err, "cannot write to standard output");
+		}
+		return err;
+	}
+	/* Render fully before touching the file: no half-written output. */
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		err = -errno;
+		fsb_err_errno(err, "cannot write '%s'", path);
+		return err;
+	}
+	err = fn(mem, ctx);
+	if (ferror(mem) && !err)
+		err = -EIO;
+	if (fclose(mem) == EOF && !err)
+		err = errno ? -errno : -EIO;
+	if (!err) {
+		err = fsb_write_file_atomic(path, buf, len);
+		if (err)
+			fsb_err_errno(err, "cannot write '%s'", path);
+	} else if (err != -EINVAL) {
+		fsb_err_errno(err, "cannot write '%s'", path);
+	}
+	free(buf);
+	return err;
+}

@@ -1,0 +1,186 @@
+/*
+ * Putting results side by side, for `fsbench compare` and `fsbench report`.
+ *
+ * Three layers, each usable alone:
+ *  - the rule: whether two figures differ significantly, and their ratio
+ *    (pure functions of two test results);
+ *  - the table: rows are figures (kind, test id, unit) found in any input,
+ *    columns are inputs (one per label), each cell the test result or
+ *    nothing (pure: built from documents already in memory);
+ *  - the set: documents read from files, where a matrix document expands
+ *    to its setups, each with its label (reads files; says what is wrong).
+ */
+#ifndef FSB_REPORT_COMPARE_H
+#define FSB_REPORT_COMPARE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/result.h"
+
+/* ---- the rule --------------------------------------------------------- */
+
+/*
+ * Whether a and b differ by more than their measured spread: true only when
+ * both were measured at least twice and their [min, max] ranges do not
+ * overlap. A single run has no spread to judge by, so no difference from it
+ * is called significant. Ranges are taken from min, median and max together,
+ * so a document whose min exceeds its max cannot make a difference look real.
+ */
+bool fsb_compare_significant(const struct fsb_test_result *a,
+			     const struct fsb_test_result *b);
+
+/* True for units where a smaller figure is better: "s" (lifecycle phases). */
+bool fsb_compare_lower_is_better(const char *unit);
+
+/*
+ * The speed of t relative to base, from their medians: t/base for rates,
+ * base/t for times, so above 1 always means t is better. NAN when either
+ * median is zero or the units differ.
+ */
+double fsb_compare_ratio(const struct fsb_test_result *base,
+			 const struct fsb_test_result *t);
+
+enum fsb_compare_verdict {
+	FSB_CMP_NONE,      /* no ratio: a figure is missing or zero */
+	FSB_CMP_SAME,      /* within the measured spread: not significant ("~") */
+	FSB_CMP_BETTER,    /* significantly faster */
+	FSB_CMP_WORSE,     /* significantly slower */
+};
+
+/* The verdict on t against base (by the rule and the ratio above). */
+enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
+					     const struct fsb_test_result *t);
+
+/*
+ * The ratio the way compare prints it: "1.23x faster" or "2.00x slower"
+ * (the factor is always >= 1) when significant, "~1.02x" when not, "-"
+ * when there is no ratio. Always NUL-terminates; returns buf.
+ */
+char *fsb_compare_ratio_text(const struct fsb_test_result *base,
+			     const struct fsb_test_result *t, char *buf, size_t len);
+
+/* ---- formatting (the text view's units) -------------------------------- */
+
+/*
+ * A figure with its unit, three significant digits, auto-scaled as the
+ * text view does: binary byte rates ("512 MiB/s"), decimal operation rates
+ * ("12.3 k/s"), times in seconds ("0.179 s", "850 µs"). Returns buf.
+ */
+char *fsb_compare_format_value(const char *unit, double v, char *buf, size_t len);
+
+/* A latency in microseconds: "850 µs", "1.20 ms", "2.00 s". Returns buf. */
+char *fsb_compare_format_us(double us, char *buf, size_t len);
+
+/*
+ * One scale for a set of figures of this unit whose largest is vmax (for a
+ * chart axis): sets *div to what a figure is divided by and returns the
+ * scaled unit's name ("MiB/s", "k ops/s", "ms"). Never NULL.
+ */
+const char *fsb_compare_axis_unit(const char *unit, double vmax, double *div);
+
+/* ---- the table -------------------------------------------------------- */
+
+/* Far more figures than fsbench has tests: 12 run tests, 6 lifecycle phases. */
+#define FSB_COMPARE_MAX_ROWS 1024
+
+struct fsb_compare_row {
+	const char *kind;      /* "run" or "lifecycle" (borrowed from a document) */
+	const char *id;        /* test id (borrowed) */
+	const char *unit;      /* borrowed */
+	char *name;            /* what to call the row: the id, or "write (lifecycle)"
+				  when another row has the same id */
+};
+
+struct fsb_compare_col {
+	const char *label;     /* borrowed from the labels given */
+	size_t first_doc;      /* index of the first document with this label */
+};
+
+struct fsb_compare_table {
+	struct fsb_compare_row *rows;
+	size_t nrows;
+	struct fsb_compare_col *cols;
+	size_t ncols;
+	/* nrows x ncols, row-major; NULL where the input lacks the figure. */
+	const struct fsb_test_result **cells;
+};
+
+/*
+ * Build the table of n documents, docs[i] labelled labels[i]. Documents
+ * with equal labels share a column (a matrix setup's run and lifecycle
+ * results); columns keep the order labels first appear in. Rows are the
+ * figures found in any document, keyed by kind, id and unit (a lifecycle
+ * "write" phase in seconds is not the run suite's "write" in B/s), in a
+ * stable order: run tests, then lifecycle phases, each in the order of
+ * DESIGN.md, then unknown ids in the order they first appear. In a column,
+ * a figure comes from the first document that has it. The table borrows
+ * docs and labels: they must outlive it. Returns 0, -E2BIG when there
+ * are more than FSB_COMPARE_MAX_ROWS distinct figures (no reader wants
+ * them, and a hostile file must not turn into a gigabyte of output), or
+ * -ENOMEM.
+ */
+int fsb_compare_table_build(struct fsb_compare_table *t,
+			    const struct fsb_result *const *docs,
+			    const char *const *labels, size_t n);
+
+/* Free what the table owns. Safe on a zeroed table. */
+void fsb_compare_table_release(struct fsb_compare_table *t);
+
+/* The cell at row r, column c (NULL when that input lacks the figure). */
+static inline const struct fsb_test_result *
+fsb_compare_cell(const struct fsb_compare_table *t, size_t r, size_t c)
+{
+	return t->cells[r * t->ncols + c];
+}
+
+/* ---- the set of inputs -------------------------------------------------- */
+
+struct fsb_compare_set {
+	struct fsb_result **docs;   /* owned */
+	char **labels;              /* owned; labels[i] names docs[i]'s column */
+	char **sources;             /* owned; the file docs[i] came from */
+	size_t n;
+};
+
+/*
+ * Read one file and append what it holds: a "run" or "lifecycle" document
+ * is one input, labelled by its setup.label or else the file's name; a
+ * "matrix" document adds each setup's results, labelled by the setup's
+ * label. A document whose label is already taken by an input of the same
+ * kind from another file is relabelled "label (file)", so every column
+ * stays distinct. On failure says once what is wrong, naming the file
+ * ("cannot read 'x.json': truncated JSON"), leaves s as it was and returns
+ * -EINVAL (not a usable result), -E2BIG (more than 1024 inputs in all),
+ * -ENOMEM or -errno (cannot read the file).
+ */
+int fsb_compare_set_load(struct fsb_compare_set *s, const char *path);
+
+/* Free everything the set owns. Safe on a zeroed set. */
+void fsb_compare_set_release(struct fsb_compare_set *s);
+
+/* The set's documents and labels as the const arrays the views take. */
+static inline const struct fsb_result *const *
+fsb_compare_set_docs(const struct fsb_compare_set *s)
+{
+	return (const struct fsb_result *const *)s->docs;
+}
+
+static inline const char *const *fsb_compare_set_labels(const struct fsb_compare_set *s)
+{
+	return (const char *const *)s->labels;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+/*
+ * Render with fn(out, ctx) to path: NULL or "-" is stdout (flushed and
+ * checked); any other path is rendered in memory first and written
+ * atomically (temporary file + rename), so a failure never leaves half a
+ * file. fn returns 0 or -errno; -EINVAL means it already said why. Any
+ * other failure is described once with fsb_err naming the path.
+ * Returns 0 or -errno.
+ */
+int fsb_compare_output(const char *path, int (*fn)(FILE *out, void *ctx), void *ctx);
+
+#endif
