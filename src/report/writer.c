@@ -167,9 +167,13 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
 	const char *sep = "; noisy (CV > 10%): ";
 
-	fprintf(out, "# fsbench: cache %s, median of %llu runs",
-		fsb_result_get_str(r, "cache", "?"),
-		(unsigned long long)fsb_result_get_u64(r, "repeat", 0));
+	unsigned long long n = (unsigned long long)fsb_result_get_u64(r, "repeat", 0);
+
+	fprintf(out, "# fsbench: cache %s, ", fsb_result_get_str(r, "cache", "?"));
+	if (n == 1)
+		fputs("a single run", out);
+	else
+		fprintf(out, "median of %llu runs", n);
 	if (mt && mt->type == FSB_PARAM_DOUBLE)
 		fprintf(out, " of at least %g s each", mt->d);
 	for (size_t i = 0; i < r->ntests; i++) {

@@ -1,0 +1,605 @@
+/*
+ * The matrix document and its views (see matrix.h). The per-setup rows
+ * come from the single-result writers (bonnie, bonnie++, csv) so a matrix
+ * row reads exactly like the row `fsbench run --format bonnie` prints.
+ */
+#include "report/matrix.h"
+#include "report/json.h"
+#include "report/writer.h"
+#include "core/error.h"
+#include "util/io.h"
+#include "util/size.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The lifecycle phases in the order the lifecycle view shows them. */
+static const char *const phases[] = {
+	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read",
+};
+#define NPHASES (sizeof(phases) / sizeof(phases[0]))
+
+int fsb_matrix_doc_init(struct fsb_matrix_doc *d, const char *config_path)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	if ((err = fsb_result_init(&d->head, "matrix")))
+		return err;
+	/* The host is context, not a requirement: a partial one will do. */
+	fsb_result_fill_host(&d->head);
+	return fsb_strset(&d->config_path, config_path);
+}
+
+static void result_free(struct fsb_result *r)
+{
+	if (!r)
+		return;
+	fsb_result_release(r);
+	free(r);
+}
+
+void fsb_matrix_doc_release(struct fsb_matrix_doc *d)
+{
+	for (size_t i = 0; d->entries && i < d->n; i++) {
+		struct fsb_matrix_entry *e = &d->entries[i];
+
+		free(e->label);
+		free(e->type);
+		free(e->mkfs);
+		free(e->options);
+		free(e->fill);
+		free(e->run);
+		free(e->lifecycle);
+		free(e->error);
+		free(e->note);
+		result_free(e->run_res);
+		result_free(e->lc_res);
+	}
+	free(d->entries);
+	free(d->config_path);
+	fsb_result_release(&d->head);
+	memset(d, 0, sizeof(*d));
+}
+
+struct fsb_matrix_entry *fsb_matrix_doc_add(struct fsb_matrix_doc *d, const char *label)
+{
+	struct fsb_matrix_entry *grown = realloc(d->entries, (d->n + 1) * sizeof(*grown));
+
+	if (!grown) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->entries = grown;
+	memset(&grown[d->n], 0, sizeof(*grown));
+	if (fsb_strset(&grown[d->n].label, label)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return &grown[d->n++];
+}
+
+int fsb_matrix_entry_status(struct fsb_matrix_entry *e, enum fsb_matrix_status st,
+			    const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+
+	e->status = st;
+	if (!fmt)
+		return fsb_strset(&e->error, NULL);
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return fsb_strset(&e->error, why);
+}
+
+const char *fsb_matrix_status_name(enum fsb_matrix_status st)
+{
+	return st == FSB_MATRIX_OK ? "ok" : st == FSB_MATRIX_FAILED ? "failed" : "skipped";
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+/* A sticky error, as in json.c: check once at the end. */
+struct jb {
+	int err;
+};
+
+static void put(struct jb *b, struct json_object *o, const char *key, struct json_object *v)
+{
+	if (b->err || !v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		if (!b->err)
+			b->err = -ENOMEM;
+	}
+}
+
+static void put_str(struct jb *b, struct json_object *o, const char *key, const char *s)
+{
+	if (s)
+		put(b, o, key, json_object_new_string(s));
+}
+
+static struct json_object *entry_json(struct jb *b, const struct fsb_matrix_entry *e)
+{
+	struct json_object *o = json_object_new_object(), *cfg = json_object_new_object();
+	struct json_object *results = json_object_new_array();
+	const struct fsb_result *res[2] = { e->run_res, e->lc_res };
+
+	if (!o || !cfg || !results) {
+		json_object_put(o);
+		json_object_put(cfg);
+		json_object_put(results);
+		b->err = -ENOMEM;
+		return NULL;
+	}
+	put_str(b, o, "label", e->label);
+	put_str(b, cfg, "type", e->type);
+	put_str(b, cfg, "mkfs", e->mkfs);
+	put_str(b, cfg, "options", e->options);
+	put(b, cfg, "devices", json_object_new_int64(e->devices));
+	put(b, cfg, "image_size", json_object_new_int64((int64_t)e->image_bytes));
+	put_str(b, cfg, "fill", e->fill);
+	put_str(b, cfg, "run", e->run);
+	put_str(b, cfg, "lifecycle", e->lifecycle);
+	put(b, o, "config", cfg);
+	put_str(b, o, "status", fsb_matrix_status_name(e->status));
+	put_str(b, o, "error", e->error);
+	put_str(b, o, "note", e->note);
+	for (size_t i = 0; i < 2; i++) {
+		struct json_object *r;
+
+		if (!res[i] || b->err)
+			continue;
+		r = fsb_json_from_result(res[i]);
+		if (!r || json_object_array_add(results, r)) {
+			json_object_put(r);
+			b->err = -ENOMEM;
+		}
+	}
+	put(b, o, "results", results);
+	return o;
+}
+
+struct json_object *fsb_matrix_to_json(const struct fsb_matrix_doc *d)
+{
+	struct jb b = { 0 };
+	struct json_object *doc = fsb_json_from_result(&d->head), *setups;
+
+	if (!doc)
+		return NULL;
+	/* The head is an empty result document: keep its top and host only. */
+	json_object_object_del(doc, "setup");
+	json_object_object_del(doc, "params");
+	json_object_object_del(doc, "tests");
+	put_str(&b, doc, "config_file", d->config_path);
+	setups = json_object_new_array();
+	put(&b, doc, "setups", setups);
+	for (size_t i = 0; !b.err && i < d->n; i++) {
+		struct json_object *e = entry_json(&b, &d->entries[i]);
+
+		if (e && json_object_array_add(setups, e)) {
+			json_object_put(e);
+			b.err = -ENOMEM;
+		}
+	}
+	if (b.err) {
+		json_object_put(doc);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return doc;
+}
+
+int fsb_matrix_write_json(FILE *out, const struct fsb_matrix_doc *d)
+{
+	struct json_object *doc = fsb_matrix_to_json(d);
+	const char *s;
+	int err = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		err = -ENOMEM;
+	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
+		err = -EIO;
+	json_object_put(doc);
+	return err;
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+int fsb_matrix_write_csv(FILE *out, const struct fsb_matrix_doc *d)
+{
+	bool any = false;
+	int err;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (!d->entries[i].run_res)
+			continue;
+		if ((err = fsb_csv_line(out, d->entries[i].run_res)))
+			return err;
+		any = true;
+	}
+	if (!any) {
+		fsb_err("cannot show this matrix in csv format: no setup ran the run suite");
+		return -EINVAL;
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+char *fsb_matrix_fmt_phase(double median_s, double min_s, double max_s, char *buf, size_t len)
+{
+	double m = isfinite(median_s) && median_s > 0 ? median_s * 1e3 : 0;
+	double lo = isfinite(min_s) && min_s > 0 ? min_s * 1e3 : 0;
+	double hi = isfinite(max_s) && max_s > 0 ? max_s * 1e3 : 0;
+	/* Three significant digits of the median; the range in its precision. */
+	int dec = m < 9.995 ? 2 : m < 99.95 ? 1 : 0;
+
+	snprintf(buf, len, "%.*f [%.*f-%.*f]", dec, m, dec, lo, dec, hi);
+	return buf;
+}
+
+/* A configuration string as shown: "" when unknown. */
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+/* The string all entries share in field off, or NULL when they differ. */
+static const char *common(const struct fsb_matrix_doc *d, size_t off)
+{
+	const char *first = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const char *s = *(char *const *)((const char *)&d->entries[i] + off);
+
+		if (!i)
+			first = s;
+		else if (!first != !s || (s && strcmp(first, s)))
+			return NULL;
+	}
+	return first;
+}
+
+static bool same_images(const struct fsb_matrix_doc *d)
+{
+	for (size_t i = 1; i < d->n; i++)
+		if (d->entries[i].image_bytes != d->entries[0].image_bytes ||
+		    strcmp(str(d->entries[i].fill), str(d->entries[0].fill)))
+			return false;
+	return true;
+}
+
+static void print_head(FILE *out, const struct fsb_matrix_doc *d)
+{
+	const struct fsb_host *h = &d->head.host;
+	char ram[32] = "";
+
+	fprintf(out, "Benchmark using fsbench %s matrix (%s)\n\n",
+		d->head.version ? d->head.version : "", d->config_path ? d->config_path : "");
+	if (h->ram_bytes)
+		fsb_size_format_human(h->ram_bytes, ram, sizeof(ram));
+	fputs("Hardware: ", out);
+	if (h->cpus > 0)
+		fprintf(out, "%d x ", h->cpus);
+	fprintf(out, "%s%s%s\n", h->cpu ? h->cpu : "CPU", ram[0] ? ", RAM " : "", ram);
+	fprintf(out, "Software: Linux %s%s%s\n\n", h->kernel ? h->kernel : "?",
+		h->hostname ? " on " : "", h->hostname ? h->hostname : "");
+}
+
+/*
+ * "Configuration:" as the reference lists it: per setup the mkfs command
+ * and the mount, then what the setups share (images, the commands run).
+ */
+static void print_config(FILE *out, const struct fsb_matrix_doc *d)
+{
+	const char *run = common(d, offsetof(struct fsb_matrix_entry, run));
+	const char *lc = common(d, offsetof(struct fsb_matrix_entry, lifecycle));
+	bool images = same_images(d);
+	size_t lw = 0, mw = 0;
+	char size[32];
+
+	for (size_t i = 0; i < d->n; i++) {
+		size_t l = strlen(d->entries[i].label) + 1, m = strlen(str(d->entries[i].mkfs));
+
+		lw = l > lw ? l : lw;
+		mw = m > mw ? m : mw;
+	}
+	if (d->n && images) {
+		fsb_size_format_human(d->entries[0].image_bytes, size, sizeof(size));
+		fprintf(out, "Configuration: fresh %s images filled with %s, on loop devices "
+			"(direct I/O), per setup\n", size, str(d->entries[0].fill));
+	} else {
+		fputs("Configuration: fresh images on loop devices (direct I/O), per setup\n", out);
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+
+		fprintf(out, "               %s:%*s %-*s  mount -t %s", e->label,
+			(int)(lw - strlen(e->label) - 1), "", (int)mw, str(e->mkfs), str(e->type));
+		if (e->options && *e->options)
+			fprintf(out, " -o %s", e->options);
+		if (e->devices > 1)
+			fprintf(out, "  (%u devices)", e->devices);
+		if (!images) {
+			fsb_size_format_human(e->image_bytes, size, sizeof(size));
+			fprintf(out, "  [%s, %s]", size, str(e->fill));
+		}
+		if (!run && e->run)
+			fprintf(out, "  run: %s", e->run);
+		if (!lc && e->lifecycle)
+			fprintf(out, "  lifecycle: %s", e->lifecycle);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	if (run)
+		fprintf(out, "Command: fsbench run %s\n", run);
+	if (lc)
+		fprintf(out, "Lifecycle: fsbench lifecycle %s\n", lc);
+	if (run || lc)
+		fputc('\n', out);
+}
+
+static int print_bonnie(FILE *out, const struct fsb_matrix_doc *d)
+{
+	bool header = false;
+	int err;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_result *r = d->entries[i].run_res;
+
+		if (!r)
+			continue;
+		if (!header && (err = fsb_bonnie_header(out, r)))
+			return err;
+		header = true;
+		if ((err = fsb_bonnie_row(out, r)))
+			return err;
+	}
+	if (header)
+		fputc('\n', out);
+	return 0;
+}
+
+static int print_create(FILE *out, const struct fsb_matrix_doc *d)
+{
+	bool header = false;
+	int err;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_result *r = d->entries[i].run_res;
+
+		if (!r || !fsb_bonnie_pp_has_files(r))
+			continue;
+		if (!header && (err = fsb_bonnie_pp_file_header(out, r)))
+			return err;
+		header = true;
+		if ((err = fsb_bonnie_pp_file_row(out, r)))
+			return err;
+	}
+	if (header)
+		fputc('\n', out);
+	return 0;
+}
+
+static const struct fsb_test_result *phase(const struct fsb_result *r, const char *id)
+{
+	return r ? fsb_writer_test(r, id, "s") : NULL;
+}
+
+/* Rows setups, columns phases: "median [min-max]" in milliseconds. */
+static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
+{
+	size_t width[NPHASES] = { 0 }, lw = 10, last = 0;
+	uint64_t repeat, mkfs_repeat;
+	bool any = false;
+	char cell[96], size[32] = "";
+	const struct fsb_result *first = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+
+		if (!e->lc_res)
+			continue;
+		first = first ? first : e->lc_res;
+		lw = strlen(e->label) > lw ? strlen(e->label) : lw;
+		for (size_t p = 0; p < NPHASES; p++) {
+			const struct fsb_test_result *t = phase(e->lc_res, phases[p]);
+
+			if (!t)
+				continue;
+			fsb_matrix_fmt_phase(t->median, t->min, t->max, cell, sizeof(cell));
+			width[p] = strlen(cell) > width[p] ? strlen(cell) : width[p];
+			if (strlen(phases[p]) > width[p])
+				width[p] = strlen(phases[p]);
+			any = true;
+		}
+	}
+	if (!any)
+		return;
+	for (size_t p = 0; p < NPHASES; p++)
+		if (width[p])
+			last = p;
+	repeat = fsb_result_get_u64(first, "repeat", 0);
+	mkfs_repeat = fsb_result_get_u64(first, "mkfs_repeat", 0);
+	fprintf(out, "Lifecycle, ms: median [min-max] of %llu run%s", (unsigned long long)repeat,
+		repeat == 1 ? "" : "s");
+	if (width[0] && mkfs_repeat != repeat)
+		fprintf(out, " (mkfs: %llu)", (unsigned long long)mkfs_repeat);
+	if (width[4] || width[5]) {
+		fsb_size_format_human(fsb_result_get_u64(first, "copy_size_bytes", 0), size,
+				      sizeof(size));
+		fprintf(out, "; the copy is %s", size);
+	}
+	fputc('\n', out);
+	fprintf(out, "%-*s |", (int)lw, "Filesystem");
+	for (size_t p = 0; p < NPHASES; p++)
+		if (width[p])
+			fprintf(out, " %-*s", p < last ? (int)width[p] : 0, phases[p]);
+	fputc('\n', out);
+	for (size_t c = 0; c < lw + 1; c++)
+		fputc('-', out);
+	fputc('|', out);
+	for (size_t p = 0; p < NPHASES; p++)
+		for (size_t c = 0; width[p] && c < width[p] + 1; c++)
+			fputc('-', out);
+	fputc('\n', out);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+
+		if (!e->lc_res)
+			continue;
+		fprintf(out, "%-*s |", (int)lw, e->label);
+		for (size_t p = 0; p < NPHASES; p++) {
+			const struct fsb_test_result *t = phase(e->lc_res, phases[p]);
+
+			if (!width[p])
+				continue;
+			if (t)
+				fsb_matrix_fmt_phase(t->median, t->min, t->max, cell, sizeof(cell));
+			else
+				cell[0] = '\0';
+			/* The last column is not padded: no trailing blanks. */
+			fprintf(out, " %-*s", p < last ? (int)width[p] : 0, cell);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+static void print_problems(FILE *out, const struct fsb_matrix_doc *d)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+
+		if (e->status == FSB_MATRIX_OK && !e->note)
+			continue;
+		if (!header)
+			fputs("Not measured, or not all of it:\n", out);
+		header = true;
+		if (e->status != FSB_MATRIX_OK)
+			fprintf(out, "  %s: %s: %s\n", e->label, fsb_matrix_status_name(e->status),
+				e->error ? e->error : "(no reason recorded)");
+		if (e->note)
+			fprintf(out, "  %s: note: %s\n", e->label, e->note);
+	}
+	if (header)
+		fputc('\n', out);
+}
+
+/* The run view's method note, under each setup's own label. */
+static int print_notes(FILE *out, const struct fsb_matrix_doc *d)
+{
+	static const char prefix[] = "# fsbench: ";
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *mem;
+		int err;
+
+		if (!e->run_res)
+			continue;
+		mem = open_memstream(&buf, &len);
+		if (!mem)
+			return -errno;
+		err = fsb_writer_method_note(mem, e->run_res);
+		if (fclose(mem) == EOF && !err)
+			err = -EIO;
+		if (!err) {
+			if (!strncmp(buf, prefix, sizeof(prefix) - 1))
+				fprintf(out, "# %s: %s", e->label, buf + sizeof(prefix) - 1);
+			else
+				fputs(buf, out);
+		}
+		free(buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
+{
+	int err;
+
+	print_head(out, d);
+	print_config(out, d);
+	if ((err = print_bonnie(out, d)) || (err = print_create(out, d)))
+		return err;
+	print_lifecycle(out, d);
+	print_problems(out, d);
+	if ((err = print_notes(out, d)))
+		return err;
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+fsb_matrix_view fsb_matrix_view_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "text"))
+		return fsb_matrix_write_text;
+	if (!strcmp(name, "csv"))
+		return fsb_matrix_write_csv;
+	if (!strcmp(name, "json"))
+		return fsb_matrix_write_json;
+	return NULL;
+}
+
+int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int err;
+
+	if (!path || !strcmp(path, "-")) {
+		err = view(stdout, d);
+		if (err == -EINVAL)
+			return err;
+		/* A redirect to a full disk shows up only at flush time. */
+		errno = 0;
+		if (fflush(stdout) == EOF && !err)
+			err = errno ? -errno : -EIO;
+		else if (ferror(stdout) && !err)
+			err = -EIO;
+		if (err) {
+			clearerr(stdout);
+			fsb_err_errno(err, "cannot write to standard output");
+		}
+		return err;
+	}
+	/* Render fully before touching the file: no half-written reports. */
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		err = -errno;
+		fsb_err_errno(err, "cannot write '%s'", path);
+		return err;
+	}
+	err = view(mem, d);
+	if (fclose(mem) == EOF && !err)
+		err = -EIO;
+	if (!err && (err = fsb_write_file_atomic(path, buf, len)))
+		fsb_err_errno(err, "cannot write '%s'", path);
+	else if (err && err != -EINVAL)
+		fsb_err_errno(err, "cannot write '%s'", path);
+	free(buf);
+	return err;
+}
