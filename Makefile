@@ -19,7 +19,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJ   := $(LIB_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test unit-test cli-test deps install clean bench
+.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel
 
 all: fsbench
 
@@ -63,11 +63,31 @@ cli-test: fsbench build/san/fsbench
 # sanitized build; ends with "N passed, N failed".
 test:
 	@./scripts/deps.sh test
+	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
 	@$(MAKE) --no-print-directory $(UNIT_BIN) fsbench build/san/fsbench
 	@./tests/run-all.sh $(UNIT_BIN)
 
 bench: fsbench
 	./bench/vs-peers.sh
+
+# The distribution kernel `fsbench guest` boots when the running kernel's own
+# /boot/vmlinuz and /lib/modules are absent: the package linux-image-amd64
+# depends on, unpacked into the cache fsbench looks in, with the modules.dep
+# the .deb does not ship. Idempotent; nothing here is committed.
+GUEST_KERNEL_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/fsbench/kernel
+guest-kernel:
+	@set -e; pkg=$$(apt-cache depends linux-image-amd64 | \
+		sed -n 's/^  Depends: \(linux-image-[0-9].*\)$$/\1/p' | head -n1); \
+	test -n "$$pkg" || { echo "guest-kernel: no linux-image-amd64 in apt's lists (apt-get update?)" >&2; exit 1; }; \
+	ver=$${pkg#linux-image-}; \
+	if [ -f "$(GUEST_KERNEL_DIR)/lib/modules/$$ver/modules.dep" ]; then \
+		echo "guest-kernel: $$ver already in $(GUEST_KERNEL_DIR)"; exit 0; fi; \
+	mkdir -p "$(GUEST_KERNEL_DIR)/deb"; \
+	cd "$(GUEST_KERNEL_DIR)/deb" && apt-get download "$$pkg" && cd - >/dev/null; \
+	dpkg -x "$(GUEST_KERNEL_DIR)"/deb/$${pkg}_*.deb "$(GUEST_KERNEL_DIR)"; \
+	depmod -b "$(GUEST_KERNEL_DIR)" "$$ver"; \
+	rm -rf "$(GUEST_KERNEL_DIR)/deb"; \
+	echo "guest-kernel: $$ver in $(GUEST_KERNEL_DIR)"
 
 install: fsbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "matrix", fsb_cmd_matrix, "build each setup of CONFIG.ini on loop devices, measure, compare" },
 	{ "compare", fsb_cmd_compare, "result files side by side, speed relative to the first" },
 	{ "report", fsb_cmd_report, "result files as one self-contained HTML page with charts" },
+	{ "guest", fsb_cmd_guest, "run a command inside a QEMU guest (filesystems the host lacks)" },
 };
 
 static void usage(FILE *out)

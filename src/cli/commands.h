@@ -11,5 +11,6 @@ int fsb_cmd_lifecycle(int argc, char **argv);
 int fsb_cmd_matrix(int argc, char **argv);
 int fsb_cmd_compare(int argc, char **argv);
 int fsb_cmd_report(int argc, char **argv);
+int fsb_cmd_guest(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
+#include "device/mtd.h"
 #include "device/probe.h"
 #include "report/result.h"
 #include "report/writer.h"
@@ -54,7 +55,8 @@
 #define MAX_COPY (4ull << 30)
 
 static const char usage_text[] =
-	"usage: fsbench lifecycle [OPTIONS] --fs TYPE (--image PATH [--image-size SIZE] | --device DEV)\n"
+	"usage: fsbench lifecycle [OPTIONS] --fs TYPE (--image PATH [--image-size SIZE] | --device DEV\n"
+	"                                            | --mtd DEV,ERASESIZE)\n"
 	"\n"
 	"Time how long a filesystem takes to be made, mounted and unmounted, and\n"
 	"to take in and give back a file from a cold start, on a block device:\n"
@@ -78,6 +80,14 @@ static const char usage_text[] =
 	"      --device DEV       a block device; refused when mounted, swap, held or\n"
 	"                         carrying a signature, unless --destroy-data\n"
 	"      --destroy-data     allow --device to overwrite what is on DEV\n"
+	"      --mtd DEV,ERASESIZE  emulated flash: an MTD device made by block2mtd\n"
+	"                         over DEV (same checks as --device), used through\n"
+	"                         /dev/mtdblockN; refills are erases (flash_erase).\n"
+	"                         jffs2 defaults to --mkfs none: the first mount\n"
+	"                         formats, and mkfs-umount includes the background\n"
+	"                         erase that mount started (as in the reference)\n"
+	"      --pre-erase        with --mtd: erase with JFFS2 cleanmarkers\n"
+	"                         (flash_erase -j) so no background erase is needed\n"
 	"      --fill PATTERN     0xff (default for --image: erased flash), zero, random,\n"
 	"                         none (default for --device)\n"
 	"      --refill WHEN      each: refill before every repetition; once: only at\n"
@@ -104,6 +114,7 @@ static const char usage_text[] =
 enum {
 	OPT_FS = 256, OPT_TYPE, OPT_IMAGE, OPT_IMAGE_SIZE, OPT_DEVICE, OPT_DESTROY, OPT_FILL,
 	OPT_REFILL, OPT_PHASES, OPT_MKFS, OPT_OPTIONS, OPT_COPY_SIZE, OPT_SEED, OPT_PROGRESS,
+	OPT_MTD, OPT_PRE_ERASE,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +124,8 @@ static const struct option long_opts[] = {
 	{ "image-size", required_argument, NULL, OPT_IMAGE_SIZE },
 	{ "device", required_argument, NULL, OPT_DEVICE },
 	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
+	{ "mtd", required_argument, NULL, OPT_MTD },
+	{ "pre-erase", no_argument, NULL, OPT_PRE_ERASE },
 	{ "fill", required_argument, NULL, OPT_FILL },
 	{ "refill", required_argument, NULL, OPT_REFILL },
 	{ "phases", required_argument, NULL, OPT_PHASES },
@@ -155,6 +168,13 @@ struct lc_plan {
 	char mkfs_default[256];
 	char **mkfs_words;          /* the template split, placeholders kept */
 	char mkfs_path[PATH_MAX];   /* the program, found before anything is written */
+	const char *mtd;            /* --mtd as given */
+	char mtd_dev[PATH_MAX];     /* its DEV */
+	uint64_t mtd_erase_bytes;
+	bool pre_erase;
+	char mtd_chr[64], mtd_blk[64];
+	char erase_path[PATH_MAX];
+	char *erase_argv[8];
 };
 
 /* What the run holds and must release, in reverse order of acquisition. */
@@ -167,6 +187,7 @@ struct lc_run {
 	bool image_created;
 	struct fsb_loopdev loop;
 	int dev_fd;                 /* --device only; image mode uses loop.fd */
+	int lower_fd;               /* --mtd: the disk under the flash */
 	char **mkfs_argv;
 	struct fsb_lc_state state;
 	struct fsb_lifecycle lc;
@@ -310,6 +331,15 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 		case OPT_DESTROY:
 			p->destroy_data = true;
 			break;
+		case OPT_MTD:
+			if (fsb_mtd_parse(optarg, p->mtd_dev, sizeof(p->mtd_dev),
+					  &p->mtd_erase_bytes))
+				return fsb_opt_bad("--mtd", optarg, "DEV,ERASESIZE (/dev/vda,128k)");
+			p->mtd = optarg;
+			break;
+		case OPT_PRE_ERASE:
+			p->pre_erase = true;
+			break;
 		case OPT_FILL:
 			if (fsb_fill_parse(optarg, &p->fill))
 				return fsb_opt_bad("--fill", optarg, "0xff, zero, random or none");
@@ -386,15 +416,32 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 	}
 	if (!p->mount_type)
 		p->mount_type = p->fs_type;
-	if (!!p->image == !!p->device) {
-		fsb_err("lifecycle: give exactly one of --image PATH and --device DEV");
+	if (!!p->image + !!p->device + !!p->mtd != 1) {
+		fsb_err("lifecycle: give exactly one of --image PATH, --device DEV and --mtd DEV,SIZE");
 		return FSB_EXIT_USAGE;
+	}
+	if (p->pre_erase && !p->mtd) {
+		fsb_err("lifecycle: --pre-erase goes with --mtd");
+		return FSB_EXIT_USAGE;
+	}
+	if (p->mtd) {
+		if (p->fill_set) {
+			fsb_err("lifecycle: --fill does not go with --mtd (flash is erased)");
+			return FSB_EXIT_USAGE;
+		}
+		/* JFFS2 formats blank flash on its first mount: the reference's
+		 * "mkfs" is that mount. */
+		if (!p->mkfs_tmpl && !strcmp(p->fs_type, "jffs2"))
+			p->mkfs_tmpl = "none";
+		/* The checks of --device apply to the disk under the flash. */
+		p->device = p->mtd_dev;
+		p->destroy_data = true;
 	}
 	if (p->image_size && !p->image) {
 		fsb_err("lifecycle: --image-size goes with --image (a device has its own size)");
 		return FSB_EXIT_USAGE;
 	}
-	if (p->destroy_data && !p->device) {
+	if (p->destroy_data && !p->device && !p->mtd) {
 		fsb_err("lifecycle: --destroy-data goes with --device");
 		return FSB_EXIT_USAGE;
 	}
@@ -516,6 +563,35 @@ static int check_sizes(const struct lc_plan *p, uint64_t size)
 	return 0;
 }
 
+/*
+ * --mtd: flash_erase found first, then the MTD device made over the disk
+ * (the last check, since it is the first thing that changes the system);
+ * from here on the device is /dev/mtdblockN.
+ */
+static int attach_mtd(struct lc_plan *p)
+{
+	size_t n = 0;
+	int err;
+
+	if (fsb_mkfs_which("flash_erase", p->erase_path, sizeof(p->erase_path))) {
+		fsb_err("lifecycle: --mtd needs 'flash_erase' (package mtd-utils)");
+		return -ENOENT;
+	}
+	if ((err = fsb_mtd_attach(p->mtd_dev, p->mtd_erase_bytes, p->mtd_chr, sizeof(p->mtd_chr),
+				  p->mtd_blk, sizeof(p->mtd_blk))))
+		return err;
+	p->erase_argv[n++] = "flash_erase";
+	p->erase_argv[n++] = "-q";
+	if (p->pre_erase)
+		p->erase_argv[n++] = "-j";
+	p->erase_argv[n++] = p->mtd_chr;
+	p->erase_argv[n++] = "0";
+	p->erase_argv[n++] = "0";
+	p->erase_argv[n] = NULL;
+	p->device = p->mtd_blk;
+	return 0;
+}
+
 static int preflight(struct lc_plan *p, uint64_t *size)
 {
 	int err;
@@ -535,7 +611,11 @@ static int preflight(struct lc_plan *p, uint64_t *size)
 	err = p->image ? check_image(p, size) : check_device(p, size);
 	if (err)
 		return err;
-	return check_sizes(p, *size);
+	if ((err = check_sizes(p, *size)))
+		return err;
+	if (p->mtd)
+		return attach_mtd(p);
+	return 0;
 }
 
 /* ---- the run ---- */
@@ -571,7 +651,15 @@ static int fill_result(const struct lc_plan *p, const struct lc_run *run, uint64
 	err |= fsb_strset(&r->setup.fs_type, p->fs_type);
 	err |= fsb_strset(&r->setup.mount_options, p->options ? p->options : "");
 	err |= fsb_strset(&r->setup.device, lc->dev);
-	err |= fsb_strset(&r->setup.fill, fsb_fill_name(p->fill));
+	err |= fsb_strset(&r->setup.fill, p->mtd ? (p->pre_erase ? "0xff+cleanmarkers" : "0xff")
+					       : fsb_fill_name(p->fill));
+	if (p->mtd) {
+		err |= fsb_result_param_str(r, "mtd", p->mtd);
+		err |= fsb_result_param_str(r, "mtd_device", p->mtd_chr);
+		err |= fsb_result_param_u64(r, "erase_bytes", p->mtd_erase_bytes);
+		err |= fsb_result_param_bool(r, "pre_erase", p->pre_erase);
+		err |= fsb_result_param_bool(r, "erase_in_umount", lc->wait_erase);
+	}
 	if (p->image) {
 		err |= fsb_result_param_str(r, "image", p->image);
 		err |= fsb_result_param_bool(r, "direct_io", run->loop.direct_io);
@@ -669,7 +757,19 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 			return err;
 		}
 	}
-	if (fsb_diskstat_path_for_dev(run->lc.dev, run->statpath, sizeof(run->statpath)))
+	/* On flash the filesystem talks to MTD, not to mtdblock: the bytes
+	 * that reach a device are counted on the disk under it. */
+	if (p->mtd) {
+		run->lower_fd = open(p->mtd_dev, O_RDONLY | O_CLOEXEC);
+		if (run->lower_fd < 0) {
+			err = -errno;
+			fsb_err_errno(err, "lifecycle: cannot open '%s'", p->mtd_dev);
+			return err;
+		}
+		run->lc.lower_fd = run->lower_fd;
+	}
+	if (fsb_diskstat_path_for_dev(p->mtd ? p->mtd_dev : run->lc.dev, run->statpath,
+				      sizeof(run->statpath)))
 		run->statpath[0] = '\0';
 	return 0;
 }
@@ -684,6 +784,8 @@ static void release(struct lc_run *run)
 		run->state.mounted = false;
 	if (run->dev_fd >= 0)
 		close(run->dev_fd);
+	if (run->lower_fd >= 0)
+		close(run->lower_fd);
 	fsb_loopdev_release(&run->loop);
 	if (run->image_fd >= 0)
 		close(run->image_fd);
@@ -744,6 +846,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.image_fd = -1;
 	run.dev_fd = -1;
+	run.lower_fd = -1;
 	fsb_loopdev_init(&run.loop);
 
 	rc = parse(argc, argv, &plan);
@@ -751,6 +854,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 		fsb_mkfs_argv_free(plan.mkfs_words);
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	}
+	fsb_warn_set_quiet(plan.quiet);
 	rc = FSB_EXIT_FAIL;
 	if (preflight(&plan, &size))
 		goto out;
@@ -769,7 +873,11 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 		.io_bytes = IO_BYTES,
 		.dev_fd = -1,
 		.image_fd = -1,
+		.lower_fd = -1,
 		.state = &run.state,
+		.erase_path = plan.mtd ? plan.erase_path : NULL,
+		.erase_argv = plan.mtd ? plan.erase_argv : NULL,
+		.wait_erase = plan.mtd && !plan.pre_erase && fsb_mkfs_is_none(plan.mkfs_tmpl),
 	};
 	if ((err = make_mountpoint(&run)))
 		goto out;

@@ -408,6 +408,7 @@ int fsb_cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? FSB_EXIT_OK : rc;
+	fsb_warn_set_quiet(p.quiet);
 	if (check_dir(p.dir) || check_space(&p))
 		return FSB_EXIT_FAIL;
 	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));

@@ -45,10 +45,19 @@ void fsb_err_errno(int err, const char *fmt, ...)
 	va_end(ap);
 }
 
+static int quiet;
+
+void fsb_warn_set_quiet(int q)
+{
+	quiet = q;
+}
+
 void fsb_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap, 0);
 	va_end(ap);

@@ -11,6 +11,9 @@ void fsb_err_errno(int err, const char *fmt, ...) __attribute__((format(printf, 
 /* A warning: "fsbench: warning: ..." (measurement caveats, not failures). */
 void fsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* --quiet: warnings are not printed (errors always are). */
+void fsb_warn_set_quiet(int quiet);
+
 /*
  * The text of the last error fsb_err/fsb_err_errno printed, without the
  * "fsbench: " prefix ("" before the first one): for callers that record why

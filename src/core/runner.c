@@ -167,6 +167,10 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	max_work = ops->max_work ? ops->max_work(&ctx) : UINT64_MAX;
 	if (!max_work)
 		max_work = UINT64_MAX;
+	/* A cap (free space) is no multiple of the chunk: round it down, so
+	 * every run does whole units (chunks, seeks, files). */
+	if (max_work != UINT64_MAX && max_work >= granule)
+		max_work = max_work / granule * granule;
 	if (ctx.work > max_work)
 		ctx.work = max_work;
 
@@ -206,11 +210,15 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		have_dev = have_dev && runs[i].have_dev;
 	}
 	if (ops->work_unit != FSB_WORK_TIME && runs[0].wall_ns < cfg->min_time_ns) {
-		char need[32];
-		fsb_size_format_human(ctx.work, need, sizeof(need));
+		char work[32];
+
+		if (ops->work_unit == FSB_WORK_BYTES)
+			fsb_size_format_human(ctx.work, work, sizeof(work));
+		else
+			snprintf(work, sizeof(work), "%llu operations", (unsigned long long)ctx.work);
 		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work possible "
 			 "(%s): the figure is less certain", ops->name,
-			 (double)runs[0].wall_ns / 1e9, need);
+			 (double)runs[0].wall_ns / 1e9, work);
 	}
 
 	t = fsb_result_add_test(res, ops->name, unit_name(ops->work_unit));

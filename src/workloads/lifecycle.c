@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct lc_priv {
@@ -58,6 +59,14 @@ int fsb_lc_fill(const struct fsb_lifecycle *lc)
 	/* With --fill none the device holds whatever it held: unknown. */
 	lc->state->has_file = false;
 	lc->state->dev = FSB_LC_UNKNOWN;
+	/* Flash is blanked by erasing it: the tool leaves every block 0xff
+	 * (or 0xff with JFFS2 cleanmarkers, -j). */
+	if (lc->erase_argv) {
+		err = fsb_mkfs_run(lc->erase_path, lc->erase_argv);
+		if (!err)
+			lc->state->dev = FSB_LC_BLANK;
+		return err;
+	}
 	if (lc->fill == FSB_FILL_NONE)
 		return 0;
 	err = fsb_fill_fd(lc->dev_fd, lc->dev, lc->dev_bytes, lc->fill, lc->fill_seed);
@@ -124,6 +133,11 @@ static int make_cold(const struct fsb_lifecycle *lc)
 	if (ioctl(lc->dev_fd, BLKFLSBUF, 0) < 0) {
 		err = -errno;
 		fsb_err_errno(err, "cannot flush the cache of '%s'", lc->dev);
+		return err;
+	}
+	if (lc->lower_fd >= 0 && ioctl(lc->lower_fd, BLKFLSBUF, 0) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "cannot flush the cache of the disk under '%s'", lc->dev);
 		return err;
 	}
 	if (lc->image_fd >= 0) {
@@ -321,15 +335,56 @@ static int mkfs_umount_setup(struct fsb_ctx *ctx, void *priv)
 	return do_mount(lc);
 }
 
+/*
+ * Wait until the filesystem's free space has stopped growing: JFFS2 counts
+ * a block as free only once its background erase is done. Returns the time
+ * of the last growth in *last_ns (t0 when there was none), so the quiet
+ * period that proves the end is not counted. 0, -EINTR or -errno.
+ */
+#define ERASE_POLL_NS (20ull * 1000 * 1000)
+#define ERASE_QUIET_NS (1500ull * 1000 * 1000)
+
+static int wait_erase(const struct fsb_lifecycle *lc, uint64_t t0, uint64_t *last_ns)
+{
+	uint64_t prev = 0, now;
+	struct statvfs v;
+	int err;
+
+	*last_ns = t0;
+	for (;;) {
+		if (statvfs(lc->mnt, &v) < 0) {
+			err = -errno;
+			fsb_err_errno(err, "cannot read the free space of '%s'", lc->mnt);
+			return err;
+		}
+		now = fsb_clock_ns();
+		if ((uint64_t)v.f_bfree != prev) {
+			prev = v.f_bfree;
+			*last_ns = now;
+		} else if (now - *last_ns >= ERASE_QUIET_NS) {
+			return 0;
+		}
+		if ((err = stopped()))
+			return err;
+		usleep(ERASE_POLL_NS / 1000);
+	}
+}
+
 static int mkfs_umount_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
-	uint64_t t0 = fsb_clock_ns();
+	const struct fsb_lifecycle *lc = lc_of(ctx);
+	uint64_t t0 = fsb_clock_ns(), t_erased = t0, t1;
 	int err;
 
 	(void)priv;
-	/* ---- timed: umount(2), which writes back what the mount dirtied ---- */
-	err = do_umount(lc_of(ctx));
-	if (!err && fsb_sink_op(out, 0, fsb_clock_ns() - t0))
+	/* ---- timed: [the background erase, until its last block] + umount(2),
+	 * which writes back what the mount dirtied. The quiet period that shows
+	 * the erase is over is waited out but not counted. ---- */
+	if (lc->wait_erase && (err = wait_erase(lc, t0, &t_erased)))
+		return err;
+	t1 = fsb_clock_ns();
+	err = do_umount(lc);
+	if (!err && fsb_sink_op(out, 0, (t_erased - t0) + (fsb_clock_ns() - t1)))
 		err = -EINTR;
 	return err;
 }

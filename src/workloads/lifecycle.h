@@ -66,6 +66,17 @@ struct fsb_lifecycle {
 	uint64_t copy_bytes;          /* --copy-size */
 	size_t io_bytes;              /* size of each write/read call */
 	struct fsb_lc_state *state;
+	/* MTD (--mtd): a fill is an erase with this tool (flash_erase, with
+	 * -j when pre-erasing for JFFS2's cleanmarkers); NULL otherwise. */
+	const char *erase_path;
+	char *const *erase_argv;
+	/* mkfs-umount waits, inside its clock, for the erase a filesystem
+	 * started in the background on its first mount (JFFS2 on blank flash)
+	 * to finish before the umount, as the reference's umount did. */
+	bool wait_erase;
+	/* The disk under the flash (block2mtd keeps its pages in that disk's
+	 * cache), flushed too so flash reads start cold; -1 when none. */
+	int lower_fd;
 };
 
 /* Name of the file the write phase copies and the read phase reads. */
@@ -77,7 +88,8 @@ extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount,
 
 /*
  * Bring the device to the state the phases start from: filled with
- * lc->fill (a no-op for none). Returns 0 or -errno (described).
+ * lc->fill (a no-op for none), or erased with lc->erase_argv on MTD.
+ * Returns 0 or -errno (described).
  */
 int fsb_lc_fill(const struct fsb_lifecycle *lc);
 
