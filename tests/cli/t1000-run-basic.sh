@@ -1,0 +1,265 @@
+#!/bin/bash
+# fsbench run: usage, bad input, a tiny real run, two runs at once, --output.
+# Fast and root-free (the "not writable" case switches to nobody when root).
+. "$(dirname "$0")/lib.sh"
+
+tmpdir T || exit 1
+chmod 0755 "$T" # so that nobody can reach the dirs below (not-writable case)
+
+# diag FILE: show a file as TAP comments (why a check failed).
+diag() { sed 's/^/#   /' "$1" | head -20; }
+
+# one_line FILE: exactly one line, starting "fsbench: ".
+one_line() {
+	[ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]
+}
+
+# empty_dir DIR: nothing at all inside DIR.
+empty_dir() { [ -z "$(ls -A "$1")" ]; }
+
+# pycheck FILE CODE: run python CODE with d = the parsed JSON of FILE;
+# a failed assert prints its message as a TAP comment and fails. Further
+# arguments are in the list argv.
+pycheck() {
+	python3 - "$@" <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:], 'json': json})
+except AssertionError as e:
+    print('#   ' + str(e)); sys.exit(1)
+except Exception as e:
+    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
+EOF
+}
+
+[ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
+
+# ---- --help and --version ----
+for args in "--help" "run --help" "-h" "run -h"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" $args >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^usage: fsbench' "$T/out" && [ ! -s "$T/err" ]; then
+		ok "'fsbench $args' exits 0 and prints usage on stdout"
+	else
+		nok "'fsbench $args' exits 0 and prints usage on stdout (exit $rc)"; diag "$T/err"
+	fi
+done
+if "$FSBENCH" run --help | grep -q -- '--char-io' && "$FSBENCH" run --help | grep -qw seeks; then
+	ok "'fsbench run --help' lists the options and the tests"
+else
+	nok "'fsbench run --help' lists the options and the tests"
+fi
+for args in "--version" "run --version" "run -V"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" $args >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && grep -Eqx 'fsbench [0-9]+\.[0-9]+\.[0-9]+' "$T/out" && [ ! -s "$T/err" ]; then
+		ok "'fsbench $args' exits 0 and prints 'fsbench X.Y.Z'"
+	else
+		nok "'fsbench $args' exits 0 and prints 'fsbench X.Y.Z' (exit $rc)"; diag "$T/out"
+	fi
+done
+
+# ---- bad input: exit 2, one line on stderr, nothing created ----
+# usage_error "what" ARGS...: runs `fsbench run ARGS DIR` on a fresh dir.
+usage_error() {
+	local what=$1 d rc why=""; shift
+	d=$(mktemp -d "$T/bad.XXXXXX")
+	"$FSBENCH" run "$@" "$d" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] || why="$why exit $rc, want 2;"
+	one_line "$T/err" || why="$why stderr is not one 'fsbench: ' line;"
+	[ -s "$T/out" ] && why="$why stdout not empty;"
+	empty_dir "$d" || why="$why created: $(ls -A "$d" | tr '\n' ' ');"
+	if [ -z "$why" ]; then
+		ok "usage error: $what"
+	else
+		nok "usage error: $what ($why)"; diag "$T/err"
+	fi
+}
+usage_error "--size 12q" --size 12q --tests write
+usage_error "--size -1" --size -1 --tests write
+usage_error "--size 0" --size 0 --tests write
+usage_error "--chunk 3 (not a power of two)" --chunk 3 --tests write
+usage_error "--chunk 4k --size 2k (chunk > size)" --chunk 4k --size 2k --tests write
+usage_error "unknown option --bogus" --bogus
+usage_error "unknown short option -x" -x
+usage_error "unknown test (--tests bogus)" --tests bogus
+usage_error "unknown test in a list (--tests write,bogus)" --tests write,bogus
+usage_error "--format nope" --format nope --tests write
+usage_error "--cache nope" --cache nope --tests write
+usage_error "--repeat 0" --repeat 0 --tests write
+usage_error "--min-time abc" --min-time abc --tests write
+usage_error "--char-io nope" --char-io nope --tests putc
+usage_error "--seekers 0" --seekers 0 --tests seeks
+
+# The implicit command (`fsbench [OPTIONS] DIR`) checks the same way.
+d=$(mktemp -d "$T/bad.XXXXXX")
+"$FSBENCH" --size 12q "$d" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && one_line "$T/err" && empty_dir "$d"; then
+	ok "usage error without the 'run' word: --size 12q"
+else
+	nok "usage error without the 'run' word: --size 12q (exit $rc)"; diag "$T/err"
+fi
+
+# ---- DIR missing, not a directory, not writable: exit 1, one line ----
+# dir_error "what" DIR [PREFIX...]: PREFIX runs fsbench as another user.
+dir_error() {
+	local what=$1 dir=$2 rc why=""; shift 2
+	"$@" "$FSBENCH" run --size 4m --tests write "$dir" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] || why="$why exit $rc, want 1;"
+	one_line "$T/err" || why="$why stderr is not one 'fsbench: ' line;"
+	grep -qF "$dir" "$T/err" || why="$why error does not name the dir;"
+	if [ -z "$why" ]; then
+		ok "runtime error: $what"
+	else
+		nok "runtime error: $what ($why)"; diag "$T/err"
+	fi
+}
+dir_error "DIR missing" "$T/no-such-dir"
+[ ! -e "$T/no-such-dir" ] && ok "missing DIR is not created" || nok "missing DIR is not created"
+touch "$T/a-file"
+dir_error "DIR is a file" "$T/a-file"
+dir_error "DIR below a file" "$T/a-file/sub"
+
+mkdir "$T/ro" && chmod 0555 "$T/ro"
+if is_root; then
+	as_nobody=""
+	if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+		as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	elif runuser -u nobody -- true 2>/dev/null; then
+		as_nobody="runuser -u nobody --"
+	fi
+	# nobody must be able to reach the binary (and its directory) at all.
+	if [ -n "$as_nobody" ] && $as_nobody test -x "$FSBENCH" && $as_nobody test -r "$T/ro"; then
+		# shellcheck disable=SC2086
+		dir_error "DIR not writable (mode 0555, as nobody)" "$T/ro" $as_nobody
+		empty_dir "$T/ro" && ok "nothing created in the unwritable DIR" ||
+			nok "nothing created in the unwritable DIR"
+	else
+		skip "DIR not writable" "cannot run $FSBENCH as nobody"
+		skip "nothing created in the unwritable DIR" "cannot run as nobody"
+	fi
+else
+	dir_error "DIR not writable (mode 0555)" "$T/ro"
+	empty_dir "$T/ro" && ok "nothing created in the unwritable DIR" ||
+		nok "nothing created in the unwritable DIR"
+fi
+
+# ---- a real run, tiny sizes ----
+RUN=(run --size 4m --repeat 2 --min-time 0.05 --tests throughput --quiet)
+D=$T/run1; O=$T/out1
+mkdir "$D" "$O"
+"$FSBENCH" "${RUN[@]}" --format json -o "$O/out.json" "$D" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ]; then ok "tiny run exits 0"; else nok "tiny run exits 0 (exit $rc)"; diag "$T/err"; fi
+[ ! -s "$T/out" ] && ok "nothing on stdout with --output" || nok "nothing on stdout with --output"
+[ ! -s "$T/err" ] && ok "nothing on stderr (--quiet, no TTY)" || { nok "nothing on stderr (--quiet, no TTY)"; diag "$T/err"; }
+no_scratch_left "$D" && empty_dir "$D" && ok "no fsbench.* scratch entry left in DIR" ||
+	{ nok "no fsbench.* scratch entry left in DIR"; ls -A "$D" | sed 's/^/#   /'; }
+[ "$(ls -A "$O")" = "out.json" ] && ok "--output: out.json and no temporary file" ||
+	{ nok "--output: out.json and no temporary file"; ls -A "$O" | sed 's/^/#   /'; }
+check "json: six tests, each median > 0 (and min <= median <= max), runs of 2, latency_us" \
+	pycheck "$O/out.json" '
+ids = [t["id"] for t in d["tests"]]
+assert sorted(ids) == sorted(["putc","write","rewrite","getc","read","seeks"]), ids
+for t in d["tests"]:
+    i = t["id"]
+    assert t["median"] > 0, (i, "median", t["median"])
+    assert 0 < t["min"] <= t["median"] <= t["max"], (i, t["min"], t["median"], t["max"])
+    assert len(t["runs"]) == 2 and all(r > 0 for r in t["runs"]), (i, t["runs"])
+    assert t["cv"] >= 0, (i, t["cv"])
+    assert t["cpu_pct"] > 0, (i, "cpu_pct", t["cpu_pct"])
+    assert t["work"] > 0, (i, "work", t["work"])
+    lat = t["latency_us"]
+    for k in ("max", "p50", "p99", "p999"):
+        assert k in lat, (i, "latency_us lacks", k)
+    assert 0 < lat["p50"] <= lat["p99"] <= lat["p999"] <= lat["max"], (i, lat)
+    assert t["unit"] == ("ops/s" if i == "seeks" else "B/s"), (i, t["unit"])
+'
+check "json: document shape (kind, params echo the options)" pycheck "$O/out.json" '
+assert d["format_version"] == 1 and d["tool"] == "fsbench" and d["kind"] == "run", d.get("kind")
+p = d["params"]
+assert p["size_bytes"] == 4 << 20, p["size_bytes"]
+assert p["chunk_bytes"] == 8192 and p["repeat"] == 2 and p["cache"] == "drop", p
+assert abs(p["min_time_s"] - 0.05) < 1e-9, p["min_time_s"]
+assert d["host"]["cpus"] >= 1 and d["host"]["ram_bytes"] > 0, d["host"]
+'
+# Block tests never do less than --size; every kept run lasted --min-time
+# (elapsed_s is the mean run time when present).
+check "json: work >= --size for block tests, runs last >= --min-time" pycheck "$O/out.json" '
+for t in d["tests"]:
+    if t["id"] in ("write", "rewrite", "read"):
+        assert t["work"] >= 4 << 20, (t["id"], t["work"])
+    if "elapsed_s" in t:
+        assert t["elapsed_s"] >= 0.05, (t["id"], t["elapsed_s"])
+'
+
+# ---- two runs in the same DIR at once ----
+D=$T/run2
+mkdir "$D"
+"$FSBENCH" "${RUN[@]}" --min-time 0.2 --format json -o "$T/a.json" "$D" 2>"$T/err-a" &
+pa=$!
+"$FSBENCH" "${RUN[@]}" --min-time 0.2 --format json -o "$T/b.json" "$D" 2>"$T/err-b" &
+pb=$!
+# Both must be inside DIR at the same time for this to mean anything.
+both=0
+for _ in $(seq 50); do
+	[ "$(compgen -G "$D/fsbench.*" | wc -l)" -ge 2 ] && { both=1; break; }
+	sleep 0.1
+done
+wait $pa; ra=$?
+wait $pb; rb=$?
+[ $both -eq 1 ] && ok "concurrent runs: two scratch dirs side by side" ||
+	nok "concurrent runs: two scratch dirs side by side"
+if [ $ra -eq 0 ] && [ $rb -eq 0 ]; then
+	ok "concurrent runs in one DIR both exit 0"
+else
+	nok "concurrent runs in one DIR both exit 0 (exit $ra and $rb)"; diag "$T/err-a"; diag "$T/err-b"
+fi
+check "concurrent runs: both results complete" pycheck "$T/a.json" '
+b = json.load(open(argv[0]))
+for doc in (d, b):
+    assert len(doc["tests"]) == 6 and all(t["median"] > 0 for t in doc["tests"]), doc["tests"]
+assert d["setup"]["dir"] != b["setup"]["dir"], "same scratch dir"
+' "$T/b.json"
+empty_dir "$D" && ok "concurrent runs: nothing left in DIR" ||
+	{ nok "concurrent runs: nothing left in DIR"; ls -A "$D" | sed 's/^/#   /'; }
+
+# ---- --output is atomic ----
+D=$T/run3; O=$T/out3
+mkdir "$D" "$O"
+echo old >"$O/r.json"
+ino0=$(stat -c %i "$O/r.json")
+"$FSBENCH" run --size 1m --repeat 1 --min-time 0.02 --tests write --quiet --format json \
+	-o "$O/r.json" "$D" 2>"$T/err"; rc=$?
+ino1=$(stat -c %i "$O/r.json")
+if [ $rc -eq 0 ] && [ "$ino0" != "$ino1" ] && pycheck "$O/r.json" 'assert d["tests"][0]["id"] == "write"'; then
+	ok "--output replaces an existing file by rename (new inode, new content)"
+else
+	nok "--output replaces an existing file by rename (exit $rc, inode $ino0 -> $ino1)"; diag "$T/err"
+fi
+[ "$(ls -A "$O")" = "r.json" ] && ok "--output: no temporary file left" ||
+	{ nok "--output: no temporary file left"; ls -A "$O" | sed 's/^/#   /'; }
+[ "$(stat -c %a "$O/r.json")" = 644 ] && ok "--output file is mode 0644" ||
+	nok "--output file is mode 0644 (is $(stat -c %a "$O/r.json"))"
+
+# Output that cannot be written: exit 1, one line, scratch removed, no temp.
+mkdir "$O/a-dir"
+"$FSBENCH" run --size 1m --repeat 1 --min-time 0.02 --tests write --quiet --format json \
+	-o "$O/a-dir" "$D" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && one_line "$T/err" && [ -d "$O/a-dir" ] && empty_dir "$O/a-dir"; then
+	ok "--output onto a directory: exit 1, one line, directory untouched"
+else
+	nok "--output onto a directory: exit 1, one line, directory untouched (exit $rc)"; diag "$T/err"
+fi
+[ "$(ls -A "$O" | sort | tr '\n' ' ')" = "a-dir r.json " ] && ok "failed --output leaves no temporary file" ||
+	{ nok "failed --output leaves no temporary file"; ls -A "$O" | sed 's/^/#   /'; }
+empty_dir "$D" && ok "failed --output: scratch dir removed" || nok "failed --output: scratch dir removed"
+"$FSBENCH" run --size 1m --repeat 1 --min-time 0.02 --tests write --quiet --format json \
+	-o "$T/no-such-dir/r.json" "$D" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && one_line "$T/err" && empty_dir "$D"; then
+	ok "--output in a missing dir: exit 1, one line, scratch removed"
+else
+	nok "--output in a missing dir: exit 1, one line, scratch removed (exit $rc)"; diag "$T/err"
+fi
+
+done_testing

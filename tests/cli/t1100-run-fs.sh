@@ -1,0 +1,299 @@
+#!/bin/bash
+# fsbench run: every throughput test on tmpfs and on ext4 on a loop device
+# this script makes; cache modes, --char-io syscall, every view (the CSV
+# through bonnie++'s own bon_csv2txt/bon_csv2html), ENOSPC. Root only for
+# the mounts; without root those parts are skipped.
+. "$(dirname "$0")/lib.sh"
+
+tmpdir T || exit 1
+
+diag() { sed 's/^/#   /' "$1" | head -20; }
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
+empty_dir() { [ -z "$(ls -A "$1")" ]; }
+
+# pycheck FILE CODE [ARG...]: python CODE with d = the parsed JSON of FILE
+# and argv = [ARG...]; a failed assert is printed as a TAP comment.
+pycheck() {
+	python3 - "$@" <<'EOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:], 'json': json})
+except AssertionError as e:
+    print('#   ' + str(e)); sys.exit(1)
+except Exception as e:
+    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
+EOF
+}
+
+# Every figure of the throughput suite present, > 0, with its runs and latency.
+ALL_FIGURES='
+want = ["putc", "write", "rewrite", "getc", "read", "seeks"]
+ids = [t["id"] for t in d["tests"]]
+assert sorted(ids) == sorted(want), ids
+for t in d["tests"]:
+    i = t["id"]
+    for k in ("median", "min", "max", "cpu_pct", "work"):
+        assert t[k] > 0, (i, k, t[k])
+    assert len(t["runs"]) == d["params"]["repeat"] and min(t["runs"]) > 0, (i, t["runs"])
+    assert t["min"] <= t["median"] <= t["max"], (i, t["min"], t["median"], t["max"])
+    assert "cv" in t and t["cv"] >= 0, (i, "cv")
+    lat = t["latency_us"]
+    assert 0 < lat["p50"] <= lat["p99"] <= lat["p999"] <= lat["max"], (i, lat)
+'
+
+# run_json NAME DIR ARGS...: fsbench run ... -f json -o $T/NAME.json DIR;
+# one TAP line for exit 0 and no scratch entry left behind.
+run_json() {
+	local name=$1 dir=$2 rc; shift 2
+	"$FSBENCH" run --quiet "$@" --format json -o "$T/$name.json" "$dir" 2>"$T/$name.err"; rc=$?
+	if [ $rc -eq 0 ] && no_scratch_left "$dir"; then
+		ok "$name: fsbench run $* exits 0, no scratch left"
+	else
+		nok "$name: fsbench run $* exits 0, no scratch left (exit $rc)"; diag "$T/$name.err"
+		return 1
+	fi
+}
+
+[ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
+SMALL=(--size 32m --repeat 2 --min-time 0.1 --tests throughput)
+
+# ---------------- tmpfs (a plain temp dir when not root) ----------------
+TMPFS=$T/tmpfs
+mkdir "$TMPFS" || exit 1
+if is_root; then
+	mount_tmpfs "$TMPFS" size=256m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
+	FSTYPE=tmpfs
+else
+	FSTYPE=$(findmnt -n -o FSTYPE -T "$TMPFS")
+fi
+
+if run_json "$FSTYPE" "$TMPFS" "${SMALL[@]}"; then
+	check "$FSTYPE: every figure present and > 0" pycheck "$T/$FSTYPE.json" "$ALL_FIGURES"
+	check "$FSTYPE: setup names $FSTYPE, params echo the options" pycheck "$T/$FSTYPE.json" '
+assert d["setup"]["fs_type"] == argv[0], (d["setup"], argv[0])
+p = d["params"]
+assert p["size_bytes"] == 32 << 20 and p["repeat"] == 2 and p["cache"] == "drop", p
+assert p["char_io"] == "stdio", p["char_io"]
+' "$FSTYPE"
+	check "$FSTYPE: block tests did at least --size of work, in whole chunks" pycheck "$T/$FSTYPE.json" '
+for t in d["tests"]:
+    if t["id"] in ("write", "rewrite", "read"):
+        assert t["work"] >= 32 << 20 and t["work"] % 8192 == 0, (t["id"], t["work"])
+'
+fi
+empty_dir "$TMPFS" && ok "$FSTYPE: empty after the run" || nok "$FSTYPE: empty after the run"
+
+# --char-io syscall --char-size 64k: one-byte syscalls, exactly 64 KiB.
+if run_json syscall "$TMPFS" --size 8m --repeat 2 --min-time 0.05 --tests putc,getc \
+	--char-io syscall --char-size 64k; then
+	check "--char-io syscall --char-size 64k: putc and getc did exactly 64 KiB, > 0 B/s" \
+		pycheck "$T/syscall.json" '
+assert d["params"]["char_io"] == "syscall", d["params"]["char_io"]
+assert d["params"]["char_size_bytes"] == 65536, d["params"]["char_size_bytes"]
+ids = [t["id"] for t in d["tests"]]
+assert ids == ["putc", "getc"], ids
+for t in d["tests"]:
+    assert t["work"] == 65536 and t["median"] > 0 and len(t["runs"]) == 2, (t["id"], t["work"], t["median"])
+'
+fi
+
+# ---------------- views ----------------
+# One small run per view, all with a label the view must show.
+view() {
+	local fmt=$1 rc
+	"$FSBENCH" run --quiet --size 8m --repeat 1 --min-time 0.02 --tests throughput \
+		--label "lbl-$fmt" --format "$fmt" "$TMPFS" >"$T/view.$fmt" 2>"$T/view.$fmt.err"; rc=$?
+	# (Warnings are --quiet's business, checked below; nothing else on stderr.)
+	if [ $rc -eq 0 ] && ! grep -qv '^fsbench: warning: ' "$T/view.$fmt.err" &&
+		grep -qF "lbl-$fmt" "$T/view.$fmt" && ! grep -qF '+++' "$T/view.$fmt"; then
+		ok "--format $fmt: exit 0, shows the label, no '+++++'"
+	else
+		nok "--format $fmt: exit 0, shows the label, no '+++++' (exit $rc)"
+		diag "$T/view.$fmt.err"; diag "$T/view.$fmt"
+		return 1
+	fi
+}
+view text
+view bonnie
+view bonnie++
+if view csv; then
+	check "csv: one line of 50 fields, 1.98, label, every throughput figure a number" python3 - "$T/view.csv" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+try:
+    assert len(lines) == 1, "%d lines" % len(lines)
+    f = lines[0].split(",")
+    assert len(f) == 50, "%d fields" % len(f)
+    assert f[0] == "1.98" and f[2] == "lbl-csv", f[:3]
+    assert re.fullmatch(r"[0-9]+[KMGT]?", f[5]), ("size", f[5])
+    for i in range(9, 21):
+        assert re.fullmatch(r"[0-9]+(\.[0-9]+)?", f[i]), (i, f[i])
+    for i in (9, 11, 13, 15, 17, 19):
+        assert float(f[i]) > 0, (i, f[i])
+    for i in range(38, 44):
+        assert re.fullmatch(r"[0-9]+(us|ms|s)", f[i]), (i, f[i])
+except AssertionError as e:
+    print("#   " + str(e)); sys.exit(1)
+EOF
+	bon_csv2txt <"$T/view.csv" >"$T/csv2txt.out" 2>"$T/csv2txt.err"; rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$T/csv2txt.err" ] && grep -q '^lbl-csv ' "$T/csv2txt.out" &&
+		[ "$(grep -c '^Latency ' "$T/csv2txt.out")" -eq 1 ]; then
+		ok "bon_csv2txt reads the CSV: exit 0, no stderr, shows the row"
+	else
+		nok "bon_csv2txt reads the CSV (exit $rc)"; diag "$T/csv2txt.err"; diag "$T/csv2txt.out"
+	fi
+	bon_csv2html <"$T/view.csv" >"$T/csv2html.out" 2>"$T/csv2html.err"; rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$T/csv2html.err" ] && grep -qF lbl-csv "$T/csv2html.out" &&
+		grep -qi '<table' "$T/csv2html.out"; then
+		ok "bon_csv2html reads the CSV: exit 0, no stderr, a table with the row"
+	else
+		nok "bon_csv2html reads the CSV (exit $rc)"; diag "$T/csv2html.err"
+	fi
+	# The bonnie++ view ends with the same kind of CSV line.
+	# (bon_csv2txt shows the first 8 characters of a name.)
+	if tail -n 1 "$T/view.bonnie++" | bon_csv2txt >"$T/csv2txt2.out" 2>"$T/csv2txt2.err" &&
+		[ ! -s "$T/csv2txt2.err" ] && grep -q '^lbl-bonn' "$T/csv2txt2.out" &&
+		tail -n 1 "$T/view.bonnie++" | grep -q '^1\.98,[^,]*,lbl-bonnie++,'; then
+		ok "bonnie++ view: its last line is a CSV line bon_csv2txt reads"
+	else
+		nok "bonnie++ view: its last line is a CSV line bon_csv2txt reads"; diag "$T/csv2txt2.err"
+		diag "$T/csv2txt2.out"
+	fi
+fi
+empty_dir "$TMPFS" && ok "$FSTYPE: empty after the view runs" || nok "$FSTYPE: empty after the view runs"
+
+if ! is_root; then
+	skip "ENOSPC" "needs root (tmpfs mounts)"
+	skip "ext4" "needs root (loop device, mount)"
+	done_testing
+	exit 0
+fi
+
+# ---------------- ENOSPC ----------------
+SMALLFS=$T/small
+mkdir "$SMALLFS" && mount_tmpfs "$SMALLFS" size=8m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
+"$FSBENCH" run --size 64m --tests throughput "$SMALLFS" >"$T/out" 2>"$T/err"; rc=$?
+why=""
+[ $rc -eq 1 ] || why="$why exit $rc, want 1;"
+one_line "$T/err" || why="$why not one 'fsbench: ' line;"
+grep -Eq 'fsbench: (putc|write|rewrite|getc|read|seeks)\b' "$T/err" || why="$why no test named;"
+grep -Eq '64(\.0)? ?MiB|67108864' "$T/err" || why="$why space needed (64 MiB) not given;"
+empty_dir "$SMALLFS" || why="$why tmpfs not empty: $(ls -A "$SMALLFS");"
+[ -z "$why" ] && ok "ENOSPC up front: 8 MiB tmpfs, --size 64m: exit 1, one line, test and space named, nothing left" ||
+	{ nok "ENOSPC up front ($why)"; diag "$T/err"; }
+
+# Auto --char-size never asks for more than the free space.
+"$FSBENCH" run --quiet --size 64m --tests putc,getc --repeat 2 --min-time 0.05 --format json \
+	-o "$T/smallchar.json" "$SMALLFS" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && pycheck "$T/smallchar.json" '
+for t in d["tests"]:
+    assert 0 < t["work"] <= 8 << 20 and t["median"] > 0, (t["id"], t["work"])
+'; then
+	ok "per-char tests alone on an 8 MiB tmpfs fit in the free space"
+else
+	nok "per-char tests alone on an 8 MiB tmpfs fit in the free space (exit $rc)"; diag "$T/err"
+fi
+[ ! -s "$T/err" ] && ok "--quiet: no warning on stderr (short runs at the largest work)" ||
+	{ nok "--quiet: no warning on stderr (short runs at the largest work)"; diag "$T/err"; }
+# Block tests that grow up to the free space still do whole chunks.
+"$FSBENCH" run --quiet --size 1m --tests write,rewrite,read --repeat 1 --min-time 2 --format json \
+	-o "$T/smallblock.json" "$SMALLFS" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && pycheck "$T/smallblock.json" '
+for t in d["tests"]:
+    assert 1 << 20 <= t["work"] <= 8 << 20, (t["id"], t["work"])
+    assert t["work"] % 8192 == 0, (t["id"], "work", t["work"], "is not whole 8 KiB chunks")
+'; then
+	ok "block tests grown to the free space of an 8 MiB tmpfs do whole chunks"
+else
+	nok "block tests grown to the free space of an 8 MiB tmpfs do whole chunks (exit $rc)"; diag "$T/err"
+fi
+empty_dir "$SMALLFS" && ok "small tmpfs empty afterwards" || nok "small tmpfs empty afterwards"
+
+# ENOSPC during a run: something else fills the filesystem while the
+# write test runs. The run must fail with one line naming the test and
+# remove its scratch directory.
+MIDFS=$T/mid
+mkdir "$MIDFS" && mount_tmpfs "$MIDFS" size=64m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
+mkdir "$MIDFS/other"
+"$FSBENCH" run --size 32m --tests write --repeat 1000 --min-time 0.02 "$MIDFS" \
+	>"$T/out" 2>"$T/err" &
+pid=$!
+# Once the write test is writing, grab every free block, again and again,
+# until fsbench gives up.
+for _ in $(seq 100); do
+	compgen -G "$MIDFS/fsbench.*/*" >/dev/null && break
+	sleep 0.05
+done
+for _ in $(seq 200); do
+	kill -0 $pid 2>/dev/null || break
+	dd if=/dev/zero bs=64k count=1024 2>/dev/null >>"$MIDFS/other/fill"
+	sleep 0.05
+done
+kill -0 $pid 2>/dev/null && { kill -KILL $pid; echo "# fsbench still running after the fill: killed"; }
+wait $pid; rc=$?
+rm -rf "$MIDFS/other"
+why=""
+[ $rc -eq 1 ] || why="$why exit $rc, want 1;"
+one_line "$T/err" || why="$why not one 'fsbench: ' line;"
+grep -q '^fsbench: write: ' "$T/err" || why="$why test not named;"
+grep -q 'No space left on device' "$T/err" || why="$why no ENOSPC;"
+grep -Eq 'needs [0-9.]+ ?[KMG]iB' "$T/err" || why="$why space needed not given;"
+empty_dir "$MIDFS" || why="$why left: $(ls -A "$MIDFS");"
+[ -z "$why" ] && ok "ENOSPC mid-run: exit 1, one line naming write and the space, scratch removed" ||
+	{ nok "ENOSPC mid-run ($why)"; diag "$T/err"; }
+
+# ---------------- ext4 on a loop device ----------------
+if ! command -v mkfs.ext4 >/dev/null || ! make_fs ext4 256M; then
+	skip "ext4" "cannot make ext4 on a loop device"
+	done_testing
+	exit 0
+fi
+if run_json ext4 "$FS_MNT" "${SMALL[@]}"; then
+	check "ext4: every figure present and > 0" pycheck "$T/ext4.json" "$ALL_FIGURES"
+	check "ext4: setup.fs_type is ext4, setup.device is the loop device" pycheck "$T/ext4.json" '
+assert d["setup"]["fs_type"] == "ext4", d["setup"]
+assert d["setup"]["device"] == argv[0], (d["setup"].get("device"), argv[0])
+' "$FS_DEV"
+	check "ext4: device bytes for every test; write wrote >= its work to the device" \
+		pycheck "$T/ext4.json" '
+t = {t["id"]: t for t in d["tests"]}
+for i, x in t.items():
+    assert "device" in x, (i, "no device bytes")
+w = t["write"]
+assert w["device"]["write_bytes"] > 0, w["device"]
+assert w["device"]["write_bytes"] >= w["work"], ("write", w["device"], w["work"])
+assert t["rewrite"]["device"]["write_bytes"] >= t["rewrite"]["work"], t["rewrite"]["device"]
+assert t["putc"]["device"]["write_bytes"] >= t["putc"]["work"], t["putc"]["device"]
+assert w.get("write_amplification", 0) >= 1.0, w.get("write_amplification")
+'
+	# --cache drop: the reads must really come from the device.
+	check "ext4 --cache drop: read and getc fetched their data from the device" \
+		pycheck "$T/ext4.json" '
+for t in d["tests"]:
+    if t["id"] in ("read", "getc"):
+        assert t["device"]["read_bytes"] >= 0.9 * t["work"], (t["id"], t["device"], t["work"])
+'
+fi
+if run_json ext4-direct "$FS_MNT" "${SMALL[@]}" --cache direct; then
+	check "ext4 --cache direct: every figure present and > 0" pycheck "$T/ext4-direct.json" "$ALL_FIGURES"
+	check "ext4 --cache direct: mode recorded, block read and write all at the device" \
+		pycheck "$T/ext4-direct.json" '
+assert d["params"]["cache"] == "direct", d["params"]["cache"]
+t = {t["id"]: t for t in d["tests"]}
+assert t["read"]["device"]["read_bytes"] >= t["read"]["work"], t["read"]
+assert t["write"]["device"]["write_bytes"] >= t["write"]["work"], t["write"]
+'
+fi
+if run_json ext4-syscall "$FS_MNT" --size 8m --repeat 2 --min-time 0.05 --tests putc,getc \
+	--char-io syscall --char-size 64k; then
+	check "ext4 --char-io syscall --char-size 64k: 64 KiB each, > 0" pycheck "$T/ext4-syscall.json" '
+for t in d["tests"]:
+    assert t["work"] == 65536 and t["median"] > 0, (t["id"], t["work"], t["median"])
+'
+fi
+# Only lost+found remains.
+[ "$(ls -A "$FS_MNT")" = "lost+found" ] && ok "ext4: nothing left but lost+found" ||
+	{ nok "ext4: nothing left but lost+found"; ls -A "$FS_MNT" | sed 's/^/#   /'; }
+
+done_testing
