@@ -175,6 +175,12 @@ struct lc_plan {
 	char mtd_chr[64], mtd_blk[64];
 	char erase_path[PATH_MAX];
 	char *erase_argv[8];
+	bool ubi;                   /* ubifs on --mtd: UBI tools are its mkfs */
+	char ubi_paths[3][PATH_MAX];
+	char *ubi_argv[3][8];
+	char ubi_words[4][64];      /* mtd index, ubi number, ubi device, volume */
+	char mount_src[64];
+	int ubi_num;
 };
 
 /* What the run holds and must release, in reverse order of acquisition. */
@@ -273,6 +279,8 @@ static int check_mkfs_template(struct lc_plan *p)
 	const char *why;
 	char **trial = NULL;
 
+	if (p->ubi)
+		return 0;
 	if (!p->mkfs_tmpl) {
 		if (fsb_mkfs_default_template(p->fs_type, p->mkfs_default, sizeof(p->mkfs_default)))
 			return fsb_opt_bad("--fs", p->fs_type, "a filesystem type name");
@@ -433,6 +441,28 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 		 * "mkfs" is that mount. */
 		if (!p->mkfs_tmpl && !strcmp(p->fs_type, "jffs2"))
 			p->mkfs_tmpl = "none";
+		/* UBIFS lives on a UBI volume: formatting the flash for UBI,
+		 * attaching it and making the volume is its mkfs. */
+		if (!strcmp(p->fs_type, "ubifs")) {
+			if (p->mkfs_tmpl) {
+				fsb_err("lifecycle: --mkfs does not go with --fs ubifs --mtd (its mkfs "
+					"is ubiformat, ubiattach, ubimkvol)");
+				return FSB_EXIT_USAGE;
+			}
+			if (p->pre_erase) {
+				fsb_err("lifecycle: --pre-erase is for jffs2 (ubiformat erases)");
+				return FSB_EXIT_USAGE;
+			}
+			p->ubi = true;
+			p->mkfs_tmpl = "ubiformat -y -q {mtd}; ubiattach -m N -d N; "
+				       "ubimkvol /dev/ubiN -N fsbench -m";
+			/* ubiformat erases every block itself (keeping erase
+			 * counters, as on real flash): no erase before each mkfs. */
+			if (!p->refill_set) {
+				p->refill = FSB_LC_REFILL_ONCE;
+				p->refill_set = true;
+			}
+		}
 		/* The checks of --device apply to the disk under the flash. */
 		p->device = p->mtd_dev;
 		p->destroy_data = true;
@@ -554,12 +584,48 @@ static int check_sizes(const struct lc_plan *p, uint64_t size)
 			fsb_size_format_human(min, b, sizeof(b)));
 		return -EINVAL;
 	}
+	if (p->ubi && size < 64 * p->mtd_erase_bytes) {
+		fsb_err("lifecycle: '%s' is %s: UBI wants at least 64 erase blocks",
+			what, fsb_size_format_human(size, a, sizeof(a)));
+		return -EINVAL;
+	}
 	if (p->copy_size >= size) {
 		fsb_err("lifecycle: a copy of %s cannot fit on '%s' of %s",
 			fsb_size_format_human(p->copy_size, a, sizeof(a)), what,
 			fsb_size_format_human(size, b, sizeof(b)));
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * UBIFS on the MTD device mtdN: UBI device N (so two flashes never clash),
+ * volume "fsbench" of all the space, mounted as ubiN:fsbench.
+ */
+static int plan_ubi(struct lc_plan *p)
+{
+	static const char *const tools[3] = { "ubiformat", "ubiattach", "ubimkvol" };
+	char (*w)[64] = p->ubi_words;
+
+	if (sscanf(p->mtd_chr, "/dev/mtd%d", &p->ubi_num) != 1)
+		return -EINVAL;
+	for (size_t i = 0; i < 3; i++) {
+		if (fsb_mkfs_which(tools[i], p->ubi_paths[i], sizeof(p->ubi_paths[i]))) {
+			fsb_err("lifecycle: --fs ubifs needs '%s' (package mtd-utils)", tools[i]);
+			return -ENOENT;
+		}
+	}
+	snprintf(w[0], sizeof(w[0]), "%d", p->ubi_num);
+	snprintf(w[1], sizeof(w[1]), "%d", p->ubi_num);
+	snprintf(w[2], sizeof(w[2]), "/dev/ubi%d", p->ubi_num);
+	snprintf(w[3], sizeof(w[3]), "fsbench");
+	snprintf(p->mount_src, sizeof(p->mount_src), "ubi%d:fsbench", p->ubi_num);
+	memcpy(p->ubi_argv[0], (char *[]){ "ubiformat", "-y", "-q", p->mtd_chr, NULL },
+	       5 * sizeof(char *));
+	memcpy(p->ubi_argv[1], (char *[]){ "ubiattach", "-m", w[0], "-d", w[1], NULL },
+	       6 * sizeof(char *));
+	memcpy(p->ubi_argv[2], (char *[]){ "ubimkvol", w[2], "-N", w[3], "-m", NULL },
+	       6 * sizeof(char *));
 	return 0;
 }
 
@@ -589,7 +655,7 @@ static int attach_mtd(struct lc_plan *p)
 	p->erase_argv[n++] = "0";
 	p->erase_argv[n] = NULL;
 	p->device = p->mtd_blk;
-	return 0;
+	return p->ubi ? plan_ubi(p) : 0;
 }
 
 static int preflight(struct lc_plan *p, uint64_t *size)
@@ -659,6 +725,8 @@ static int fill_result(const struct lc_plan *p, const struct lc_run *run, uint64
 		err |= fsb_result_param_u64(r, "erase_bytes", p->mtd_erase_bytes);
 		err |= fsb_result_param_bool(r, "pre_erase", p->pre_erase);
 		err |= fsb_result_param_bool(r, "erase_in_umount", lc->wait_erase);
+		if (p->ubi)
+			err |= fsb_result_param_str(r, "ubi_volume", p->mount_src);
 	}
 	if (p->image) {
 		err |= fsb_result_param_str(r, "image", p->image);
@@ -782,6 +850,8 @@ static void release(struct lc_run *run)
 	if (run->lc.state && run->lc.mnt && fsb_lc_unmount(&run->lc) &&
 	    !fsb_umount_lazy(run->lc.mnt))
 		run->state.mounted = false;
+	if (run->lc.state && !run->state.mounted)
+		(void)fsb_lc_ubi_detach(&run->lc);
 	if (run->dev_fd >= 0)
 		close(run->dev_fd);
 	if (run->lower_fd >= 0)
@@ -878,6 +948,9 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 		.erase_path = plan.mtd ? plan.erase_path : NULL,
 		.erase_argv = plan.mtd ? plan.erase_argv : NULL,
 		.wait_erase = plan.mtd && !plan.pre_erase && fsb_mkfs_is_none(plan.mkfs_tmpl),
+		.mtd_chr = plan.mtd ? plan.mtd_chr : NULL,
+		.erase_bytes = plan.mtd_erase_bytes,
+		.ubi_num = plan.ubi_num,
 	};
 	if ((err = make_mountpoint(&run)))
 		goto out;
@@ -894,6 +967,13 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	if ((err = open_device(&plan, &run, &size)))
 		goto out;
 	run.lc.mkfs_argv = run.mkfs_argv;
+	if (plan.ubi) {
+		for (size_t i = 0; i < 3; i++) {
+			run.lc.ubi_paths[i] = plan.ubi_paths[i];
+			run.lc.ubi_argv[i] = plan.ubi_argv[i];
+		}
+		run.lc.mount_src = plan.mount_src;
+	}
 	if ((err = fsb_lc_fill(&run.lc)))
 		goto out;
 	if (fsb_result_init(&res, "lifecycle") || fill_result(&plan, &run, size, &res)) {
@@ -902,9 +982,16 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	}
 	if ((err = run_phases(&plan, &run, &res)))
 		goto out;
+	if (run.state.erase_checked &&
+	    (fsb_result_param_u64(&res, "erase_blocks", run.state.erase_blocks) ||
+	     fsb_result_param_u64(&res, "erase_blocks_left_by_umount",
+				  run.state.erase_unfinished))) {
+		fsb_err("lifecycle: out of memory");
+		goto out;
+	}
 	/* Release before printing: the report is only shown when every
 	 * mount is undone and the loop device is gone. */
-	if (fsb_lc_unmount(&run.lc))
+	if (fsb_lc_unmount(&run.lc) || fsb_lc_ubi_detach(&run.lc))
 		goto out;
 	if (fsb_loopdev_detach(&run.loop))
 		goto out;

@@ -350,6 +350,14 @@ static int check_space(const struct run_plan *p)
 	return -ENOSPC;
 }
 
+/* Whether path is on the filesystem (device) that holds /. */
+static bool shares_root(const char *path)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev;
+}
+
 static const char *cache_name(enum fsb_cache_mode m)
 {
 	return m == FSB_CACHE_DROP ? "drop" : m == FSB_CACHE_DIRECT ? "direct" : "keep";
@@ -403,6 +411,7 @@ int fsb_cmd_run(int argc, char **argv)
 	struct fsb_result res = { 0 };
 	struct fsb_fsinfo fsi = { 0 };
 	char scratch[PATH_MAX] = "", statpath[PATH_MAX], devname[64], devpath[80];
+	const char *device_note = NULL;
 	bool have_dev;
 	int rc = parse(argc, argv, &p), err;
 
@@ -421,10 +430,23 @@ int fsb_cmd_run(int argc, char **argv)
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
 					  sizeof(devname));
+	/*
+	 * Device truth only where the device is the test's own: the disk that
+	 * holds / also carries the system's and everyone's I/O, so its counters
+	 * would be charged to the test (a "write amplification" of 2 that is
+	 * just the journal of someone else's work).
+	 */
+	if (have_dev && shares_root(scratch)) {
+		have_dev = false;
+		device_note = "off: the filesystem of / (its I/O is not only the test's)";
+	}
 	if (have_dev)
 		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
+	if (!have_dev && !device_note)
+		device_note = "off: no block device behind the filesystem";
 	if (fsb_result_init(&res, "run") ||
-	    fill_result(&p, scratch, &fsi, have_dev ? devpath : NULL, &res)) {
+	    fill_result(&p, scratch, &fsi, have_dev ? devpath : NULL, &res) ||
+	    fsb_result_param_str(&res, "device_stats", have_dev ? "on" : device_note)) {
 		fsb_err("run: out of memory");
 		goto out;
 	}

@@ -43,7 +43,8 @@ int fsb_guest_need_tool(struct fsb_guest_needs *n, const char *name, bool option
 /*
  * Per filesystem type: its modules (soft dependencies that modules.dep does
  * not list included, from docs/notes: ext4 wants crc32c_generic, ubifs
- * cannot start its zstd compressor without crypto/zstd) and its tools.
+ * cannot start its zstd compressor without crypto/zstd - loaded first, as
+ * ubifs's insmod fails when its compressor is missing) and its tools.
  */
 static const struct fs_need {
 	const char *type;
@@ -54,7 +55,7 @@ static const struct fs_need {
 	{ "ext3", { "ext4", "crc32c_generic" }, { "mke2fs", "mkfs.ext3" } },
 	{ "ext4", { "ext4", "crc32c_generic" }, { "mke2fs", "mkfs.ext4" } },
 	{ "jffs2", { "jffs2" }, { NULL } },
-	{ "ubifs", { "ubi", "ubifs", "zstd" }, { "ubiformat", "ubiattach", "ubimkvol" } },
+	{ "ubifs", { "zstd", "ubi", "ubifs" }, { "ubiformat", "ubiattach", "ubimkvol" } },
 	{ "reiserfs", { "reiserfs" }, { "mkreiserfs", "mkfs.reiserfs" } },
 	{ "xfs", { "xfs" }, { "mkfs.xfs" } },
 	{ "btrfs", { "btrfs" }, { "mkfs.btrfs" } },
@@ -96,10 +97,11 @@ static int need_fs(struct fsb_guest_needs *n, const char *type)
 			continue;
 		for (size_t j = 0; j < 4 && f->modules[j] && !err; j++)
 			err = fsb_guest_need_module(n, f->modules[j]);
-		/* The type's main tool is required; its mkfs.TYPE aliases are
+		/* The type's tools are required; its mkfs.TYPE aliases are
 		 * carried when the host has them. */
 		for (size_t j = 0; j < 4 && f->tools[j] && !err; j++)
-			err = fsb_guest_need_tool(n, f->tools[j], j > 0);
+			err = fsb_guest_need_tool(n, f->tools[j],
+						  j > 0 && !strncmp(f->tools[j], "mkfs.", 5));
 		return err;
 	}
 	/* An unknown type: its module is likely named after it. */

@@ -151,7 +151,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	uint64_t dev_r = 0, dev_w = 0, bytes_sum = 0, max_work;
 	uint64_t granule = ops->work_granule ? ops->work_granule : cfg->chunk_bytes;
 	struct fsb_test_result *t;
-	bool have_dev = true;
+	bool have_dev = true, warm = !(ops->flags & FSB_WL_WARMUP);
 	int err = 0;
 
 	all = malloc(sizeof(*all));
@@ -190,8 +190,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		if (ops->work_unit != FSB_WORK_TIME && ++attempts < MAX_ATTEMPTS) {
 			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, cfg->min_time_ns,
 						       granule, max_work);
-			if (next != ctx.work) {
+			if (next != ctx.work || !warm) {
 				ctx.work = next;
+				warm = true;
 				i = 0;
 				fsb_hist_init(all);
 				continue;

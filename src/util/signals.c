@@ -19,7 +19,12 @@ int fsb_signals_install(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
+	/* Block the other stop signals while one is handled, so that two sent
+	 * together are handled in order and the first one decides the exit. */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
 	    sigaction(SIGHUP, &sa, NULL) < 0)
 		return -errno;

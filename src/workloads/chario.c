@@ -170,7 +170,7 @@ const struct fsb_workload_ops fsb_wl_putc = {
 	.name = "putc",
 	.family = "throughput",
 	.title = "per-char write: putc_unlocked (or write(2) of 1 byte with --char-io=syscall)",
-	.flags = FSB_WL_WRITES,
+	.flags = FSB_WL_WRITES | FSB_WL_WARMUP,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = char_start,
 	.max_work = putc_max,

@@ -42,6 +42,13 @@ struct fsb_lc_state {
 	enum fsb_lc_dev dev;
 	bool has_file;    /* the copy is on the filesystem, complete */
 	bool mounted;     /* the filesystem is mounted on mnt now */
+	/* After an mkfs-umount that waited for the erase (wait_erase): erase
+	 * blocks checked on the flash, and how many of them still did not
+	 * start with a JFFS2 node (a cleanmarker) - erases the umount cut
+	 * short. Worst case over the repetitions. */
+	uint64_t erase_blocks, erase_unfinished;
+	bool erase_checked;
+	bool ubi_attached;  /* UBI holds the MTD device (ubifs) */
 };
 
 /* The command's plan (ctx->ext). Everything is owned by the command. */
@@ -74,6 +81,19 @@ struct fsb_lifecycle {
 	 * started in the background on its first mount (JFFS2 on blank flash)
 	 * to finish before the umount, as the reference's umount did. */
 	bool wait_erase;
+	/* The MTD character device (/dev/mtdN) and its erase block size, read
+	 * after that umount to prove every block was erased; NULL otherwise. */
+	const char *mtd_chr;
+	uint64_t erase_bytes;
+	/* UBIFS on the flash: "mkfs" is these three tools in turn (ubiformat,
+	 * ubiattach, ubimkvol), all inside its clock; UBI is detached (ioctl
+	 * on /dev/ubi_ctrl) before a refill or another mkfs, and the
+	 * filesystem is mounted from mount_src (ubiN:VOLUME), not from dev.
+	 * ubi_paths[0] NULL otherwise. */
+	const char *ubi_paths[3];
+	char *const *ubi_argv[3];
+	int ubi_num;
+	const char *mount_src;
 	/* The disk under the flash (block2mtd keeps its pages in that disk's
 	 * cache), flushed too so flash reads start cold; -1 when none. */
 	int lower_fd;
@@ -98,5 +118,11 @@ int fsb_lc_fill(const struct fsb_lifecycle *lc);
  * Safe to call at any time; returns 0 or -errno (described).
  */
 int fsb_lc_unmount(const struct fsb_lifecycle *lc);
+
+/*
+ * Detach UBI from the flash if a UBIFS mkfs attached it (the filesystem
+ * must be unmounted). Safe to call at any time; 0 or -errno (described).
+ */
+int fsb_lc_ubi_detach(const struct fsb_lifecycle *lc);
 
 #endif
