@@ -9,6 +9,7 @@
 #include "cli/options.h"
 #include "core/error.h"
 #include "report/compare.h"
+#include "report/writer.h"
 #include "util/signals.h"
 
 #include <errno.h>
@@ -131,7 +132,7 @@ static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
 }
 
-static int write_text(FILE *out, void *arg)
+static int write_text(FILE *out, const void *arg)
 {
 	const struct compare_ctx *ctx = arg;
 	const struct fsb_compare_table *t = ctx->tab;
@@ -329,7 +330,7 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	return o;
 }
 
-static int write_json(FILE *out, void *arg)
+static int write_json(FILE *out, const void *arg)
 {
 	const struct compare_ctx *ctx = arg;
 	const struct fsb_compare_table *t = ctx->tab;
@@ -430,7 +431,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static int write_csv(FILE *out, void *arg)
+static int write_csv(FILE *out, const void *arg)
 {
 	const struct compare_ctx *ctx = arg;
 	const struct fsb_compare_table *t = ctx->tab;
@@ -472,7 +473,7 @@ int fsb_cmd_compare(int argc, char **argv)
 	struct fsb_compare_table tab = { 0 };
 	struct compare_ctx ctx = { &set, &tab };
 	const char *format = "text", *output = NULL;
-	int (*fn)(FILE *, void *);
+	int (*fn)(FILE *, const void *);
 	int c, err, rc = FSB_EXIT_FAIL;
 
 	optind = 1;
@@ -526,7 +527,7 @@ int fsb_cmd_compare(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_compare_output(output, fn, &ctx))
+	if (!fsb_output(output, fn, &ctx))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())

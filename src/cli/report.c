@@ -6,6 +6,7 @@
 #include "cli/options.h"
 #include "core/error.h"
 #include "report/compare.h"
+#include "report/writer.h"
 #include "report/html.h"
 #include "util/signals.h"
 
@@ -40,7 +41,7 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int render(FILE *out, void *ctx)
+static int render(FILE *out, const void *ctx)
 {
 	const struct fsb_compare_set *set = ctx;
 
@@ -89,7 +90,7 @@ int fsb_cmd_report(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_compare_output(output, render, &set))
+	if (!fsb_output(output, render, &set))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())

@@ -602,48 +602,6 @@ void fsb_compare_set_release(struct fsb_compare_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/*
- * Parse a whole buffer strictly, as json.c does for single results; NULL
- * with why set on failure ("truncated JSON" when the input stops inside a
- * value, which is what a cut-short file looks like).
- */
-static struct json_object *parse(const char *buf, size_t len, char *why, size_t why_len)
-{
-	struct json_tokener *tok;
-	struct json_object *o;
-	enum json_tokener_error jerr;
-
-	if (len > INT_MAX) {
-		snprintf(why, why_len, "file too large");
-		return NULL;
-	}
-	tok = json_tokener_new();
-	if (!tok) {
-		snprintf(why, why_len, "out of memory");
-		return NULL;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (jerr == json_tokener_continue) {
-		snprintf(why, why_len, "%s", len ? "truncated JSON" : "empty file");
-		json_object_put(o);
-		o = NULL;
-	} else if (jerr != json_tokener_success || !o) {
-		snprintf(why, why_len, "not valid JSON (%s at byte %zu)",
-			 json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
-		json_object_put(o);
-		o = NULL;
-	} else if (json_tokener_get_parse_end(tok) < len) {
-		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
-			 json_tokener_get_parse_end(tok));
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-	return o;
-}
-
 static bool is_matrix(struct json_object *doc)
 {
 	struct json_object *kind;
@@ -813,30 +771,13 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
 {
 	struct json_object *doc;
 	struct fsb_result r;
-	char *buf = NULL, why[256] = "";
-	size_t len = 0, before = s->n;
+	char why[256] = "";
+	size_t before = s->n;
 	int err;
 
-	err = fsb_read_file(path, FSB_JSON_MAX_BYTES, &buf, &len);
-	if (err == -EFBIG) {
-		fsb_err("cannot read '%s': larger than %zu MiB, not a result file", path,
-			FSB_JSON_MAX_BYTES >> 20);
-		return -EINVAL;
-	}
-	if (err == -EINVAL) {
-		fsb_err("cannot read '%s': not a regular file", path);
-		return err;
-	}
-	if (err) {
-		fsb_err_errno(err, "cannot read '%s'", path);
-		return err;
-	}
-	doc = parse(buf, len, why, sizeof(why));
-	free(buf);
-	if (!doc) {
-		fsb_err("cannot read '%s': %s", path, why);
-		return -EINVAL;
-	}
+	doc = fsb_json_read(path);
+	if (!doc)
+		return -errno;
 	if (is_matrix(doc)) {
 		err = load_matrix(s, doc, path, why, sizeof(why));
 	} else {
@@ -862,50 +803,3 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
 	return err;
 }
 
-/* ---- output ------------------------------------------------------------ */
-
-int fsb_compare_output(const char *path, int (*fn)(FILE *out, void *ctx), void *ctx)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int err;
-
-	if (!path || !strcmp(path, "-")) {
-		err = fn(stdout, ctx);
-		if (err == -EINVAL)
-			return err;
-		/* A redirect to a full disk shows up only at flush time. */
-		errno = 0;
-		if (fflush(stdout) == EOF)
-			err = errno ? -errno : -EIO;
-		else if (ferror(stdout) && !err)
-			err = -EIO;
-		if (err) {
-			clearerr(stdout);
-			fsb_err_errno(err, "cannot write to standard output");
-		}
-		return err;
-	}
-	/* Render fully before touching the file: no half-written output. */
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		err = -errno;
-		fsb_err_errno(err, "cannot write '%s'", path);
-		return err;
-	}
-	err = fn(mem, ctx);
-	if (ferror(mem) && !err)
-		err = -EIO;
-	if (fclose(mem) == EOF && !err)
-		err = errno ? -errno : -EIO;
-	if (!err) {
-		err = fsb_write_file_atomic(path, buf, len);
-		if (err)
-			fsb_err_errno(err, "cannot write '%s'", path);
-	} else if (err != -EINVAL) {
-		fsb_err_errno(err, "cannot write '%s'", path);
-	}
-	free(buf);
-	return err;
-}

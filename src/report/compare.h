@@ -173,14 +173,4 @@ static inline const char *const *fsb_compare_set_labels(const struct fsb_compare
 
 /* ---- output ------------------------------------------------------------ */
 
-/*
- * Render with fn(out, ctx) to path: NULL or "-" is stdout (flushed and
- * checked); any other path is rendered in memory first and written
- * atomically (temporary file + rename), so a failure never leaves half a
- * file. fn returns 0 or -errno; -EINVAL means it already said why. Any
- * other failure is described once with fsb_err naming the path.
- * Returns 0 or -errno.
- */
-int fsb_compare_output(const char *path, int (*fn)(FILE *out, void *ctx), void *ctx);
-
 #endif

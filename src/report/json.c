@@ -209,20 +209,26 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r)
 	return doc;
 }
 
+int fsb_json_print(FILE *out, struct json_object *doc)
+{
+	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!s)
+		return -ENOMEM;
+	if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
+		return -EIO;
+	return 0;
+}
+
 int fsb_json_write(FILE *out, const struct fsb_result *r)
 {
 	struct json_object *doc = fsb_json_from_result(r);
-	const char *s;
-	int err = 0;
+	int err;
 
 	if (!doc)
 		return -errno;
-	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		err = -ENOMEM;
-	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
-		err = -EIO;
+	err = fsb_json_print(out, doc);
 	json_object_put(doc);
 	return err;
 }
@@ -662,34 +668,46 @@ static struct json_object *parse(const char *buf, size_t len, char *why, size_t 
 	return o;
 }
 
-int fsb_json_load(const char *path, struct fsb_result *out)
+struct json_object *fsb_json_read(const char *path)
 {
 	struct json_object *doc;
 	char *buf = NULL, why[160] = "";
 	size_t len = 0;
 	int err;
 
-	memset(out, 0, sizeof(*out));
 	err = fsb_read_file(path, FSB_JSON_MAX_BYTES, &buf, &len);
 	if (err == -EFBIG) {
 		fsb_err("cannot read '%s': larger than %zu MiB, not a result file", path,
 			FSB_JSON_MAX_BYTES >> 20);
-		return -EINVAL;
-	}
-	if (err == -EINVAL) {
+		err = -EINVAL;
+	} else if (err == -EINVAL) {
 		fsb_err("cannot read '%s': not a regular file", path);
-		return err;
+	} else if (err) {
+		fsb_err_errno(err, "cannot read '%s'", path);
 	}
 	if (err) {
-		fsb_err_errno(err, "cannot read '%s'", path);
-		return err;
+		errno = -err;
+		return NULL;
 	}
 	doc = parse(buf, len, why, sizeof(why));
 	free(buf);
 	if (!doc) {
 		fsb_err("cannot read '%s': %s", path, why);
-		return -EINVAL;
+		errno = EINVAL;
 	}
+	return doc;
+}
+
+int fsb_json_load(const char *path, struct fsb_result *out)
+{
+	struct json_object *doc;
+	char why[160] = "";
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	doc = fsb_json_read(path);
+	if (!doc)
+		return -errno;
 	err = fsb_json_to_result(doc, out, why, sizeof(why));
 	json_object_put(doc);
 	if (err)

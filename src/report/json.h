@@ -36,6 +36,19 @@ int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
 		       size_t why_len);
 
 /*
+ * Read and parse a JSON file strictly (one document, nothing after it; a
+ * cut-short file is "truncated JSON"), at most FSB_JSON_MAX_BYTES. Returns
+ * the document (caller puts it), or NULL with errno set after describing
+ * the failure once, naming the file. It does not check that the document
+ * is an fsbench result: fsb_json_to_result does.
+ */
+struct json_object *fsb_json_read(const char *path);
+
+/* Print a document pretty, without escaped slashes, plus a newline.
+ * 0, -ENOMEM or -EIO. */
+int fsb_json_print(FILE *out, struct json_object *doc);
+
+/*
  * Load a result file (at most FSB_JSON_MAX_BYTES). On failure says once
  * "cannot read '<path>': <why>" with fsb_err and returns -EINVAL (not a
  * valid result) or -errno (cannot read the file). out as above.

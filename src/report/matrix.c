@@ -200,17 +200,11 @@ struct json_object *fsb_matrix_to_json(const struct fsb_matrix_doc *d)
 int fsb_matrix_write_json(FILE *out, const struct fsb_matrix_doc *d)
 {
 	struct json_object *doc = fsb_matrix_to_json(d);
-	const char *s;
-	int err = 0;
+	int err;
 
 	if (!doc)
 		return -ENOMEM;
-	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		err = -ENOMEM;
-	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
-		err = -EIO;
+	err = fsb_json_print(out, doc);
 	json_object_put(doc);
 	return err;
 }
@@ -563,43 +557,21 @@ fsb_matrix_view fsb_matrix_view_find(const char *name)
 	return NULL;
 }
 
+struct matrix_job {
+	fsb_matrix_view view;
+	const struct fsb_matrix_doc *d;
+};
+
+static int render_matrix(FILE *out, const void *ctx)
+{
+	const struct matrix_job *job = ctx;
+
+	return job->view(out, job->d);
+}
+
 int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int err;
+	struct matrix_job job = { view, d };
 
-	if (!path || !strcmp(path, "-")) {
-		err = view(stdout, d);
-		if (err == -EINVAL)
-			return err;
-		/* A redirect to a full disk shows up only at flush time. */
-		errno = 0;
-		if (fflush(stdout) == EOF && !err)
-			err = errno ? -errno : -EIO;
-		else if (ferror(stdout) && !err)
-			err = -EIO;
-		if (err) {
-			clearerr(stdout);
-			fsb_err_errno(err, "cannot write to standard output");
-		}
-		return err;
-	}
-	/* Render fully before touching the file: no half-written reports. */
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		err = -errno;
-		fsb_err_errno(err, "cannot write '%s'", path);
-		return err;
-	}
-	err = view(mem, d);
-	if (fclose(mem) == EOF && !err)
-		err = -EIO;
-	if (!err && (err = fsb_write_file_atomic(path, buf, len)))
-		fsb_err_errno(err, "cannot write '%s'", path);
-	else if (err && err != -EINVAL)
-		fsb_err_errno(err, "cannot write '%s'", path);
-	free(buf);
-	return err;
+	return fsb_output(path, render_matrix, &job);
 }

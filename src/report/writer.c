@@ -53,37 +53,30 @@ const char *fsb_writer_names(void)
 	return names;
 }
 
-static int output_stdout(const struct fsb_writer *w, const struct fsb_result *r)
-{
-	int err = w->write(stdout, r);
-
-	/* -EINVAL means the writer refused the result and said why. */
-	if (err == -EINVAL)
-		return err;
-	/* A redirect to a full disk shows up only at flush time. */
-	errno = 0;
-	if (fflush(stdout) == EOF && errno)
-		err = -errno;
-	else if (ferror(stdout) && !err)
-		err = -EIO;
-	if (err) {
-		clearerr(stdout);
-		fsb_err_errno(err, "cannot write to standard output");
-	}
-	return err;
-}
-
-int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
-		      const char *path)
+int fsb_output(const char *path, int (*render)(FILE *out, const void *ctx), const void *ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int err;
 
-	if (!path || !strcmp(path, "-"))
-		return output_stdout(w, r);
-
+	if (!path || !strcmp(path, "-")) {
+		err = render(stdout, ctx);
+		/* -EINVAL means the renderer refused and said why. */
+		if (err == -EINVAL)
+			return err;
+		/* A redirect to a full disk shows up only at flush time. */
+		errno = 0;
+		if (fflush(stdout) == EOF && !err)
+			err = errno ? -errno : -EIO;
+		else if (ferror(stdout) && !err)
+			err = -EIO;
+		if (err) {
+			clearerr(stdout);
+			fsb_err_errno(err, "cannot write to standard output");
+		}
+		return err;
+	}
 	/* Render fully before touching the file: no half-written reports. */
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
@@ -91,23 +84,37 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
 		fsb_err_errno(err, "cannot write '%s'", path);
 		return err;
 	}
-	err = w->write(mem, r);
+	err = render(mem, ctx);
 	if (ferror(mem) && !err)
 		err = -EIO;
 	if (fclose(mem) == EOF && !err)
 		err = errno ? -errno : -EIO;
-	if (err) {
-		/* -EINVAL was described by the writer; anything else is ours. */
-		if (err != -EINVAL)
-			fsb_err_errno(err, "cannot write '%s'", path);
-		goto out;
-	}
-	err = fsb_write_file_atomic(path, buf, len);
-	if (err)
+	if (!err)
+		err = fsb_write_file_atomic(path, buf, len);
+	if (err && err != -EINVAL)
 		fsb_err_errno(err, "cannot write '%s'", path);
-out:
 	free(buf);
 	return err;
+}
+
+struct writer_job {
+	const struct fsb_writer *w;
+	const struct fsb_result *r;
+};
+
+static int render_writer(FILE *out, const void *ctx)
+{
+	const struct writer_job *job = ctx;
+
+	return job->w->write(out, job->r);
+}
+
+int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
+		      const char *path)
+{
+	struct writer_job job = { w, r };
+
+	return fsb_output(path, render_writer, &job);
 }
 
 const char *fsb_writer_label(const struct fsb_result *r)

@@ -26,6 +26,16 @@ const struct fsb_writer *fsb_writer_find(const char *name);
 const char *fsb_writer_names(void);
 
 /*
+ * Render with render(out, ctx) to path: NULL or "-" is standard output
+ * (flush and write errors checked); anything else is rendered into memory
+ * first and written atomically (temporary file + rename), so a failed
+ * render leaves no half-written file. -EINVAL from render means it refused
+ * and described why; other failures are described here, naming the path.
+ * Returns 0 or -errno.
+ */
+int fsb_output(const char *path, int (*render)(FILE *out, const void *ctx), const void *ctx);
+
+/*
  * Render r with w to path: NULL or "-" means stdout (flushed and checked,
  * since a full disk behind a redirect is an error too); any other path is
  * rendered in memory first and written atomically (temporary file + rename),

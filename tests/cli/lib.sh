@@ -43,12 +43,14 @@ _run_cleanup() {
 trap _run_cleanup EXIT
 trap 'exit 130' INT TERM
 
-# tmpdir VAR: make a fresh directory, removed at exit, and store its path in
-# VAR. (Not "$(tmpdir)": a command substitution is a subshell, and the
-# cleanup it registered would be lost with it.)
+# tmpdir VAR [PARENT]: make a fresh directory (under PARENT, default $TMPDIR
+# or /tmp), removed at exit, and store its real path in VAR. (Not
+# "$(tmpdir)": a command substitution is a subshell, and the cleanup it
+# registered would be lost with it.)
 tmpdir() {
 	local _d
-	_d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
+	_d=$(mktemp -d "${2:-${TMPDIR:-/tmp}}/fsbench-test.XXXXXX") || return 1
+	_d=$(realpath "$_d") || return 1
 	on_exit "rm -rf '$_d'"
 	printf -v "$1" '%s' "$_d"
 }
@@ -100,3 +102,28 @@ no_scratch_left() { ! compgen -G "$1/fsbench.*" >/dev/null; }
 fsbench_procs() { pgrep -f "$FSBENCH" || true; }
 
 done_testing() { echo "1..$_n"; }
+
+# diag FILE: show a file as TAP comments (why a check failed).
+diag() { sed 's/^/#   /' "$1" | head -20; }
+
+# one_line FILE: exactly one line, starting "fsbench: ".
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
+
+# empty_dir DIR: nothing inside DIR but a filesystem's own lost+found.
+empty_dir() { [ -z "$(ls -A "$1" | grep -vx 'lost+found')" ]; }
+
+# pycheck FILE CODE [ARGS...]: run Python CODE with d = the parsed JSON of
+# FILE (and argv = ARGS, json = the module); an assertion failing or any
+# exception fails the check, its message printed as a TAP comment.
+pycheck() {
+	python3 - "$@" <<'PYEOF'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:], 'json': json})
+except AssertionError as e:
+    print('#   ' + str(e)); sys.exit(1)
+except Exception as e:
+    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
+PYEOF
+}

@@ -6,33 +6,6 @@
 tmpdir T || exit 1
 chmod 0755 "$T" # so that nobody can reach the dirs below (not-writable case)
 
-# diag FILE: show a file as TAP comments (why a check failed).
-diag() { sed 's/^/#   /' "$1" | head -20; }
-
-# one_line FILE: exactly one line, starting "fsbench: ".
-one_line() {
-	[ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]
-}
-
-# empty_dir DIR: nothing at all inside DIR.
-empty_dir() { [ -z "$(ls -A "$1")" ]; }
-
-# pycheck FILE CODE: run python CODE with d = the parsed JSON of FILE;
-# a failed assert prints its message as a TAP comment and fails. Further
-# arguments are in the list argv.
-pycheck() {
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:], 'json': json})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
-}
-
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 
 # ---- --help and --version ----

@@ -7,25 +7,6 @@
 
 tmpdir T || exit 1
 
-diag() { sed 's/^/#   /' "$1" | head -20; }
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
-empty_dir() { [ -z "$(ls -A "$1")" ]; }
-
-# pycheck FILE CODE [ARG...]: python CODE with d = the parsed JSON of FILE
-# and argv = [ARG...]; a failed assert is printed as a TAP comment.
-pycheck() {
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:], 'json': json})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
-}
-
 # Every figure of the throughput suite present, > 0, with its runs and latency.
 ALL_FIGURES='
 want = ["putc", "write", "rewrite", "getc", "read", "seeks"]

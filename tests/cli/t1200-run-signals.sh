@@ -6,9 +6,6 @@
 # Runs on a tmpfs (root) or a plain temp dir (not root).
 . "$(dirname "$0")/lib.sh"
 
-diag() { sed 's/^/#   /' "$1" | head -20; }
-empty_dir() { [ -z "$(ls -A "$1")" ]; }
-
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 tmpdir T || exit 1
 D=$T/fs

@@ -9,16 +9,6 @@
 # the rest runs in a temp dir on /dev/shm (tmpfs) when there is one.
 . "$(dirname "$0")/lib.sh"
 
-# lib.sh's tmpdir and loop_attach register their cleanup from inside $(...),
-# a subshell, where it is lost. These set a variable in this shell instead.
-# new_tmpdir VAR [PARENT]: a fresh directory, removed at exit, path in $VAR.
-new_tmpdir() {
-	local d
-	d=$(mktemp -d "${2:-${TMPDIR:-/tmp}}/fsbench-test.XXXXXX") || return 1
-	on_exit "rm -rf '$d'"
-	printf -v "$1" %s "$d"
-}
-
 # detach_own DEV IMG: detach DEV only if it is still backed by our IMG.
 detach_own() {
 	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
@@ -28,7 +18,7 @@ detach_own() {
 # FS_MNT; everything released at exit (umount first, then detach).
 new_fs() {
 	local type=$1 size=$2 dir img dev
-	new_tmpdir dir || return 1
+	tmpdir dir || return 1
 	img=$dir/img
 	truncate -s "$size" "$img" || return 1
 	dev=$(losetup --find --show --direct-io=on "$img" 2>/dev/null) ||
@@ -43,25 +33,7 @@ new_fs() {
 	on_exit "umount '$FS_MNT'"
 }
 
-diag() { sed 's/^/#   /' "$1" | head -20; }
-# empty_dir DIR: nothing in DIR but what mkfs put there (ext4's lost+found).
-empty_dir() { [ -z "$(ls -A "$1" | grep -vx 'lost+found')" ]; }
 IDS="seq-create seq-stat seq-delete rand-create rand-stat rand-delete"
-
-# pycheck FILE CODE [ARG...]: python CODE with d = the parsed JSON of FILE;
-# a failed assert is printed as a TAP comment.
-pycheck() {
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:]})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
-}
 
 # The six figures are there, in order, each > 0 ops/s, with work >= MIN.
 SIX='
@@ -97,7 +69,7 @@ suite_on() {
 }
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
-new_tmpdir T || exit 1
+tmpdir T || exit 1
 
 # Where the unprivileged cases run: a tmpfs when we can have one.
 D=$T/fs
@@ -105,7 +77,7 @@ mkdir "$D"
 if is_root; then
 	mount_tmpfs "$D" size=512m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
 elif [ -d /dev/shm ] && [ -w /dev/shm ]; then
-	new_tmpdir D /dev/shm || exit 1
+	tmpdir D /dev/shm || exit 1
 fi
 
 # --- usage errors ------------------------------------------------------------

@@ -9,16 +9,6 @@
 # is ever unmounted or detached.
 . "$(dirname "$0")/lib.sh"
 
-# lib.sh's tmpdir/loop_attach register cleanup inside $(...), a subshell,
-# where it is lost; these set a variable in this shell instead.
-new_tmpdir() {
-	local d
-	d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
-	d=$(realpath "$d")
-	on_exit "rm -rf '$d'"
-	printf -v "$1" %s "$d"
-}
-
 # detach_own DEV IMG: detach DEV only if it is still backed by our IMG.
 detach_own() {
 	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
@@ -27,24 +17,6 @@ detach_own() {
 # umount_own DIR: unmount DIR only if something is mounted exactly there.
 umount_own() {
 	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts && umount "$1"
-}
-
-diag() { sed 's/^/#   /' "$1" | head -20; }
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
-
-# pycheck FILE CODE: python CODE with d = the parsed JSON of FILE; a failed
-# assert is printed as a TAP comment.
-pycheck() {
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d, 'argv': sys.argv[3:]})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
 }
 
 # Nothing of ours left: no loop device backed by IMG, no mount under $T,
@@ -56,7 +28,7 @@ clean_after() {
 }
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
-new_tmpdir T || exit 1
+tmpdir T || exit 1
 export TMPDIR=$T
 
 # lc_usage DESC ARGS...: exit 2, one line on stderr, no image made.

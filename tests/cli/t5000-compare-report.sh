@@ -10,29 +10,6 @@
 tmpdir T || exit 1
 ART=$TOP/build/test-artifacts
 
-# diag FILE: show a file as TAP comments (why a check failed).
-diag() { sed 's/^/#   /' "$1" | head -20; }
-
-# one_line FILE: exactly one line, starting "fsbench: ".
-one_line() {
-	[ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]
-}
-
-# pycheck FILE CODE: run python CODE with d = the parsed JSON of FILE;
-# a failed assert prints its message as a TAP comment and fails.
-pycheck() {
-	python3 - "$1" "$2" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
-}
-
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 
 # ---- help, usage ----

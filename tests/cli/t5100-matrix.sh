@@ -10,36 +10,8 @@
 # unmounted or detached.
 . "$(dirname "$0")/lib.sh"
 
-# lib.sh's tmpdir registers its cleanup inside $(...), a subshell, where it
-# is lost; this one sets a variable in this shell so cleanup runs.
-new_tmpdir() {
-	local d
-	d=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX") || return 1
-	d=$(realpath "$d")
-	on_exit "rm -rf '$d'"
-	printf -v "$1" %s "$d"
-}
-
-diag() { sed 's/^/#   /' "$1" | head -20; }
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
-
-# pycheck FILE CODE: python CODE with d = the parsed JSON of FILE; a failed
-# assert is printed as a TAP comment.
-pycheck() {
-	python3 - "$@" <<'EOF'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    exec(sys.argv[2], {'d': d})
-except AssertionError as e:
-    print('#   ' + str(e)); sys.exit(1)
-except Exception as e:
-    print('#   %s: %s' % (type(e).__name__, e)); sys.exit(1)
-EOF
-}
-
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
-new_tmpdir T || exit 1
+tmpdir T || exit 1
 # fsbench lifecycle makes its mountpoint under TMPDIR: keep it in ours.
 export TMPDIR=$T
 W=$T/work

@@ -4,8 +4,9 @@
 # it); then, when qemu-system-x86_64 and a guest kernel are there, one boot
 # running a JFFS2 lifecycle on a 64 MiB blank emulated flash (every phase
 # in the returned JSON, the guest marked in host, the copy read back and
-# verified in the guest), and a guest made to hang, killed at
-# --guest-timeout with its scratch files removed. About 1 minute under TCG.
+# verified in the guest), one matrix setup with guest = yes (the same
+# lifecycle, its row marked), and a guest made to hang, killed at
+# --guest-timeout with its scratch files removed. About 1.5 minutes under TCG.
 . "$(dirname "$0")/lib.sh"
 
 tmpdir T
@@ -83,6 +84,26 @@ check "host says the result came from a guest, with its acceleration" test "$(js
 	2>/dev/null)" = True
 check "the flash was jffs2 on an MTD device" test "$(json_get "$out" \
 	"d['setup']['fs_type'] + ' ' + d['params']['mtd_device']" 2>/dev/null)" = "jffs2 /dev/mtd0"
+check "its scratch files are gone" no_scratch_left "$T"
+
+# ---- the matrix: one guest = yes setup, a jffs2 lifecycle on 64 MiB flash ----
+printf '%s\n' '[global]' 'image_size = 64m' 'lifecycle = --repeat 1' \
+	'[jffs2]' 'guest = yes' 'mtd = 128k' 'mkfs = none' >"$T/m.ini"
+TMPDIR=$T "$FSBENCH" matrix -f json -o "$T/m.json" "$T/m.ini" 2>"$err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	nok "a guest matrix setup (exit $rc): $(tail -n 15 "$err" | tr '\n' '|')"
+else
+	ok "a guest matrix setup"
+fi
+check "its row is marked as run in a guest" test "$(json_get "$T/m.json" \
+	"d['setups'][0]['label']" 2>/dev/null)" = "jffs2 (guest, tcg)"
+check "its lifecycle has every phase, the erase complete" test "$(json_get "$T/m.json" \
+	"','.join(t['id'] for t in d['setups'][0]['results'][0]['tests']) + ' ' + \
+	str(d['setups'][0]['results'][0]['params']['erase_blocks_left_by_umount'])" \
+	2>/dev/null)" = "mkfs-mount,mkfs-umount,mount-umount,write,read 0"
+check "the note says guest times are not comparable with host rows" test "$(json_get \
+	"$T/m.json" "'not comparable with host rows' in d['setups'][0]['note']" 2>/dev/null)" = True
 check "its scratch files are gone" no_scratch_left "$T"
 
 # ---- a guest that hangs: killed at --guest-timeout, cleaned up ----
