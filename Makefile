@@ -50,7 +50,11 @@ build/tests/%: tests/unit/%.c build/san/libfsbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -Itests/unit -o $@ $< build/san/libfsbench.a $(LDLIBS) -lcmocka
 
-run: deps fsbench
+# Dependencies first, then the build (pkg-config flags are expanded only
+# when a recipe runs, so a fresh machine gets them after the install).
+run:
+	@./scripts/deps.sh build
+	@$(MAKE) --no-print-directory fsbench
 	./fsbench run .
 
 unit-test: $(UNIT_BIN)
@@ -60,7 +64,8 @@ cli-test: fsbench build/san/fsbench
 	@./tests/run-cli.sh
 
 # Every test: cmocka unit tests and end-to-end tests, both on the
-# sanitized build; ends with "N passed, N failed".
+# sanitized build; ends with "N passed, N failed". As root the end-to-end
+# tests also make filesystems on loop devices (and boot a QEMU guest).
 test:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2

@@ -180,6 +180,7 @@ struct lc_plan {
 	char *ubi_argv[3][8];
 	char ubi_words[4][64];      /* mtd index, ubi number, ubi device, volume */
 	char mount_src[64];
+	char ubi_tmpl[256];         /* the three commands as run, for the record */
 	int ubi_num;
 };
 
@@ -620,6 +621,10 @@ static int plan_ubi(struct lc_plan *p)
 	snprintf(w[2], sizeof(w[2]), "/dev/ubi%d", p->ubi_num);
 	snprintf(w[3], sizeof(w[3]), "fsbench");
 	snprintf(p->mount_src, sizeof(p->mount_src), "ubi%d:fsbench", p->ubi_num);
+	snprintf(p->ubi_tmpl, sizeof(p->ubi_tmpl),
+		 "ubiformat -y -q %s; ubiattach -m %d -d %d; ubimkvol /dev/ubi%d -N fsbench -m",
+		 p->mtd_chr, p->ubi_num, p->ubi_num, p->ubi_num);
+	p->mkfs_tmpl = p->ubi_tmpl;
 	memcpy(p->ubi_argv[0], (char *[]){ "ubiformat", "-y", "-q", p->mtd_chr, NULL },
 	       5 * sizeof(char *));
 	memcpy(p->ubi_argv[1], (char *[]){ "ubiattach", "-m", w[0], "-d", w[1], NULL },

@@ -72,6 +72,11 @@ static const char usage_text[] =
 	"             options = OPTS      mount options (data=writeback,noatime)\n"
 	"             devices = N         images and loop devices (default 1)\n"
 	"             image_size, fill, run, lifecycle: this setup's own ('run =' off)\n"
+	"             guest = yes         run the lifecycle in a QEMU guest (fsbench\n"
+	"                                 guest, one boot) on its disk of image_size;\n"
+	"                                 the row is marked (guest, ACCEL)\n"
+	"             mtd = SIZE          with guest: the disk is flash, erase blocks\n"
+	"                                 of SIZE (jffs2, ubifs)\n"
 	"\n"
 	"Options:\n"
 	"  -f, --format VIEW      text (default), csv (bonnie++ lines) or json\n"
@@ -389,6 +394,9 @@ static int check_args(const struct mx_ctx *m)
 		const struct fsb_matrix_setup *s = &m->cfg.setups[i];
 		const char *lc_front[] = { "--device", NO_TARGET, "--destroy-data", "--fs", s->type,
 					   "--mkfs", s->mkfs, NULL };
+		/* On flash (guest, mtd) the lifecycle is called with --mtd, and
+		 * without --mkfs: it knows how jffs2 and ubifs are made there. */
+		const char *mtd_front[] = { "--mtd", NO_TARGET ",128k", "--fs", s->type, NULL };
 		const char *lc_back[] = { "--format", "json", "--progress", "never", NULL };
 		bool seen_run = false, seen_lc = false;
 
@@ -406,7 +414,8 @@ static int check_args(const struct mx_ctx *m)
 				done[ndone++] = s->run_line;
 		}
 		if (s->lifecycle && !seen_lc) {
-			if ((rc = check_args_with(m, fsb_cmd_lifecycle, "lifecycle", lc_front,
+			if ((rc = check_args_with(m, fsb_cmd_lifecycle, "lifecycle",
+						  s->mtd_erase_bytes ? mtd_front : lc_front,
 						  s->lifecycle, s->lifecycle_line, lc_back)))
 				return rc;
 			if (ndone < sizeof(done) / sizeof(done[0]))
@@ -684,6 +693,88 @@ static int run_lifecycle(struct mx_ctx *m, size_t idx, const struct fsb_matrix_s
 	return rc;
 }
 
+/*
+ * A guest = yes setup: one `fsbench guest` boot running the lifecycle on
+ * the guest's first disk (/dev/vda, an image of image_size with the
+ * setup's fill; with mtd, erased flash made by block2mtd over it). The
+ * guest command makes and removes the image itself. Its row is marked
+ * "(guest, ACCEL)" and noted: absolute times under emulation are not
+ * comparable with host rows, ratios within the guest are.
+ */
+static int run_guest(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
+		     struct fsb_matrix_entry *e)
+{
+	char json[PATH_MAX], rep[16], disk[64], mtd[64], size[32], **words = NULL;
+	const char *accel, *why;
+	const char *front[16];
+	const char *back[] = { "--label", s->label, NULL };
+	struct argv_b a;
+	size_t n = 0;
+	int rc;
+
+	snprintf(json, sizeof(json), "%s/setup%zu.guest.json", m->work, idx + 1);
+	fsb_size_format_human(s->image_bytes, size, sizeof(size));
+	snprintf(disk, sizeof(disk), "%llu,fill=%s", (unsigned long long)s->image_bytes,
+		 s->mtd_erase_bytes ? "0xff" : fsb_fill_name(s->fill));
+	front[n++] = "--disk";
+	front[n++] = disk;
+	front[n++] = "--format";
+	front[n++] = "json";
+	front[n++] = "--output";
+	front[n++] = json;
+	front[n++] = "--";
+	front[n++] = "lifecycle";
+	front[n++] = "--fs";
+	front[n++] = s->type;
+	if (s->mtd_erase_bytes) {
+		/* The lifecycle knows how each type is made on flash. */
+		snprintf(mtd, sizeof(mtd), "/dev/vda,%llu",
+			 (unsigned long long)s->mtd_erase_bytes);
+		front[n++] = "--mtd";
+		front[n++] = mtd;
+		if (fsb_mkfs_is_none(s->mkfs)) {
+			front[n++] = "--mkfs";
+			front[n++] = "none";
+		}
+	} else {
+		front[n++] = "--device";
+		front[n++] = "/dev/vda";
+		front[n++] = "--destroy-data";
+		front[n++] = "--mkfs";
+		front[n++] = s->mkfs;
+	}
+	if (*s->options) {
+		front[n++] = "--options";
+		front[n++] = s->options;
+	}
+	front[n] = NULL;
+	if (fsb_mkfs_split(s->lifecycle, &words, &why) < 0)
+		return -EINVAL;
+	/* build_argv puts the command name first: here it is "guest", and
+	 * the lifecycle's words follow the guest's own options. */
+	if (build_argv(&a, "guest", front, m->cfg.repeat, rep, words, back)) {
+		fsb_mkfs_argv_free(words);
+		return -ENOMEM;
+	}
+	progress(m, s, "fsbench guest --disk %s%s -- lifecycle %s", size,
+		 s->mtd_erase_bytes ? " (flash)" : "", s->lifecycle);
+	rc = call(fsb_cmd_guest, &a, json, &e->lc_res);
+	free(a.v);
+	fsb_mkfs_argv_free(words);
+	if (rc == 0 && e->lc_res) {
+		char mark[FSB_MATRIX_MAX_LABEL + 32];
+		const struct fsb_param *pa = fsb_result_param(e->lc_res, "guest_accel");
+
+		accel = pa ? pa->s : NULL;
+		snprintf(mark, sizeof(mark), "%s (guest, %s)", s->label, accel ? accel : "?");
+		fsb_strset(&e->label, mark);
+		fsb_strset(&e->lc_res->setup.label, mark);
+		fsb_strset(&e->note, "ran in a QEMU guest under emulation: its absolute times are "
+			   "not comparable with host rows; ratios between guest rows are");
+	}
+	return rc;
+}
+
 /* Always, whatever happened: umount, detach, remove images. */
 static void teardown(struct mx_ctx *m, struct mx_setup *st)
 {
@@ -733,6 +824,12 @@ static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
 		fsb_loopdev_init(&st.lo[j]);
 	}
 	record_config(s, e);
+	if (s->guest) {
+		snprintf(before, sizeof(before), "%s", fsb_err_last());
+		if (run_guest(m, idx, s, e))
+			step_failed(e, "guest", before);
+		return;
+	}
 	progress(m, s, "%u x %s image%s", s->devices,
 		 fsb_size_format_human(s->image_bytes, size, sizeof(size)),
 		 s->devices > 1 ? "s" : "");

@@ -24,7 +24,7 @@
 
 enum key {
 	K_TYPE, K_MKFS, K_OPTIONS, K_DEVICES, K_IMAGE_SIZE, K_FILL, K_RUN, K_LIFECYCLE,
-	K_WORKDIR, K_REPEAT, NKEYS
+	K_WORKDIR, K_REPEAT, K_GUEST, K_MTD, NKEYS
 };
 
 #define IN_GLOBAL 1u
@@ -44,11 +44,13 @@ static const struct {
 	[K_LIFECYCLE] = { "lifecycle", IN_GLOBAL | IN_SETUP },
 	[K_WORKDIR] = { "workdir", IN_GLOBAL },
 	[K_REPEAT] = { "repeat", IN_GLOBAL },
+	[K_GUEST] = { "guest", IN_SETUP },
+	[K_MTD] = { "mtd", IN_SETUP },
 };
 
 static const char global_keys[] = "image_size, fill, workdir, run, lifecycle, repeat";
 static const char setup_keys[] =
-	"type, mkfs, options, devices, image_size, fill, run, lifecycle";
+	"type, mkfs, options, devices, image_size, fill, run, lifecycle, guest, mtd";
 
 /* A section as written: its values (NULL = not set) and their lines. */
 struct section {
@@ -376,6 +378,21 @@ static bool check_value(struct loader *ld, int k, const char *v)
 			return false;
 		}
 		return true;
+	case K_GUEST:
+		if (strcmp(v, "yes") && strcmp(v, "no")) {
+			fail(ld, ld->lineno, "invalid guest '%s': expected yes or no", v);
+			return false;
+		}
+		return true;
+	case K_MTD:
+		/* An erase block size, as lifecycle --mtd takes it. */
+		if (fsb_size_parse(v, &size) || size < 4096 || size > (16u << 20) ||
+		    (size & (size - 1))) {
+			fail(ld, ld->lineno, "invalid mtd '%s': expected an erase block size, a "
+			     "power of two from 4k to 16m (128k)", v);
+			return false;
+		}
+		return true;
 	case K_WORKDIR:
 		if (!*v) {
 			fail(ld, ld->lineno, "workdir is empty: give a directory for the images");
@@ -460,6 +477,9 @@ static const char *inherit(const struct loader *ld, const struct section *s, int
 	return ld->global.val[k];
 }
 
+static int resolve_guest(struct loader *ld, const struct section *s,
+			 struct fsb_matrix_setup *out);
+
 static int resolve_setup(struct loader *ld, const struct section *s, struct fsb_matrix_setup *out)
 {
 	char tmpl[256];
@@ -539,6 +559,51 @@ static int resolve_setup(struct loader *ld, const struct section *s, struct fsb_
 	if (!out->run && !out->lifecycle) {
 		fail(ld, s->line, "[%s]: nothing to do: set run or lifecycle (here or in [global])",
 		     s->name);
+		return -EINVAL;
+	}
+	return resolve_guest(ld, s, out);
+}
+
+/*
+ * guest = yes: the setup runs in a QEMU guest (fsbench guest), one boot,
+ * on the guest's first virtio disk (image_size, fill). mtd = SIZE makes
+ * that disk emulated flash with erase blocks of SIZE. Only the lifecycle
+ * runs in a guest so far; the run suite needs a filesystem made and
+ * mounted in the guest first, which the guest command cannot do yet.
+ */
+static int resolve_guest(struct loader *ld, const struct section *s,
+			 struct fsb_matrix_setup *out)
+{
+	out->guest = s->val[K_GUEST] && !strcmp(s->val[K_GUEST], "yes");
+	if (s->val[K_MTD]) {
+		fsb_size_parse(s->val[K_MTD], &out->mtd_erase_bytes);
+		if (!out->guest) {
+			fail(ld, s->val_line[K_MTD], "[%s]: mtd needs guest = yes (emulated flash "
+			     "is made in a guest: the host kernel has no MTD)", s->name);
+			return -EINVAL;
+		}
+	}
+	if (!out->guest)
+		return 0;
+	if (out->run) {
+		fail(ld, out->run_line, "[%s]: run does not work with guest = yes yet: set "
+		     "'run =' for this setup (the lifecycle runs in a guest)", s->name);
+		return -EINVAL;
+	}
+	if (out->devices > 1) {
+		fail(ld, s->val_line[K_DEVICES], "[%s]: guest = yes works on one device, not %u",
+		     s->name, out->devices);
+		return -EINVAL;
+	}
+	if (out->fill == FSB_FILL_RANDOM) {
+		fail(ld, s->val[K_FILL] ? s->val_line[K_FILL] : s->val_line[K_GUEST],
+		     "[%s]: a guest's disk is filled with 0xff, zero or none, not random",
+		     s->name);
+		return -EINVAL;
+	}
+	if (out->mtd_erase_bytes && s->val[K_MKFS] && !fsb_mkfs_is_none(out->mkfs)) {
+		fail(ld, s->val_line[K_MKFS], "[%s]: mkfs does not go with mtd: on flash, "
+		     "jffs2 formats on mount and ubifs is made by the UBI tools", s->name);
 		return -EINVAL;
 	}
 	return 0;

@@ -4,7 +4,9 @@
  *
  *   [global]      image_size, fill, workdir, run, lifecycle, repeat
  *   [LABEL] ...   type, mkfs, options, devices, image_size, fill, run,
- *                 lifecycle (one section per setup, in file order)
+ *                 lifecycle, guest (yes: in a QEMU guest), mtd (erase
+ *                 block size: the guest's disk is flash) (one section per
+ *                 setup, in file order)
  *
  * A setup takes image_size, fill, run and lifecycle from [global] unless it
  * sets them itself; an empty value in a setup (`run =`) switches the
@@ -21,6 +23,7 @@
  */
 #ifndef FSB_CORE_MATRIX_H
 #define FSB_CORE_MATRIX_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +47,8 @@ struct fsb_matrix_setup {
 	unsigned line;          /* line of the section header */
 	unsigned run_line;      /* line the run/lifecycle value came from */
 	unsigned lifecycle_line;
+	bool guest;             /* guest = yes: run in a QEMU guest, one boot */
+	uint64_t mtd_erase_bytes; /* mtd = SIZE: the guest's disk is flash; 0: not */
 };
 
 struct fsb_matrix_config {

@@ -195,7 +195,7 @@ static void bad_keys_and_sections(void **state)
 	(void)state;
 	expect_bad("[global]\nrun = --size 8m\n[ext2]\nmkfs_opts = -q\n",
 		   "4: unknown key 'mkfs_opts' in [ext2] (keys: type, mkfs, options, devices, "
-		   "image_size, fill, run, lifecycle)");
+		   "image_size, fill, run, lifecycle, guest, mtd)");
 	expect_bad("[global]\nrun = x\nfrob = 1\n[ext2]\n",
 		   "3: unknown key 'frob' in [global] (keys: image_size, fill, workdir, run, "
 		   "lifecycle, repeat)");
@@ -267,6 +267,53 @@ static void bad_values(void **state)
 	memset(text + strlen(text), 'w', 250);
 	strcat(text, "\n");
 	expect_bad(text, "2: line too long (at most 197 characters)");
+}
+
+/* guest = yes and mtd = SIZE: values, where they may go, and what they
+ * cannot be combined with, each error at the line that set it. */
+static void guest_keys(void **state)
+{
+	struct fsb_matrix_config cfg;
+
+	(void)state;
+	load_good("[global]\nlifecycle = --repeat 1\nimage_size = 64m\n"
+		  "[jffs2]\nguest = yes\nmtd = 128k\nmkfs = none\n"
+		  "[ubifs]\nguest = yes\nmtd = 128k\n"
+		  "[reiserfs]\nguest = yes\nmkfs = mkreiserfs -q -f -f {dev}\n"
+		  "[ext4]\nguest = no\n", &cfg);
+	assert_int_equal(cfg.nsetups, 4);
+	assert_true(cfg.setups[0].guest);
+	assert_int_equal(cfg.setups[0].mtd_erase_bytes, 128 * 1024);
+	assert_true(cfg.setups[1].guest);
+	assert_true(cfg.setups[2].guest);
+	assert_int_equal(cfg.setups[2].mtd_erase_bytes, 0);
+	assert_false(cfg.setups[3].guest);
+	fsb_matrix_config_release(&cfg);
+
+	expect_bad("[jffs2]\nlifecycle = a\nguest = maybe\n",
+		   "3: invalid guest 'maybe': expected yes or no");
+	expect_bad("[global]\nguest = yes\n[jffs2]\nlifecycle = a\n",
+		   "2: key 'guest' belongs in a setup section, not [global] (keys of [global]: "
+		   "image_size, fill, workdir, run, lifecycle, repeat)");
+	expect_bad("[jffs2]\nlifecycle = a\nguest = yes\nmtd = 100k\n",
+		   "4: invalid mtd '100k': expected an erase block size, a power of two from 4k "
+		   "to 16m (128k)");
+	expect_bad("[jffs2]\nlifecycle = a\nguest = yes\nmtd = 32m\n",
+		   "4: invalid mtd '32m': expected an erase block size, a power of two from 4k "
+		   "to 16m (128k)");
+	expect_bad("[jffs2]\nlifecycle = a\nmtd = 128k\n",
+		   "3: [jffs2]: mtd needs guest = yes (emulated flash is made in a guest: the "
+		   "host kernel has no MTD)");
+	expect_bad("[global]\nrun = --size 1m\n[reiserfs]\nguest = yes\n",
+		   "2: [reiserfs]: run does not work with guest = yes yet: set 'run =' for this "
+		   "setup (the lifecycle runs in a guest)");
+	expect_bad("[btrfs]\nlifecycle = a\nguest = yes\ndevices = 2\nmkfs = mkfs.btrfs {devs}\n",
+		   "4: [btrfs]: guest = yes works on one device, not 2");
+	expect_bad("[ext4]\nlifecycle = a\nguest = yes\nfill = random\n",
+		   "4: [ext4]: a guest's disk is filled with 0xff, zero or none, not random");
+	expect_bad("[jffs2]\nlifecycle = a\nguest = yes\nmtd = 128k\nmkfs = mkfs.jffs2 {dev}\n",
+		   "5: [jffs2]: mkfs does not go with mtd: on flash, jffs2 formats on mount and "
+		   "ubifs is made by the UBI tools");
 }
 
 static void reserved_options(void **state)
@@ -611,6 +658,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_keys_and_sections, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(bad_values, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(reserved_options, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(guest_keys, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(multi_device_templates, tmp_setup, tmp_teardown),
 		cmocka_unit_test(expansion),
 		cmocka_unit_test(missing_file),
