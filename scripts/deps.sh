@@ -7,7 +7,7 @@ set -eu
 what=${1:-build}
 pkgs="pkg-config libmount-dev libblkid-dev libjson-c-dev libinih-dev"
 if [ "$what" = test ]; then
-	pkgs="$pkgs libcmocka-dev bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod"
+	pkgs="$pkgs libcmocka-dev bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"
 fi
 if [ "$what" = bench ]; then
 	pkgs="$pkgs bonnie++ fio fsmark xfsprogs e2fsprogs util-linux"

@@ -67,6 +67,11 @@ static const char usage_text[] =
 	"      --accel MODE       auto (KVM when it boots, else TCG; default), kvm, tcg\n"
 	"      --guest-timeout S  kill the guest after S seconds (default 600)\n"
 	"      --console          copy the guest's console to stderr\n"
+	"      --fs TYPE          with run: make a TYPE filesystem on the first disk\n"
+	"                         (/dev/vda) and mount it; run measures it there\n"
+	"      --mkfs TEMPLATE    its mkfs command, {dev} = /dev/vda (default\n"
+	"                         mkfs.TYPE {dev}); split into words, no shell\n"
+	"      --options OPTS     its mount options\n"
 	"  -f, --format VIEW      %s (default text)\n"
 	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
 	"  -h, --help             this text\n"
@@ -76,7 +81,7 @@ static const char usage_text[] =
 	"the tools the command uses (mtd-utils, reiserfsprogs, ...).\n";
 
 enum { OPT_KERNEL = 256, OPT_MODULES, OPT_DISK, OPT_MEMORY, OPT_CPUS, OPT_ACCEL, OPT_TIMEOUT,
-       OPT_CONSOLE };
+       OPT_CONSOLE, OPT_FS, OPT_MKFS, OPT_OPTIONS };
 
 static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -87,6 +92,9 @@ static const struct option long_opts[] = {
 	{ "accel", required_argument, NULL, OPT_ACCEL },
 	{ "guest-timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "console", no_argument, NULL, OPT_CONSOLE },
+	{ "fs", required_argument, NULL, OPT_FS },
+	{ "mkfs", required_argument, NULL, OPT_MKFS },
+	{ "options", required_argument, NULL, OPT_OPTIONS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
@@ -106,6 +114,10 @@ struct guest_plan {
 	const struct fsb_writer *writer;
 	int cmd_argc;
 	char **cmd_argv;
+	/* --fs: the filesystem made and mounted in the guest before run. */
+	const char *fs, *mkfs, *options;
+	char mkfs_default[256];
+	char **mkfs_argv;           /* the template expanded for /dev/vda */
 };
 
 /* What the run holds, released in reverse order. */
@@ -130,6 +142,51 @@ static bool host_owned(const char *a)
 {
 	return !strcmp(a, "-f") || !strcmp(a, "-o") || !strncmp(a, "--format", 8) ||
 	       !strncmp(a, "--output", 8) || (a[0] == '-' && (a[1] == 'f' || a[1] == 'o'));
+}
+
+/*
+ * --fs/--mkfs/--options: the guest makes and mounts the filesystem run is
+ * to measure (run needs a mounted directory; the guest's disks are bare).
+ * Checked and expanded here, so a bad template is a usage error.
+ */
+#define GUEST_MNT "/mnt/fsbench"
+
+static int parse_fs(struct guest_plan *p)
+{
+	static const char *const vda[] = { "/dev/vda" };
+	char **words = NULL;
+	const char *why;
+
+	if (!p->fs) {
+		if (p->mkfs || p->options) {
+			fsb_err("guest: --mkfs and --options go with --fs TYPE");
+			return FSB_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (!*p->fs || strpbrk(p->fs, "/ \t"))
+		return fsb_opt_bad("--fs", p->fs, "a filesystem type name");
+	if (strcmp(p->cmd_argv[0], "run")) {
+		fsb_err("guest: --fs goes with run (lifecycle makes its own filesystems)");
+		return FSB_EXIT_USAGE;
+	}
+	if (!p->ndisks) {
+		fsb_err("guest: --fs needs a disk to make it on: give --disk SIZE");
+		return FSB_EXIT_USAGE;
+	}
+	if (!p->mkfs) {
+		if (fsb_mkfs_default_template(p->fs, p->mkfs_default, sizeof(p->mkfs_default)))
+			return fsb_opt_bad("--fs", p->fs, "a filesystem type name");
+		p->mkfs = p->mkfs_default;
+	}
+	if (fsb_mkfs_split(p->mkfs, &words, &why) < 0 ||
+	    fsb_mkfs_expand(words, vda, 1, &p->mkfs_argv, &why) < 0) {
+		fsb_mkfs_argv_free(words);
+		fsb_err("invalid --mkfs '%s': %s", p->mkfs, why);
+		return FSB_EXIT_USAGE;
+	}
+	fsb_mkfs_argv_free(words);
+	return 0;
 }
 
 /* Returns 0, an exit status, or -1 for "done: exit 0". */
@@ -186,6 +243,15 @@ static int parse(int argc, char **argv, struct guest_plan *p)
 		case OPT_CONSOLE:
 			p->console = true;
 			break;
+		case OPT_FS:
+			p->fs = optarg;
+			break;
+		case OPT_MKFS:
+			p->mkfs = optarg;
+			break;
+		case OPT_OPTIONS:
+			p->options = optarg;
+			break;
 		case 'f':
 			p->format = optarg;
 			break;
@@ -225,7 +291,7 @@ static int parse(int argc, char **argv, struct guest_plan *p)
 	p->writer = fsb_writer_find(p->format);
 	if (!p->writer)
 		return fsb_opt_bad("--format", p->format, fsb_writer_names());
-	return 0;
+	return parse_fs(p);
 }
 
 /* $XDG_CACHE_HOME/fsbench (or ~/.cache/fsbench), made when missing. */
@@ -286,7 +352,8 @@ static int prepare(const struct guest_plan *p, struct guest_run *run, struct fsb
 		return err;
 	if ((err = fsb_guest_find_kernel(p->kernel_opt, p->modules_opt, k)))
 		return err;
-	if ((err = fsb_guest_needs_for(p->cmd_argc, p->cmd_argv, &needs))) {
+	if ((err = fsb_guest_needs_for(p->cmd_argc, p->cmd_argv, &needs)) ||
+	    (p->fs && (err = fsb_guest_needs_add_fs(&needs, p->fs, p->mkfs)))) {
 		fsb_err("guest: the command needs too many modules and tools");
 		return err;
 	}
@@ -343,12 +410,45 @@ static int prepare(const struct guest_plan *p, struct guest_run *run, struct fsb
 	return fsb_guest_irfs_cached(&run->fs, cache, cached, clen, built);
 }
 
+/*
+ * --fs: cmd.sh first makes the filesystem on /dev/vda and mounts it, each
+ * step's words quoted by fsb_guest_cmd_script (set -- ...; "$@"); a
+ * failure ends the boot with the exit marker the host reads, and the
+ * tool's output on the console, so the host's error shows why. Returns
+ * the whole script (in *all), or NULL when out of memory; cmd is freed
+ * by the caller.
+ */
+static char *fs_script(const struct guest_plan *p, char *cmd, char **prep, char **fs,
+		       char **all)
+{
+	const char *mnt_words[] = { p->fs, p->options ? p->options : "" };
+	size_t nmkfs = 0, len;
+
+	while (p->mkfs_argv[nmkfs])
+		nmkfs++;
+	*prep = fsb_guest_cmd_script((int)nmkfs, p->mkfs_argv);
+	*fs = fsb_guest_cmd_script(2, (char *const *)mnt_words);
+	len = strlen(cmd) + 512 + (*prep ? strlen(*prep) : 0) + (*fs ? strlen(*fs) : 0);
+	*all = *prep && *fs ? malloc(len) : NULL;
+	if (*all)
+		snprintf(*all, len,
+			 "%s\"$@\" </dev/null || { echo \"fsbench: guest: mkfs failed\"; "
+			 "echo \"fsbench-guest: exit 1\"; poweroff -f; }\n"
+			 "%smkdir -p " GUEST_MNT "\n"
+			 "mount -t \"$1\" ${2:+-o \"$2\"} /dev/vda " GUEST_MNT
+			 " || { echo \"fsbench: guest: mount failed\"; "
+			 "echo \"fsbench-guest: exit 1\"; poweroff -f; }\n%s",
+			 *prep, *fs, cmd);
+	free(cmd);
+	return *all;
+}
+
 /* This boot's initrd: the cached archive, then one holding the command. */
 static int make_initrd(const struct guest_plan *p, struct guest_run *run, const char *cached)
 {
 	struct fsb_irfs cmd;
-	char **args = NULL, *script = NULL;
-	int in = -1, out = -1, err = 0, n = p->cmd_argc + 6;
+	char **args = NULL, *script = NULL, *prep = NULL, *fs = NULL, *all = NULL;
+	int in = -1, out = -1, err = 0, n = p->cmd_argc + 6 + !!p->fs;
 	char buf[1 << 16];
 	ssize_t r;
 
@@ -368,7 +468,12 @@ static int make_initrd(const struct guest_plan *p, struct guest_run *run, const 
 	/* The console is a terminal: progress lines would only slow it. */
 	args[p->cmd_argc + 4] = "--progress";
 	args[p->cmd_argc + 5] = "never";
+	/* run takes the mounted filesystem as its target (getopt permutes). */
+	if (p->fs)
+		args[p->cmd_argc + 6] = GUEST_MNT;
 	script = fsb_guest_cmd_script(n, args);
+	if (script && p->fs && !(script = fs_script(p, script, &prep, &fs, &all)))
+		err = -ENOMEM;
 	if (!script || (err = fsb_irfs_add_data(&cmd, "/guest/cmd.sh", script, strlen(script),
 						 0644)) || (err = fsb_irfs_finish(&cmd))) {
 		err = err ? err : -ENOMEM;
@@ -395,7 +500,11 @@ out:
 		close(out);
 	if (in >= 0)
 		close(in);
-	free(script);
+	if (script != all)
+		free(script);
+	free(all);
+	free(prep);
+	free(fs);
 	free(args);
 	fsb_irfs_release(&cmd);
 	return err;
@@ -577,8 +686,10 @@ int fsb_cmd_guest(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	fsb_irfs_init(&run.fs);
 	rc = parse(argc, argv, &plan);
-	if (rc)
+	if (rc) {
+		fsb_mkfs_argv_free(plan.mkfs_argv);
 		return rc < 0 ? FSB_EXIT_OK : rc;
+	}
 	rc = FSB_EXIT_FAIL;
 	if (prepare(&plan, &run, &k, qemu, sizeof(qemu), cached, sizeof(cached), &built))
 		goto out;
@@ -608,6 +719,7 @@ int fsb_cmd_guest(int argc, char **argv)
 	rc = fsb_writer_output(plan.writer, &res, plan.output) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 out:
 	release(&run);
+	fsb_mkfs_argv_free(plan.mkfs_argv);
 	fsb_result_release(&res);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();

@@ -72,9 +72,9 @@ static const char usage_text[] =
 	"             options = OPTS      mount options (data=writeback,noatime)\n"
 	"             devices = N         images and loop devices (default 1)\n"
 	"             image_size, fill, run, lifecycle: this setup's own ('run =' off)\n"
-	"             guest = yes         run the lifecycle in a QEMU guest (fsbench\n"
-	"                                 guest, one boot) on its disk of image_size;\n"
-	"                                 the row is marked (guest, ACCEL)\n"
+	"             guest = yes         run in a QEMU guest (fsbench guest, one boot\n"
+	"                                 per suite) on its disk of image_size; the\n"
+	"                                 row is marked (guest, ACCEL)\n"
 	"             mtd = SIZE          with guest: the disk is flash, erase blocks\n"
 	"                                 of SIZE (jffs2, ubifs)\n"
 	"\n"
@@ -694,25 +694,30 @@ static int run_lifecycle(struct mx_ctx *m, size_t idx, const struct fsb_matrix_s
 }
 
 /*
- * A guest = yes setup: one `fsbench guest` boot running the lifecycle on
- * the guest's first disk (/dev/vda, an image of image_size with the
- * setup's fill; with mtd, erased flash made by block2mtd over it). The
- * guest command makes and removes the image itself. Its row is marked
- * "(guest, ACCEL)" and noted: absolute times under emulation are not
- * comparable with host rows, ratios within the guest are.
+ * A guest = yes setup: one `fsbench guest` boot per suite, on the guest's
+ * first disk (/dev/vda, an image of image_size with the setup's fill, made
+ * and removed by the guest command). The run suite measures the
+ * filesystem the guest makes there with the setup's mkfs template and
+ * mounts with its options (guest --fs --mkfs --options); the lifecycle
+ * works on the bare disk, or with mtd on erased flash made by block2mtd
+ * over it. Rows are marked "(guest, ACCEL)" and noted: absolute times
+ * under emulation are not comparable with host rows, ratios within the
+ * guest are.
  */
 static int run_guest(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
-		     struct fsb_matrix_entry *e)
+		     struct fsb_matrix_entry *e, bool suite)
 {
 	char json[PATH_MAX], rep[16], disk[64], mtd[64], size[32], **words = NULL;
-	const char *accel, *why;
-	const char *front[16];
+	const char *why;
+	const char *front[24];
 	const char *back[] = { "--label", s->label, NULL };
+	struct fsb_result **res = suite ? &e->run_res : &e->lc_res;
 	struct argv_b a;
 	size_t n = 0;
 	int rc;
 
-	snprintf(json, sizeof(json), "%s/setup%zu.guest.json", m->work, idx + 1);
+	snprintf(json, sizeof(json), "%s/setup%zu.guest.%s.json", m->work, idx + 1,
+		 suite ? "run" : "lifecycle");
 	fsb_size_format_human(s->image_bytes, size, sizeof(size));
 	snprintf(disk, sizeof(disk), "%llu,fill=%s", (unsigned long long)s->image_bytes,
 		 s->mtd_erase_bytes ? "0xff" : fsb_fill_name(s->fill));
@@ -722,53 +727,77 @@ static int run_guest(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup
 	front[n++] = "json";
 	front[n++] = "--output";
 	front[n++] = json;
-	front[n++] = "--";
-	front[n++] = "lifecycle";
-	front[n++] = "--fs";
-	front[n++] = s->type;
-	if (s->mtd_erase_bytes) {
-		/* The lifecycle knows how each type is made on flash. */
-		snprintf(mtd, sizeof(mtd), "/dev/vda,%llu",
-			 (unsigned long long)s->mtd_erase_bytes);
-		front[n++] = "--mtd";
-		front[n++] = mtd;
-		if (fsb_mkfs_is_none(s->mkfs)) {
-			front[n++] = "--mkfs";
-			front[n++] = "none";
-		}
-	} else {
-		front[n++] = "--device";
-		front[n++] = "/dev/vda";
-		front[n++] = "--destroy-data";
+	/* A whole suite under emulation outlasts the guest command's default
+	 * hang timeout (600 s): a 512 MiB run takes minutes per test. */
+	front[n++] = "--guest-timeout";
+	front[n++] = "3600";
+	if (suite) {
+		front[n++] = "--fs";
+		front[n++] = s->type;
 		front[n++] = "--mkfs";
 		front[n++] = s->mkfs;
-	}
-	if (*s->options) {
-		front[n++] = "--options";
-		front[n++] = s->options;
+		if (*s->options) {
+			front[n++] = "--options";
+			front[n++] = s->options;
+		}
+		front[n++] = "--";
+		front[n++] = "run";
+	} else {
+		front[n++] = "--";
+		front[n++] = "lifecycle";
+		front[n++] = "--fs";
+		front[n++] = s->type;
+		if (s->mtd_erase_bytes) {
+			/* The lifecycle knows how each type is made on flash. */
+			snprintf(mtd, sizeof(mtd), "/dev/vda,%llu",
+				 (unsigned long long)s->mtd_erase_bytes);
+			front[n++] = "--mtd";
+			front[n++] = mtd;
+			if (fsb_mkfs_is_none(s->mkfs)) {
+				front[n++] = "--mkfs";
+				front[n++] = "none";
+			}
+		} else {
+			front[n++] = "--device";
+			front[n++] = "/dev/vda";
+			front[n++] = "--destroy-data";
+			front[n++] = "--mkfs";
+			front[n++] = s->mkfs;
+		}
+		if (*s->options) {
+			front[n++] = "--options";
+			front[n++] = s->options;
+		}
 	}
 	front[n] = NULL;
-	if (fsb_mkfs_split(s->lifecycle, &words, &why) < 0)
+	if (fsb_mkfs_split(suite ? s->run : s->lifecycle, &words, &why) < 0)
 		return -EINVAL;
 	/* build_argv puts the command name first: here it is "guest", and
-	 * the lifecycle's words follow the guest's own options. */
+	 * the suite's words follow the guest's own options. */
 	if (build_argv(&a, "guest", front, m->cfg.repeat, rep, words, back)) {
 		fsb_mkfs_argv_free(words);
 		return -ENOMEM;
 	}
-	progress(m, s, "fsbench guest --disk %s%s -- lifecycle %s", size,
-		 s->mtd_erase_bytes ? " (flash)" : "", s->lifecycle);
-	rc = call(fsb_cmd_guest, &a, json, &e->lc_res);
+	progress(m, s, "fsbench guest --disk %s%s -- %s %s", size,
+		 s->mtd_erase_bytes ? " (flash)" : "", suite ? "run" : "lifecycle",
+		 suite ? s->run : s->lifecycle);
+	rc = call(fsb_cmd_guest, &a, json, res);
 	free(a.v);
 	fsb_mkfs_argv_free(words);
-	if (rc == 0 && e->lc_res) {
+	if (rc == 0 && *res) {
+		const struct fsb_param *pa = fsb_result_param(*res, "guest_accel");
 		char mark[FSB_MATRIX_MAX_LABEL + 32];
-		const struct fsb_param *pa = fsb_result_param(e->lc_res, "guest_accel");
 
-		accel = pa ? pa->s : NULL;
-		snprintf(mark, sizeof(mark), "%s (guest, %s)", s->label, accel ? accel : "?");
+		snprintf(mark, sizeof(mark), "%s (guest, %s)", s->label,
+			 pa && pa->s ? pa->s : "?");
 		fsb_strset(&e->label, mark);
-		fsb_strset(&e->lc_res->setup.label, mark);
+		fsb_strset(&(*res)->setup.label, mark);
+		/* On flash the lifecycle chose how the filesystem is made
+		 * (jffs2: on mount; ubifs: the UBI tools): show what it ran. */
+		if (!suite && s->mtd_erase_bytes && (pa = fsb_result_param(*res, "mkfs")) && pa->s)
+			fsb_strset(&e->mkfs, pa->s);
+		if (suite)
+			fsb_strset(&(*res)->setup.fill, fsb_fill_name(s->fill));
 		fsb_strset(&e->note, "ran in a QEMU guest under emulation: its absolute times are "
 			   "not comparable with host rows; ratios between guest rows are");
 	}
@@ -825,9 +854,17 @@ static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
 	}
 	record_config(s, e);
 	if (s->guest) {
+		/* One boot per suite: run on a filesystem the guest made and
+		 * mounted, then the lifecycle on the bare disk. */
 		snprintf(before, sizeof(before), "%s", fsb_err_last());
-		if (run_guest(m, idx, s, e))
-			step_failed(e, "guest", before);
+		if (s->run && run_guest(m, idx, s, e, true)) {
+			step_failed(e, "run suite in a guest", before);
+			return;
+		}
+		if (s->lifecycle && !fsb_stop_requested() && run_guest(m, idx, s, e, false))
+			step_failed(e, "lifecycle in a guest", before);
+		else if (fsb_stop_requested())
+			step_failed(e, "setup", before);
 		return;
 	}
 	progress(m, s, "%u x %s image%s", s->devices,

@@ -139,6 +139,13 @@ static int need_mkfs_tool(struct fsb_guest_needs *n, const char *tmpl)
 	return fsb_guest_need_tool(n, words[nwords++], false);
 }
 
+int fsb_guest_needs_add_fs(struct fsb_guest_needs *n, const char *type, const char *mkfs)
+{
+	int err = need_fs(n, type);
+
+	return err ? err : need_mkfs_tool(n, mkfs);
+}
+
 int fsb_guest_needs_for(int argc, char *const *argv, struct fsb_guest_needs *n)
 {
 	int err;

@@ -52,6 +52,13 @@ const char *fsb_guest_tool_package(const char *tool);
  */
 char *fsb_guest_cmd_script(int argc, char *const *argv);
 
+/*
+ * Add what a filesystem made and mounted before the command needs (guest
+ * --fs TYPE --mkfs TEMPLATE): TYPE's modules and tools, and the program
+ * the template names. 0 or -E2BIG.
+ */
+int fsb_guest_needs_add_fs(struct fsb_guest_needs *n, const char *type, const char *mkfs);
+
 /* The guest's /init (busybox sh). Static text. */
 const char *fsb_guest_init_script(void);
 

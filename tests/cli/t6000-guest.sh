@@ -5,8 +5,9 @@
 # running a JFFS2 lifecycle on a 64 MiB blank emulated flash (every phase
 # in the returned JSON, the guest marked in host, the copy read back and
 # verified in the guest), one matrix setup with guest = yes (the same
-# lifecycle, its row marked), and a guest made to hang, killed at
-# --guest-timeout with its scratch files removed. About 1.5 minutes under TCG.
+# lifecycle, its row marked), run on reiserfs made and mounted in the
+# guest (--fs), and a guest made to hang, killed at
+# --guest-timeout with its scratch files removed. About 2 minutes under TCG.
 . "$(dirname "$0")/lib.sh"
 
 tmpdir T
@@ -105,6 +106,31 @@ check "its lifecycle has every phase, the erase complete" test "$(json_get "$T/m
 check "the note says guest times are not comparable with host rows" test "$(json_get \
 	"$T/m.json" "'not comparable with host rows' in d['setups'][0]['note']" 2>/dev/null)" = True
 check "its scratch files are gone" no_scratch_left "$T"
+
+# ---- run on reiserfs, made and mounted in the guest (--fs, --mkfs) ----
+if command -v mkreiserfs >/dev/null || [ -x /usr/sbin/mkreiserfs ] || [ -x /sbin/mkreiserfs ]; then
+	out=$T/reiserfs.json
+	TMPDIR=$T "$FSBENCH" guest --disk 256m,fill=zero --fs reiserfs \
+		--mkfs 'mkreiserfs -q -f -f {dev}' --options notail -f json -o "$out" -- \
+		run --size 16m --tests throughput --repeat 1 2>"$err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		nok "run on reiserfs in a guest (exit $rc): $(tail -n 15 "$err" | tr '\n' '|')"
+	else
+		ok "run on reiserfs in a guest"
+	fi
+	check "it measured reiserfs mounted notail on /dev/vda" test "$(json_get "$out" \
+		"d['setup']['fs_type'] + ' ' + d['setup']['device'] + ' ' + \
+		str('notail' in d['setup']['mount_options'])" 2>/dev/null)" = "reiserfs /dev/vda True"
+	check "every throughput test is in the returned JSON" test "$(json_get "$out" \
+		"','.join(t['id'] for t in d['tests'])" 2>/dev/null)" = \
+		"putc,write,rewrite,getc,read,seeks"
+	check "its scratch files are gone" no_scratch_left "$T"
+else
+	skip "run on reiserfs in a guest" "mkreiserfs missing (package reiserfsprogs)"
+fi
+expect_exit 2 "--fs goes with run only" "$FSBENCH" guest --disk 64m --fs ext4 -- \
+	lifecycle --fs ext4 --device /dev/vda 2>/dev/null
 
 # ---- a guest that hangs: killed at --guest-timeout, cleaned up ----
 start=$(date +%s)

@@ -304,9 +304,14 @@ static void guest_keys(void **state)
 	expect_bad("[jffs2]\nlifecycle = a\nmtd = 128k\n",
 		   "3: [jffs2]: mtd needs guest = yes (emulated flash is made in a guest: the "
 		   "host kernel has no MTD)");
-	expect_bad("[global]\nrun = --size 1m\n[reiserfs]\nguest = yes\n",
-		   "2: [reiserfs]: run does not work with guest = yes yet: set 'run =' for this "
-		   "setup (the lifecycle runs in a guest)");
+	expect_bad("[global]\nrun = --size 1m\n[jffs2]\nguest = yes\nmtd = 128k\n",
+		   "2: [jffs2]: run does not work on mtd (flash) setups: set 'run =' for this "
+		   "setup (the lifecycle measures the flash)");
+	load_good("[global]\nrun = --size 1m\n[reiserfs]\nguest = yes\noptions = notail\n",
+		  &cfg);
+	assert_true(cfg.setups[0].guest);
+	assert_string_equal(cfg.setups[0].run, "--size 1m");
+	fsb_matrix_config_release(&cfg);
 	expect_bad("[btrfs]\nlifecycle = a\nguest = yes\ndevices = 2\nmkfs = mkfs.btrfs {devs}\n",
 		   "4: [btrfs]: guest = yes works on one device, not 2");
 	expect_bad("[ext4]\nlifecycle = a\nguest = yes\nfill = random\n",
