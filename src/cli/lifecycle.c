@@ -113,7 +113,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FS = 256, OPT_TYPE, OPT_IMAGE, OPT_IMAGE_SIZE, OPT_DEVICE, OPT_DESTROY, OPT_FILL,
-	OPT_REFILL, OPT_PHASES, OPT_MKFS, OPT_OPTIONS, OPT_COPY_SIZE, OPT_SEED, OPT_PROGRESS,
+	OPT_REFILL, OPT_PHASES, OPT_MKFS, OPT_OPTIONS, OPT_COPY_SIZE,
 	OPT_MTD, OPT_PRE_ERASE,
 };
 
@@ -133,12 +133,7 @@ static const struct option long_opts[] = {
 	{ "options", required_argument, NULL, OPT_OPTIONS },
 	{ "copy-size", required_argument, NULL, OPT_COPY_SIZE },
 	{ "repeat", required_argument, NULL, 'r' },
-	{ "label", required_argument, NULL, 'l' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "quiet", no_argument, NULL, 'q' },
+	FSB_REPORT_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -305,6 +300,8 @@ static int check_mkfs_template(struct lc_plan *p)
 /* Returns 0, an exit status, or -1 for "done: exit 0" (--help). */
 static int parse(int argc, char **argv, struct lc_plan *p)
 {
+	const struct fsb_report_opts ro = { &p->cfg.label, &p->cfg.seed, &p->format, &p->output,
+					    &p->progress, &p->quiet };
 	int c, rc;
 	uint64_t v;
 
@@ -384,26 +381,6 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 			p->cfg.repeat = (unsigned)v;
 			p->repeat_set = true;
 			break;
-		case 'l':
-			p->cfg.label = optarg;
-			break;
-		case OPT_SEED:
-			if (fsb_opt_count("--seed", optarg, 0, UINT64_MAX, &p->cfg.seed))
-				return FSB_EXIT_USAGE;
-			break;
-		case 'f':
-			p->format = optarg;
-			break;
-		case 'o':
-			p->output = optarg;
-			break;
-		case OPT_PROGRESS:
-			if (fsb_opt_progress(optarg, &p->progress))
-				return FSB_EXIT_USAGE;
-			break;
-		case 'q':
-			p->quiet = true;
-			break;
 		case 'h':
 			print_usage(stdout);
 			return -1;
@@ -411,7 +388,11 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 			printf("fsbench %s\n", FSB_VERSION);
 			return -1;
 		default:
-			return fsb_opt_unknown(argc, argv, c);
+			rc = fsb_opt_report(c, optarg, &ro);
+			if (rc < 0)
+				return fsb_opt_unknown(argc, argv, c);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc) {

@@ -121,3 +121,26 @@ uint64_t fsb_default_seed(void)
 	return ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16) &
 	       0xffffffffu;
 }
+
+int fsb_opt_report(int c, const char *arg, const struct fsb_report_opts *o)
+{
+	switch (c) {
+	case 'l':
+		*o->label = arg;
+		return 0;
+	case FSB_OPT_SEED:
+		return fsb_opt_count("--seed", arg, 0, UINT64_MAX, o->seed);
+	case 'f':
+		*o->format = arg;
+		return 0;
+	case 'o':
+		*o->output = arg;
+		return 0;
+	case FSB_OPT_PROGRESS:
+		return fsb_opt_progress(arg, o->progress);
+	case 'q':
+		*o->quiet = true;
+		return 0;
+	}
+	return -1;
+}

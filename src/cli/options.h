@@ -25,6 +25,36 @@ int fsb_opt_progress(const char *arg, enum fsb_progress *out);
 /* Whether to show progress lines on stderr for this setting. */
 bool fsb_progress_enabled(enum fsb_progress p);
 
+/*
+ * The options every reporting command (run, lifecycle) shares: --label,
+ * --seed, --format, --output, --progress, --quiet. A command lists them in
+ * its long options with FSB_REPORT_LONG_OPTS ("l:f:o:q" in its short
+ * ones), points the fields below at its own plan, and passes every option
+ * its switch does not know to fsb_opt_report().
+ */
+enum { FSB_OPT_SEED = 0x200, FSB_OPT_PROGRESS };
+
+#define FSB_REPORT_LONG_OPTS                                          \
+	{ "label", required_argument, NULL, 'l' },                    \
+	{ "seed", required_argument, NULL, FSB_OPT_SEED },            \
+	{ "format", required_argument, NULL, 'f' },                   \
+	{ "output", required_argument, NULL, 'o' },                   \
+	{ "progress", required_argument, NULL, FSB_OPT_PROGRESS },    \
+	{ "quiet", no_argument, NULL, 'q' }
+
+struct fsb_report_opts {
+	const char **label;
+	uint64_t *seed;
+	const char **format;
+	const char **output;
+	enum fsb_progress *progress;
+	bool *quiet;
+};
+
+/* Handle option c: 0 when it was one of the above, FSB_EXIT_USAGE for a
+ * bad value (described), -1 when c is not a report option. */
+int fsb_opt_report(int c, const char *arg, const struct fsb_report_opts *o);
+
 /* "fsbench: invalid OPT 'ARG': expected WANT"; returns FSB_EXIT_USAGE. */
 int fsb_opt_bad(const char *opt, const char *arg, const char *want);
 /* getopt's '?' or ':' for argv: describes it; returns FSB_EXIT_USAGE. */

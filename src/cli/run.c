@@ -64,7 +64,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_CHUNK = 256, OPT_CHAR_SIZE, OPT_CHAR_IO, OPT_SEEKS, OPT_SEEKERS, OPT_MIN_TIME,
-	OPT_CACHE, OPT_SEED, OPT_PROGRESS, OPT_LINKS, OPT_SYNC,
+	OPT_CACHE, OPT_LINKS, OPT_SYNC,
 };
 
 static const struct option long_opts[] = {
@@ -81,12 +81,7 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "label", required_argument, NULL, 'l' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "quiet", no_argument, NULL, 'q' },
+	FSB_REPORT_LONG_OPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -125,8 +120,10 @@ static void print_usage(FILE *out)
 /* Returns 0, or an exit status (FSB_EXIT_USAGE, or -1 for "done: exit 0"). */
 static int parse(int argc, char **argv, struct run_plan *p)
 {
+	const struct fsb_report_opts ro = { &p->cfg.label, &p->cfg.seed, &p->format, &p->output,
+					    &p->progress, &p->quiet };
 	bool files_set = false;
-	int c, err;
+	int c, err, rc;
 
 	memset(p, 0, sizeof(*p));
 	p->cfg = (struct fsb_config){
@@ -212,26 +209,6 @@ static int parse(int argc, char **argv, struct run_plan *p)
 			if (fsb_opt_cache(optarg, &p->cfg.cache))
 				return FSB_EXIT_USAGE;
 			break;
-		case 'l':
-			p->cfg.label = optarg;
-			break;
-		case OPT_SEED:
-			if (fsb_opt_count("--seed", optarg, 0, UINT64_MAX, &p->cfg.seed))
-				return FSB_EXIT_USAGE;
-			break;
-		case 'f':
-			p->format = optarg;
-			break;
-		case 'o':
-			p->output = optarg;
-			break;
-		case OPT_PROGRESS:
-			if (fsb_opt_progress(optarg, &p->progress))
-				return FSB_EXIT_USAGE;
-			break;
-		case 'q':
-			p->quiet = true;
-			break;
 		case 'h':
 			print_usage(stdout);
 			return -1;
@@ -239,7 +216,11 @@ static int parse(int argc, char **argv, struct run_plan *p)
 			printf("fsbench %s\n", FSB_VERSION);
 			return -1;
 		default:
-			return fsb_opt_unknown(argc, argv, c);
+			rc = fsb_opt_report(c, optarg, &ro);
+			if (rc < 0)
+				return fsb_opt_unknown(argc, argv, c);
+			if (rc)
+				return rc;
 		}
 	}
 	if (optind < argc)
