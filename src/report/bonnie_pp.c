@@ -17,41 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BONNIE_CHUNK 8192
-
-struct col {
-	const char *id;
-	const char *unit;
-};
-
-static const struct col io_cols[] = {
-	{ "putc", "B/s" }, { "write", "B/s" }, { "rewrite", "B/s" },
-	{ "getc", "B/s" }, { "read", "B/s" }, { "seeks", "ops/s" },
-};
-
-static const struct col file_cols[] = {
-	{ "seq-create", "ops/s" }, { "seq-stat", "ops/s" }, { "seq-delete", "ops/s" },
-	{ "rand-create", "ops/s" }, { "rand-stat", "ops/s" }, { "rand-delete", "ops/s" },
-};
-
-#define NCOLS 6
-
-static bool any_test(const struct fsb_result *r, const struct col *cols)
-{
-	for (size_t i = 0; i < NCOLS; i++)
-		if (fsb_writer_test(r, cols[i].id, cols[i].unit))
-			return true;
-	return false;
-}
-
 bool fsb_bonnie_pp_has_io(const struct fsb_result *r)
 {
-	return any_test(r, io_cols);
+	return fsb_bonnie_any(r, fsb_bonnie_io_cols);
 }
 
 bool fsb_bonnie_pp_has_files(const struct fsb_result *r)
 {
-	return any_test(r, file_cols);
+	return fsb_bonnie_any(r, fsb_bonnie_file_cols);
 }
 
 static double sane(double v)
@@ -89,9 +62,9 @@ static void ops_cell(char *buf, size_t len, double ops, bool decimal)
 		snprintf(buf, len, "%4.0fk", floor(ops / 1000 + 0.5));
 }
 
-static void print_cells(FILE *out, const struct fsb_result *r, const struct col *cols)
+static void print_cells(FILE *out, const struct fsb_result *r, const struct fsb_bonnie_col *cols)
 {
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
 		const struct fsb_test_result *t = fsb_writer_test(r, cols[i].id, cols[i].unit);
 		char v[32];
 
@@ -109,12 +82,12 @@ static void print_cells(FILE *out, const struct fsb_result *r, const struct col 
 }
 
 /* The Latency row, only when some test of the block measured latency. */
-static void print_latency(FILE *out, const struct fsb_result *r, const struct col *cols)
+static void print_latency(FILE *out, const struct fsb_result *r, const struct fsb_bonnie_col *cols)
 {
-	const struct fsb_test_result *t[NCOLS];
+	const struct fsb_test_result *t[FSB_BONNIE_NCOLS];
 	bool any = false;
 
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
 		t[i] = fsb_writer_test(r, cols[i].id, cols[i].unit);
 		if (t[i] && !t[i]->has_latency)
 			t[i] = NULL;
@@ -123,7 +96,7 @@ static void print_latency(FILE *out, const struct fsb_result *r, const struct co
 	if (!any)
 		return;
 	fputs("Latency          ", out);
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
 		char buf[32] = "";
 
 		if (t[i])
@@ -180,7 +153,7 @@ int fsb_bonnie_pp_io_row(FILE *out, const struct fsb_result *r)
 		fsb_size_format_exact(p->u, size, sizeof(size));
 	/* bonnie++ shows a chunk other than its default after the size: "16M:4k". */
 	p = fsb_result_param(r, "chunk_bytes");
-	if (p && p->type == FSB_PARAM_U64 && p->u != BONNIE_CHUNK) {
+	if (p && p->type == FSB_PARAM_U64 && p->u != FSB_BONNIE_CHUNK) {
 		fsb_size_format_exact(p->u, chunk, sizeof(chunk));
 		n = strlen(chunk);
 		if (n && chunk[n - 1] >= 'A' && chunk[n - 1] <= 'Z')
@@ -189,8 +162,8 @@ int fsb_bonnie_pp_io_row(FILE *out, const struct fsb_result *r)
 		snprintf(size + n, sizeof(size) - n, ":%s", chunk);
 	}
 	print_title(out, fsb_writer_label(r), size);
-	print_cells(out, r, io_cols);
-	print_latency(out, r, io_cols);
+	print_cells(out, r, fsb_bonnie_io_cols);
+	print_latency(out, r, fsb_bonnie_io_cols);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -234,8 +207,8 @@ int fsb_bonnie_pp_file_row(FILE *out, const struct fsb_result *r)
 	if (dirs > 1)
 		snprintf(what + n, sizeof(what) - n, "/%llu", (unsigned long long)dirs);
 	print_title(out, fsb_writer_label(r), what);
-	print_cells(out, r, file_cols);
-	print_latency(out, r, file_cols);
+	print_cells(out, r, fsb_bonnie_file_cols);
+	print_latency(out, r, fsb_bonnie_file_cols);
 	return ferror(out) ? -EIO : 0;
 }
 

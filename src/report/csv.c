@@ -15,41 +15,12 @@
 #define CSV_FIELDS 50
 #define CELL 64
 
-/* bonnie++'s default chunk; bonnie++ 2.00a leaves field 6 empty for it. */
-#define BONNIE_CHUNK 8192
-
-struct col {
-	const char *id;
-	const char *unit;
-};
-
-/* Columns 9-20 and 26-37 in order; latencies 38-49 follow the same order. */
-static const struct col io_cols[] = {
-	{ "putc", "B/s" }, { "write", "B/s" }, { "rewrite", "B/s" },
-	{ "getc", "B/s" }, { "read", "B/s" }, { "seeks", "ops/s" },
-};
-
-static const struct col file_cols[] = {
-	{ "seq-create", "ops/s" }, { "seq-stat", "ops/s" }, { "seq-delete", "ops/s" },
-	{ "rand-create", "ops/s" }, { "rand-stat", "ops/s" }, { "rand-delete", "ops/s" },
-};
-
-#define NCOLS 6
-
 /* Round half away from zero; "%.0f" alone rounds half to even. */
 static void put_round(char *cell, double v)
 {
 	if (!isfinite(v) || v < 0)
 		v = 0;
 	snprintf(cell, CELL, "%.0f", floor(v + 0.5));
-}
-
-static bool any_test(const struct fsb_result *r, const struct col *cols)
-{
-	for (size_t i = 0; i < NCOLS; i++)
-		if (fsb_writer_test(r, cols[i].id, cols[i].unit))
-			return true;
-	return false;
 }
 
 static void put_u64_param(char *cell, const struct fsb_result *r, const char *key)
@@ -84,14 +55,14 @@ static void fill_io(char cells[][CELL], const struct fsb_result *r)
 	if ((p = fsb_result_param(r, "size_bytes")) && p->type == FSB_PARAM_U64)
 		snprintf(cells[5], CELL, "%s", fsb_size_format_exact(p->u, size, sizeof(size)));
 	p = fsb_result_param(r, "chunk_bytes");
-	if (p && p->type == FSB_PARAM_U64 && p->u != BONNIE_CHUNK)
+	if (p && p->type == FSB_PARAM_U64 && p->u != FSB_BONNIE_CHUNK)
 		put_chunk(cells[6], p->u);
 	put_u64_param(cells[7], r, "seeks");
 	put_u64_param(cells[8], r, "seekers");
 
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
 		const struct fsb_test_result *t =
-			fsb_writer_test(r, io_cols[i].id, io_cols[i].unit);
+			fsb_writer_test(r, fsb_bonnie_io_cols[i].id, fsb_bonnie_io_cols[i].unit);
 		char *val = cells[9 + 2 * i], *cpu = cells[10 + 2 * i];
 
 		if (!t)
@@ -128,9 +99,9 @@ static void fill_files(char cells[][CELL], const struct fsb_result *r)
 	if (dirs > 1)   /* 0 and 1 both mean "one directory" to bonnie++ */
 		snprintf(cells[25], CELL, "%llu", (unsigned long long)dirs);
 
-	for (size_t i = 0; i < NCOLS; i++) {
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
 		const struct fsb_test_result *t =
-			fsb_writer_test(r, file_cols[i].id, file_cols[i].unit);
+			fsb_writer_test(r, fsb_bonnie_file_cols[i].id, fsb_bonnie_file_cols[i].unit);
 
 		if (!t)
 			continue;
@@ -139,7 +110,7 @@ static void fill_files(char cells[][CELL], const struct fsb_result *r)
 	}
 }
 
-static void fill_latency(char *cell, const struct fsb_result *r, const struct col *c)
+static void fill_latency(char *cell, const struct fsb_result *r, const struct fsb_bonnie_col *c)
 {
 	const struct fsb_test_result *t = fsb_writer_test(r, c->id, c->unit);
 
@@ -174,13 +145,13 @@ int fsb_csv_line(FILE *out, const struct fsb_result *r)
 	snprintf(cells[3], CELL, "%llu",
 		 (unsigned long long)fsb_result_get_u64(r, "concurrency", 1));
 	put_u64_param(cells[4], r, "seed");
-	if (any_test(r, io_cols))
+	if (fsb_bonnie_any(r, fsb_bonnie_io_cols))
 		fill_io(cells, r);
-	if (any_test(r, file_cols))
+	if (fsb_bonnie_any(r, fsb_bonnie_file_cols))
 		fill_files(cells, r);
-	for (size_t i = 0; i < NCOLS; i++) {
-		fill_latency(cells[38 + i], r, &io_cols[i]);
-		fill_latency(cells[44 + i], r, &file_cols[i]);
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
+		fill_latency(cells[38 + i], r, &fsb_bonnie_io_cols[i]);
+		fill_latency(cells[44 + i], r, &fsb_bonnie_file_cols[i]);
 	}
 
 	for (int i = 0; i < CSV_FIELDS; i++) {

@@ -192,3 +192,21 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
 }
+
+const struct fsb_bonnie_col fsb_bonnie_io_cols[FSB_BONNIE_NCOLS] = {
+	{ "putc", "B/s" }, { "write", "B/s" }, { "rewrite", "B/s" },
+	{ "getc", "B/s" }, { "read", "B/s" }, { "seeks", "ops/s" },
+};
+
+const struct fsb_bonnie_col fsb_bonnie_file_cols[FSB_BONNIE_NCOLS] = {
+	{ "seq-create", "ops/s" }, { "seq-stat", "ops/s" }, { "seq-delete", "ops/s" },
+	{ "rand-create", "ops/s" }, { "rand-stat", "ops/s" }, { "rand-delete", "ops/s" },
+};
+
+bool fsb_bonnie_any(const struct fsb_result *r, const struct fsb_bonnie_col *cols)
+{
+	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++)
+		if (fsb_writer_test(r, cols[i].id, cols[i].unit))
+			return true;
+	return false;
+}

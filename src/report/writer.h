@@ -89,6 +89,22 @@ int fsb_csv_line(FILE *out, const struct fsb_result *r);
  * Helpers shared by the views.
  */
 
+/* bonnie++'s two blocks of six columns, in its order (the CSV's fields
+ * 9-20 and 26-37, and the latencies 38-49 in the same order). */
+struct fsb_bonnie_col {
+	const char *id;
+	const char *unit;
+};
+#define FSB_BONNIE_NCOLS 6
+extern const struct fsb_bonnie_col fsb_bonnie_io_cols[FSB_BONNIE_NCOLS];
+extern const struct fsb_bonnie_col fsb_bonnie_file_cols[FSB_BONNIE_NCOLS];
+
+/* bonnie++'s default chunk: 2.00a leaves the CSV's chunk field empty for it. */
+#define FSB_BONNIE_CHUNK 8192
+
+/* Whether r has any of the six tests of cols (with the column's unit). */
+bool fsb_bonnie_any(const struct fsb_result *r, const struct fsb_bonnie_col *cols);
+
 /* The row name of a result: setup.label, else "fsbench". Never NULL. */
 const char *fsb_writer_label(const struct fsb_result *r);
 
