@@ -512,9 +512,8 @@ int fsb_cmd_compare(int argc, char **argv)
 		return fsb_opt_bad("--output", output, "a file name or '-'");
 
 	/* The first bad file stops us: one line, naming it. */
-	for (int i = optind; i < argc && !fsb_stop_requested(); i++)
-		if (fsb_compare_set_load(&set, argv[i]))
-			goto out;
+	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
+		goto out;
 	err = fsb_compare_table_build(&tab, fsb_compare_set_docs(&set),
 				      fsb_compare_set_labels(&set), set.n);
 	if (err == -E2BIG)

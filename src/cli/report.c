@@ -84,9 +84,8 @@ int fsb_cmd_report(int argc, char **argv)
 		return fsb_opt_bad("--output", output, "a file name or '-'");
 
 	/* The first bad file stops us: one line, naming it. */
-	for (int i = optind; i < argc && !fsb_stop_requested(); i++)
-		if (fsb_compare_set_load(&set, argv[i]))
-			goto out;
+	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
+		goto out;
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;

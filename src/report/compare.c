@@ -3,6 +3,7 @@
  * the reading of result files (run, lifecycle or matrix) from anyone.
  */
 #include "report/compare.h"
+#include "util/signals.h"
 #include "core/error.h"
 #include "report/json.h"
 #include "util/io.h"
@@ -801,5 +802,19 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
 		fsb_err("cannot read '%s': %s", path, why);
 	}
 	return err;
+}
+
+int fsb_compare_set_load_all(struct fsb_compare_set *s, char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err;
+
+		if (fsb_stop_requested())
+			return -EINTR;
+		err = fsb_compare_set_load(s, paths[i]);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 

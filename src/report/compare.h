@@ -156,6 +156,12 @@ struct fsb_compare_set {
  */
 int fsb_compare_set_load(struct fsb_compare_set *s, const char *path);
 
+/*
+ * Load n files in order; the first bad one stops it (described, naming
+ * the file), and so does SIGINT/SIGTERM (-EINTR, nothing described).
+ */
+int fsb_compare_set_load_all(struct fsb_compare_set *s, char *const *paths, size_t n);
+
 /* Free everything the set owns. Safe on a zeroed set. */
 void fsb_compare_set_release(struct fsb_compare_set *s);
 

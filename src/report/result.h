@@ -24,11 +24,11 @@ struct fsb_test_result {
 	double median, min, max, cv;
 	double cpu_pct;        /* (user+sys of every process in the test) / wall */
 	uint64_t work;         /* bytes or operations each run did */
-	double elapsed_s;      /* wall time of the median run (0 if unknown) */
+	double elapsed_s;      /* mean wall time of a measured run (0 if unknown) */
 	bool has_latency;
 	struct fsb_latency latency;
 	bool has_device;       /* the device is known: counters below are real */
-	uint64_t dev_read_bytes, dev_write_bytes;   /* per run, median run */
+	uint64_t dev_read_bytes, dev_write_bytes;   /* mean per measured run */
 	bool has_wa;
 	double write_amplification;
 };

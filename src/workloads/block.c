@@ -137,14 +137,33 @@ static uint64_t existing_max(const struct fsb_ctx *ctx)
 	return fsb_scratch_space(ctx, 0) + fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
 }
 
-static int rewrite_setup(struct fsb_ctx *ctx, void *priv)
+/*
+ * Untimed, for tests that read the file: it holds ctx->work bytes of valid
+ * chunks and is cold (cache mode), then it is opened.
+ */
+static int prepare_and_open(struct fsb_ctx *ctx, void *priv, const char *test, int flags)
 {
 	int err;
 
 	((struct block_priv *)priv)->fd = -1;
-	err = fsb_blockfile_prepare(ctx, "rewrite", ctx->work);
+	err = fsb_blockfile_prepare(ctx, test, ctx->work);
+	return err ? err : open_priv(ctx, priv, test, flags);
+}
 
-	return err ? err : open_priv(ctx, priv, "rewrite", O_RDWR);
+/* Read the next chunk (at off) into p->buf; 0 or -errno (described). */
+static int read_chunk(struct fsb_ctx *ctx, struct block_priv *p, const char *test, uint64_t off)
+{
+	size_t chunk = ctx->cfg->chunk_bytes;
+	ssize_t got = fsb_read_full(p->fd, p->buf, chunk);
+
+	if (got != (ssize_t)chunk)
+		return fsb_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+	return 0;
+}
+
+static int rewrite_setup(struct fsb_ctx *ctx, void *priv)
+{
+	return prepare_and_open(ctx, priv, "rewrite", O_RDWR);
 }
 
 static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
@@ -152,17 +171,15 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	struct block_priv *p = priv;
 	size_t chunk = ctx->cfg->chunk_bytes;
 	uint64_t off;
-	ssize_t got;
 	int err;
 
 	for (off = 0; off < ctx->work; off += chunk) {
 		uint64_t t0 = fsb_clock_ns();
 
 		/* One unit: read a chunk, dirty it, lseek back, write it. */
-		got = fsb_read_full(p->fd, p->buf, chunk);
-		if (got != (ssize_t)chunk)
-			return fsb_io_error("rewrite", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
-		err = fsb_block_verify("rewrite", p->path, p->buf, chunk, off);
+		err = read_chunk(ctx, p, "rewrite", off);
+		if (!err)
+			err = fsb_block_verify("rewrite", p->path, p->buf, chunk, off);
 		if (err)
 			return err;
 		fsb_block_stamp(p->buf, chunk, off, fsb_block_gen(p->buf) + 1);
@@ -193,12 +210,7 @@ const struct fsb_workload_ops fsb_wl_rewrite = {
 
 static int read_setup(struct fsb_ctx *ctx, void *priv)
 {
-	int err;
-
-	((struct block_priv *)priv)->fd = -1;
-	err = fsb_blockfile_prepare(ctx, "read", ctx->work);
-
-	return err ? err : open_priv(ctx, priv, "read", O_RDONLY);
+	return prepare_and_open(ctx, priv, "read", O_RDONLY);
 }
 
 static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
@@ -206,15 +218,14 @@ static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	struct block_priv *p = priv;
 	size_t chunk = ctx->cfg->chunk_bytes;
 	uint64_t off;
-	ssize_t got;
 	int err;
 
 	for (off = 0; off < ctx->work; off += chunk) {
 		uint64_t t0 = fsb_clock_ns();
 
-		got = fsb_read_full(p->fd, p->buf, chunk);
-		if (got != (ssize_t)chunk)
-			return fsb_io_error("read", "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+		err = read_chunk(ctx, p, "read", off);
+		if (err)
+			return err;
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 		/* Verified outside the latency sample but inside the clock. */
