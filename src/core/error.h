@@ -22,6 +22,19 @@ void fsb_warn_set_quiet(int quiet);
  */
 const char *fsb_err_last(void);
 
+/*
+ * Hold errors instead of printing them, for a step whose failure the caller
+ * may still forgive (the runner's grown attempt that runs out of space):
+ * between fsb_err_hold() and fsb_err_release(), fsb_err/fsb_err_errno keep
+ * their lines (in order, up to a few KiB); fsb_err_release(print) ends the
+ * hold and prints them (print != 0, fsb_err_last() then says the last one)
+ * or drops them. Only the process that called fsb_err_hold() holds: a child
+ * forked meanwhile prints its own errors, which would otherwise be lost
+ * with it. Warnings are never held.
+ */
+void fsb_err_hold(void);
+void fsb_err_release(int print);
+
 /* Exit statuses (only main.c exits). */
 enum { FSB_EXIT_OK = 0, FSB_EXIT_FAIL = 1, FSB_EXIT_USAGE = 2 };
 
