@@ -31,3 +31,15 @@ int fsb_cache_drop_global(void)
 	/* In a container the file exists but refuses writes: not our failure. */
 	return err == -EACCES || err == -EPERM || err == -EROFS ? 0 : err;
 }
+
+int fsb_cache_sync_fs(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syncfs(fd) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}

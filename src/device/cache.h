@@ -19,4 +19,12 @@ int fsb_cache_drop_fd(int fd);
  */
 int fsb_cache_drop_global(void);
 
+/*
+ * syncfs(2) the filesystem holding dir: write back its dirty data and, on
+ * a copy-on-write filesystem, commit the transaction, which is when blocks
+ * freed or newly written are counted in statvfs (btrfs reports the free
+ * space of before the last commit until then). 0 or -errno.
+ */
+int fsb_cache_sync_fs(const char *dir);
+
 #endif

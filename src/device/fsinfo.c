@@ -41,3 +41,13 @@ out:
 	mnt_unref_table(tb);
 	return err < 0 ? err : err ? -EINVAL : 0;
 }
+
+bool fsb_fsinfo_is_cow(const char *fs_type)
+{
+	static const char *const cow[] = { "btrfs", "bcachefs", "zfs" };
+
+	for (size_t i = 0; fs_type && i < sizeof(cow) / sizeof(cow[0]); i++)
+		if (!strcmp(fs_type, cow[i]))
+			return true;
+	return false;
+}

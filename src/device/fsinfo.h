@@ -1,6 +1,7 @@
 /* What filesystem a path lives on (libmount's view of mountinfo). */
 #ifndef FSB_DEVICE_FSINFO_H
 #define FSB_DEVICE_FSINFO_H
+#include <stdbool.h>
 #include <stddef.h>
 
 struct fsb_fsinfo {
@@ -15,5 +16,13 @@ struct fsb_fsinfo {
  * prefix of its real path). Returns 0 or -errno (-ENOENT if none).
  */
 int fsb_fsinfo_for_path(const char *path, struct fsb_fsinfo *out);
+
+/*
+ * Whether a filesystem type copies on write data rewritten in place, so
+ * that rewriting a block needs a free block until the transaction commits:
+ * btrfs, bcachefs, zfs. (xfs with reflink copies only shared extents: a
+ * file nobody shares is rewritten in place.) NULL or "" is false.
+ */
+bool fsb_fsinfo_is_cow(const char *fs_type);
 
 #endif

@@ -23,3 +23,15 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns,
 		next = max_work;
 	return next > work ? next : work;
 }
+
+uint64_t fsb_scale_share(uint64_t limit, uint64_t floor, uint64_t granule)
+{
+	uint64_t share;
+
+	if (limit == UINT64_MAX)
+		return UINT64_MAX;
+	if (!granule)
+		granule = 1;
+	share = limit / 2 / granule * granule;
+	return share > floor ? share : floor;
+}

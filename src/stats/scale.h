@@ -17,4 +17,15 @@
 uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns,
 			uint64_t granule, uint64_t max_work);
 
+/*
+ * The cap on automatic growth given `limit`, the largest work that fits
+ * in the free space now (a workload's max_work, which already leaves a
+ * reserve; UINT64_MAX = unbounded): half of it, rounded down to a multiple
+ * of `granule`, so that another run started in the same directory at the
+ * same time fits as well. Never below `floor` (the work already done,
+ * which is not taken back): returns floor when even that exceeds the
+ * share, i.e. "do not grow". UINT64_MAX when limit is unbounded.
+ */
+uint64_t fsb_scale_share(uint64_t limit, uint64_t floor, uint64_t granule);
+
 #endif

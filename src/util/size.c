@@ -70,3 +70,19 @@ char *fsb_size_format_human(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.1f %s", v, units[u]);
 	return buf;
 }
+
+void fsb_size_format_pair(uint64_t a, uint64_t b, char *abuf, char *bbuf, size_t len)
+{
+	char ha[32], hb[32];
+
+	fsb_size_format_human(a, ha, sizeof(ha));
+	fsb_size_format_human(b, hb, sizeof(hb));
+	/* Bytes print exactly already ("17 B"): only rounded units collide. */
+	if (a != b && !strcmp(ha, hb)) {
+		snprintf(abuf, len, "%s (%llu bytes)", ha, (unsigned long long)a);
+		snprintf(bbuf, len, "%s (%llu bytes)", hb, (unsigned long long)b);
+	} else {
+		snprintf(abuf, len, "%s", ha);
+		snprintf(bbuf, len, "%s", hb);
+	}
+}

@@ -22,6 +22,14 @@ char *fsb_size_format_exact(uint64_t bytes, char *buf, size_t len);
 /* Human-readable with one decimal ("1.5 GiB", "512.0 KiB", "17 B"). */
 char *fsb_size_format_human(uint64_t bytes, char *buf, size_t len);
 
+/*
+ * Format two sizes a reader compares ("needs A, only B free") human-
+ * readable, each followed by its exact byte count ("20.0 MiB (20979712
+ * bytes)") when the two would otherwise read the same though they differ.
+ * Always NUL-terminates both buffers (len bytes each).
+ */
+void fsb_size_format_pair(uint64_t a, uint64_t b, char *abuf, char *bbuf, size_t len);
+
 /* Non-zero when v is a power of two. */
 static inline int fsb_is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 

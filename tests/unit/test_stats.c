@@ -138,6 +138,26 @@ static void scale_decisions(void **state)
 	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, 4096, UINT64_MAX) >= UINT64_MAX / 2);
 }
 
+static void scale_share_of_space(void **state)
+{
+	(void)state;
+	/* half of what fits, in whole granules */
+	assert_int_equal(fsb_scale_share(100000, 1000, 10), 50000);
+	assert_int_equal(fsb_scale_share(100 << 20, 8 << 20, 8192), 50 << 20);
+	assert_int_equal(fsb_scale_share((100 << 20) + 12345, 8192, 8192), 50 << 20);
+	/* two runs that start together, each taking its share, both fit */
+	assert_true(2 * fsb_scale_share(56800000, 8 << 20, 8192) <= 56800000);
+	/* never below the work already done: "do not grow" */
+	assert_int_equal(fsb_scale_share(8000, 6000, 10), 6000);
+	assert_int_equal(fsb_scale_share(0, 1000, 10), 1000);
+	/* unbounded stays unbounded; granule 0 means 1 */
+	assert_true(fsb_scale_share(UINT64_MAX, 1000, 4096) == UINT64_MAX);
+	assert_int_equal(fsb_scale_share(101, 0, 0), 50);
+	/* the growth rule respects the share as its cap */
+	assert_int_equal(fsb_scale_next(1000, 1000000, 500000000, 10,
+					fsb_scale_share(20000, 1000, 10)), 10000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +169,7 @@ int main(void)
 		cmocka_unit_test(hist_percentiles_large),
 		cmocka_unit_test(hist_merge),
 		cmocka_unit_test(scale_decisions),
+		cmocka_unit_test(scale_share_of_space),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

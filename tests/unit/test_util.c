@@ -75,6 +75,31 @@ static void size_format(void **state)
 	assert_false(fsb_is_pow2(0));
 }
 
+/* "needs A, only B free": the two never read the same unless equal. */
+static void size_format_pair(void **state)
+{
+	char a[64], b[64];
+	(void)state;
+	fsb_size_format_pair(21 << 20, 8 << 20, a, b, sizeof(a));
+	assert_string_equal(a, "21.0 MiB");
+	assert_string_equal(b, "8.0 MiB");
+	/* 20.0 MiB and 20.0 MiB: exact bytes say which is more */
+	fsb_size_format_pair(20979712, 20971520, a, b, sizeof(a));
+	assert_string_equal(a, "20.0 MiB (20979712 bytes)");
+	assert_string_equal(b, "20.0 MiB (20971520 bytes)");
+	fsb_size_format_pair(20 << 20, 20 << 20, a, b, sizeof(a));
+	assert_string_equal(a, "20.0 MiB");
+	assert_string_equal(b, "20.0 MiB");
+	/* bytes are exact already */
+	fsb_size_format_pair(17, 16, a, b, sizeof(a));
+	assert_string_equal(a, "17 B");
+	assert_string_equal(b, "16 B");
+	/* short buffers still end in NUL */
+	fsb_size_format_pair(20979712, 20971520, a, b, 8);
+	assert_int_equal(strlen(a), 7);
+	assert_int_equal(strlen(b), 7);
+}
+
 static void scratch_lifecycle(void **state)
 {
 	char parent[] = "/tmp/fsb-unit.XXXXXX", a[4096], b[4096], f[4200];
@@ -124,6 +149,7 @@ int main(void)
 		cmocka_unit_test(size_parse_good),
 		cmocka_unit_test(size_parse_bad),
 		cmocka_unit_test(size_format),
+		cmocka_unit_test(size_format_pair),
 		cmocka_unit_test(scratch_lifecycle),
 		cmocka_unit_test(atomic_write_and_read),
 	};
