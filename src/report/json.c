@@ -179,6 +179,8 @@ static void build_test(struct jbuild *b, struct json_object *arr,
 	}
 	if (t->has_wa)
 		put_double(b, o, "write_amplification", t->write_amplification);
+	if (t->short_reason)
+		put_str(b, o, "short_reason", t->short_reason);
 }
 
 struct json_object *fsb_json_from_result(const struct fsb_result *r)
@@ -537,7 +539,8 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx,
 	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
 	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
 	    (err = read_latency(rd, o, path, t)) ||
-	    (err = read_device(rd, o, path, t)))
+	    (err = read_device(rd, o, path, t)) ||
+	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)))
 		goto out;
 	if (lookup(o, "write_amplification", &wa)) {
 		err = read_double(rd, o, path, "write_amplification", true,

@@ -36,6 +36,7 @@ static void test_release(struct fsb_test_result *t)
 	free(t->id);
 	free(t->unit);
 	free(t->runs);
+	free(t->short_reason);
 }
 
 void fsb_result_release(struct fsb_result *r)

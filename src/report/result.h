@@ -31,6 +31,10 @@ struct fsb_test_result {
 	uint64_t dev_read_bytes, dev_write_bytes;   /* mean per measured run */
 	bool has_wa;
 	double write_amplification;
+	/* NULL, or why the runs are shorter than --min-time: "space" (free
+	 * space capped the work, or a grown attempt ran out of it). JSON key
+	 * "short_reason", present only when set. */
+	char *short_reason;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */

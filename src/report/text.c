@@ -456,6 +456,39 @@ static const char *cache_words(const char *mode)
 	return "";
 }
 
+/*
+ * The figures whose runs the free space cut short (shorter than --min-time,
+ * so less certain): "Runs cut short by free space ...: write, rewrite."
+ */
+static void print_short_space(FILE *out, const struct fsb_result *r)
+{
+	static const char lead[] = "Runs cut short by free space (under --min-time):";
+	size_t col = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		size_t n;
+
+		if (!t->short_reason || strcmp(t->short_reason, "space") || !t->id)
+			continue;
+		n = width(t->id);
+		if (!col) {
+			fputs(lead, out);
+			col = sizeof(lead) - 1;
+		} else if (col + 2 + n + 1 > LINE_WIDTH) {
+			fputs(",\n ", out);
+			col = 1;
+		} else {
+			fputc(',', out);
+			col++;
+		}
+		fprintf(out, " %s", t->id);
+		col += 1 + n;
+	}
+	if (col)
+		fputs(".\n", out);
+}
+
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
@@ -479,6 +512,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
+	print_short_space(out, r);
 }
 
 int fsb_write_text(FILE *out, const struct fsb_result *r)

@@ -449,6 +449,7 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_int_equal(t->dev_write_bytes, u->dev_write_bytes);
 		assert_int_equal(t->has_wa, u->has_wa);
 		assert_true(t->write_amplification == u->write_amplification);
+		assert_str_same(t->short_reason, u->short_reason);
 	}
 }
 
@@ -469,9 +470,13 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(fsb_strset(&r.setup.fill, NULL), 0);
 	assert_int_equal(fsb_result_param_double(&r, "ratio", 1.0 / 3), 0);
 	assert_int_equal(fsb_result_param_str(&r, "path", "a/b \"c\" é"), 0);
+	assert_int_equal(fsb_strset(&r.tests[1].short_reason, "space"), 0);
 
 	s = render(fsb_json_write, &r, &err);
 	assert_int_equal(err, 0);
+	/* Only the test whose runs were cut short has the key. */
+	assert_non_null(strstr(s, "\"short_reason\":\"space\""));
+	assert_null(strstr(strstr(s, "\"short_reason\"") + 1, "\"short_reason\""));
 	assert_non_null(strstr(s, "\"path\":\"a/b \\\"c\\\" é\""));  /* no \/ escapes */
 	assert_null(strstr(s, "\"fill\""));                             /* NULL left out */
 	assert_non_null(strstr(s, "\"noisy\":true"));
@@ -843,9 +848,37 @@ static void test_text_lifecycle(void **state)
 	fsb_result_release(&r);
 }
 
+/* Runs cut short by free space: a footnote names them, others unchanged. */
+static void test_text_short_space(void **state)
+{
+	struct fsb_result r;
+	char *s, *foot;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	s = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	assert_null(strstr(s, "cut short"));
+	free(s);
+	assert_int_equal(fsb_strset(&r.tests[1].short_reason, "space"), 0);
+	assert_int_equal(fsb_strset(&r.tests[2].short_reason, "space"), 0);
+	s = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	foot = strstr(s, "\nRuns cut short by free space (under --min-time): write, rewrite.\n");
+	assert_non_null(foot);
+	/* It is the footnote: after the cache line, at the end. */
+	assert_non_null(strstr(s, "Cache mode drop"));
+	assert_true(foot > strstr(s, "Cache mode drop"));
+	assert_string_equal(foot + strlen(foot) - 2, ".\n");
+	free(s);
+	fsb_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_csv_known),
 		cmocka_unit_test(test_csv_shapes),
 		cmocka_unit_test(test_csv_bon_csv2txt),
