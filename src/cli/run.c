@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MAX_TESTS 32
@@ -274,14 +273,6 @@ static int parse(int argc, char **argv, struct run_plan *p)
 	return 0;
 }
 
-static bool plan_has(const struct run_plan *p, const char *name)
-{
-	for (size_t i = 0; i < p->nops; i++)
-		if (!strcmp(p->ops[i]->name, name))
-			return true;
-	return false;
-}
-
 /* DIR must exist, be a directory and be writable: runtime errors (1). */
 static int check_dir(const char *dir)
 {
@@ -300,35 +291,6 @@ static int check_dir(const char *dir)
 		return -EACCES;
 	}
 	return 0;
-}
-
-/* Refuse up front, with the numbers, when the block file cannot fit. */
-static int check_space(const struct run_plan *p)
-{
-	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
-	struct statvfs vfs;
-	uint64_t free_bytes, need = 0;
-	const char *who = NULL;
-	char a[32], b[32];
-
-	for (size_t i = 0; i < 4 && !who; i++)
-		if (plan_has(p, block_tests[i]))
-			who = block_tests[i];
-	if (who)
-		need += p->cfg.size_bytes;
-	if (p->cfg.char_size_bytes && (plan_has(p, "putc") || plan_has(p, "getc"))) {
-		need += p->cfg.char_size_bytes;
-		who = who ? who : plan_has(p, "putc") ? "putc" : "getc";
-	}
-	if (!who || statvfs(p->dir, &vfs) < 0)
-		return 0;
-	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	if (need + need / 50 + (1u << 20) <= free_bytes)
-		return 0;
-	fsb_err("%s: needs %s in '%s', only %s free (use a smaller --size)", who,
-		fsb_size_format_human(need, a, sizeof(a)), p->dir,
-		fsb_size_format_human(free_bytes, b, sizeof(b)));
-	return -ENOSPC;
 }
 
 /* Whether path is on the filesystem (device) that holds /. */
@@ -399,7 +361,7 @@ int fsb_cmd_run(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	fsb_warn_set_quiet(p.quiet);
-	if (check_dir(p.dir) || check_space(&p))
+	if (check_dir(p.dir) || fsb_runner_check_space(&p.cfg, p.ops, p.nops, p.dir))
 		return FSB_EXIT_FAIL;
 	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));
 	if (err) {
@@ -437,6 +399,7 @@ int fsb_cmd_run(int argc, char **argv)
 			.dir = scratch,
 			.diskstat_path = have_dev ? statpath : NULL,
 			.progress = !p.quiet && fsb_progress_enabled(p.progress),
+			.cow = fsb_fsinfo_is_cow(fsi.fs_type),
 		};
 
 		if (rn.progress)

@@ -16,6 +16,7 @@ struct fsb_runner {
 	const char *diskstat_path;    /* /sys/.../stat of the device, or NULL */
 	bool progress;                /* progress lines on stderr */
 	const char *progress_prefix;  /* e.g. "ext4 (2/3) " for matrix; may be NULL */
+	bool cow;                     /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
 };
 
 /*
@@ -23,10 +24,31 @@ struct fsb_runner {
  * (short runs are discarded, see fsb_scale_next), then take cfg->repeat
  * measured runs of that work, and append the figure to res (runs, median,
  * min, max, CV, %CPU, latency percentiles, device bytes).
+ *
+ * Space: growth uses at most half of what the workload's max_work says
+ * fits (fsb_scale_share), asked again before each grown attempt (after a
+ * syncfs on a copy-on-write filesystem). A grown attempt that runs out of
+ * space (-ENOSPC, -EDQUOT) is forgiven: its error is not printed, the
+ * runs are measured at the largest work that fit (or the first work) with
+ * a warning, and the test's short_reason says "space". Out of space at
+ * the first work is an error, as any other.
+ *
  * Returns 0, -EINTR when SIGINT/SIGTERM stopped it, or the workload's
  * -errno (already described by the workload).
  */
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res);
+
+/*
+ * Refuse up front, with the numbers, a run whose files cannot fit in dir:
+ * the block file (--size) when a block test is selected, twice that on a
+ * copy-on-write filesystem when rewrite is (it rewrites the file in place),
+ * an explicit --char-size for the per-char tests, and room to spare.
+ * Returns 0 (also when the free space cannot be read) or -ENOSPC after
+ * describing the shortfall and the option to change.
+ */
+int fsb_runner_check_space(const struct fsb_config *cfg,
+			   const struct fsb_workload_ops *const *ops, size_t nops,
+			   const char *dir);
 
 #endif

@@ -22,6 +22,7 @@
 struct block_priv {
 	int fd;
 	void *buf;
+	bool done;              /* the run completed: the file is whole */
 	char path[4096];
 };
 
@@ -73,9 +74,16 @@ static uint64_t size_work(const struct fsb_ctx *ctx)
 	return ctx->cfg->size_bytes;
 }
 
+/*
+ * The O_TRUNC of the next attempt frees the file's blocks for it, except on
+ * a copy-on-write filesystem, where they come back only when the
+ * transaction commits, during or after that attempt.
+ */
 static uint64_t write_max(const struct fsb_ctx *ctx)
 {
-	return fsb_scratch_space(ctx, fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME));
+	uint64_t have = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+
+	return fsb_scratch_space(ctx, ctx->cow ? 0 : have);
 }
 
 static int write_setup(struct fsb_ctx *ctx, void *priv)
@@ -138,6 +146,23 @@ static uint64_t existing_max(const struct fsb_ctx *ctx)
 }
 
 /*
+ * Rewriting in place needs no new space, except on a copy-on-write
+ * filesystem: there every chunk rewritten takes a new chunk until the
+ * transaction commits. With `avail` free and a file of `have` bytes,
+ * rewriting w <= have bytes needs w free; growing the file to w > have
+ * first appends w - have, then rewrites all w: 2w - have <= avail.
+ */
+static uint64_t rewrite_max(const struct fsb_ctx *ctx)
+{
+	uint64_t avail = fsb_scratch_space(ctx, 0);
+	uint64_t have = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+
+	if (!ctx->cow)
+		return avail + have;
+	return avail >= have ? (avail + have) / 2 : avail;
+}
+
+/*
  * Untimed, for tests that read the file: it holds ctx->work bytes of valid
  * chunks and is cold (cache mode), then it is opened.
  */
@@ -191,7 +216,23 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}
-	return finish_write("rewrite", p);
+	err = finish_write("rewrite", p);
+	p->done = !err;
+	return err;
+}
+
+/*
+ * A rewrite that failed (out of space on a copy-on-write filesystem, say)
+ * may have left a chunk half old, half new, which the next attempt would
+ * rightly call torn: remove the file, and the next setup makes it whole.
+ */
+static void rewrite_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct block_priv *p = priv;
+
+	block_teardown(ctx, priv);
+	if (!p->done && p->path[0])
+		unlink(p->path);
 }
 
 const struct fsb_workload_ops fsb_wl_rewrite = {
@@ -201,11 +242,11 @@ const struct fsb_workload_ops fsb_wl_rewrite = {
 	.flags = FSB_WL_WRITES,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
-	.max_work = existing_max,
+	.max_work = rewrite_max,
 	.priv_size = sizeof(struct block_priv),
 	.setup = rewrite_setup,
 	.run = rewrite_run,
-	.teardown = block_teardown,
+	.teardown = rewrite_teardown,
 };
 
 static int read_setup(struct fsb_ctx *ctx, void *priv)

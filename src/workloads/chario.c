@@ -48,12 +48,16 @@ static uint64_t char_start(const struct fsb_ctx *ctx)
 	return cfg->char_io == FSB_CHAR_SYSCALL ? SYSCALL_START_BYTES : STDIO_START_BYTES;
 }
 
-/* An explicit --char-size is exact; auto grows up to the free space. */
+/*
+ * An explicit --char-size is exact; auto grows up to the free space, the
+ * old file counting as free (O_TRUNC) except on a copy-on-write
+ * filesystem, which hands its blocks back only at the next commit.
+ */
 static uint64_t putc_max(const struct fsb_ctx *ctx)
 {
 	if (ctx->cfg->char_size_bytes)
 		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx, fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME));
+	return fsb_scratch_space(ctx, ctx->cow ? 0 : fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME));
 }
 
 /* getc reads what putc wrote: the file's size, else the putc start. */

@@ -11,6 +11,13 @@
  *   - Workloads never print and never exit. They describe an error once,
  *     with fsb_err(), where it happens, and return -errno. They report
  *     operations, bytes and latencies through the sink.
+ *   - Space: max_work says how much work fits in the free space now; the
+ *     runner grows into only a share of it and asks again before each
+ *     grown attempt. A run (or its setup) that runs out of space returns
+ *     -ENOSPC, described as any error: on a grown attempt the runner drops
+ *     that description and falls back to the largest work that fit. A run
+ *     that fails must leave the scratch files whole for the next attempt
+ *     (or remove them), never half-rewritten.
  *   - Anything that must be on disk before the clock starts (the file a
  *     read test reads, the files a stat test stats) is made by setup. Data
  *     shared between tests lives in the scratch directory ctx->dir, so each
@@ -60,6 +67,10 @@ struct fsb_ctx {
 	uint64_t work;                /* work this run must do (work_unit) */
 	unsigned run_index;           /* 0-based measured run (calibration included) */
 	const void *ext;              /* command-specific data (e.g. lifecycle) */
+	/* The filesystem copies on write (fsb_fsinfo_is_cow): a block
+	 * rewritten in place takes a free block until the transaction
+	 * commits, and blocks a truncate frees come back only then. */
+	bool cow;
 };
 
 /* Where a workload reports what it did. Owned by the runner. */
@@ -123,7 +134,11 @@ struct fsb_workload_ops {
 	enum fsb_work_unit work_unit;
 	/* Work of the first attempt (bytes or ops) for this configuration. */
 	uint64_t (*initial_work)(const struct fsb_ctx *ctx);
-	/* Largest work a run may do (free space, --size caps); 0 = unbounded. */
+	/* Largest work a run may do: what fits in the free space now (the
+	 * workload's own files it would replace count as free, except where
+	 * ctx->cow says otherwise), or an exact size the user gave (then equal
+	 * to initial_work: no growth); 0 = unbounded. Asked before the first
+	 * attempt and again before each grown one. */
 	uint64_t (*max_work)(const struct fsb_ctx *ctx);
 	uint64_t work_granule;        /* grown work is a multiple of this (0 = chunk) */
 	size_t priv_size;             /* bytes of zeroed private state per run */

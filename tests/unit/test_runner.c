@@ -10,8 +10,12 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "report/result.h"
@@ -135,6 +139,258 @@ static void error_passed_up_and_teardown_runs(void **state)
 	fsb_result_release(&res);
 }
 
+/* ---- space: the growth cap, the re-check and the fallback ---- */
+
+/* What the fake's max_work says fits, per call (the last value repeats). */
+static uint64_t space_seq[8];
+static unsigned space_calls, space_n;
+/* Out of space above this much work (0: never), or on this run (1-based). */
+static uint64_t enospc_above;
+static unsigned enospc_on_run;
+
+static uint64_t space_max(const struct fsb_ctx *ctx)
+{
+	(void)ctx;
+	return space_seq[space_calls < space_n ? space_calls++ : space_n - 1];
+}
+
+static int space_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	if ((enospc_above && ctx->work > enospc_above) ||
+	    (enospc_on_run && runs + 1 == enospc_on_run)) {
+		if (runs < 64)
+			works[runs] = ctx->work;
+		runs++;
+		/* Described where it happens, as a workload does. */
+		fsb_err("fake: cannot write 'x' at offset 42: No space left on device");
+		return -ENOSPC;
+	}
+	return fake_run(ctx, priv, out);
+}
+
+static const struct fsb_workload_ops space_fake = {
+	.name = "fake",
+	.family = "test",
+	.title = "busy loop that runs out of space",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = fake_start,
+	.max_work = space_max,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = space_run,
+	.teardown = fake_teardown,
+};
+
+static void space_reset(void)
+{
+	reset();
+	memset(space_seq, 0, sizeof(space_seq));
+	space_calls = space_n = 0;
+	enospc_above = 0;
+	enospc_on_run = 0;
+}
+
+/* stderr of one runner call, captured in a temporary file. */
+struct captured {
+	int saved;
+	FILE *f;
+	char text[4096];
+};
+
+static void capture_start(struct captured *c)
+{
+	fflush(stderr);
+	c->f = tmpfile();
+	assert_non_null(c->f);
+	c->saved = dup(STDERR_FILENO);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fileno(c->f), STDERR_FILENO) >= 0);
+}
+
+static const char *capture_end(struct captured *c)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->f);
+	n = fread(c->text, 1, sizeof(c->text) - 1, c->f);
+	c->text[n] = '\0';
+	fclose(c->f);
+	/* Show it in the test log too. */
+	fputs(c->text, stderr);
+	return c->text;
+}
+
+static void growth_capped_to_half_the_space(void **state)
+{
+	/* 1000 ops take ~1 ms; 1 s wants ~1e6 ops; 20000 fit: grow to 10000. */
+	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 1000000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	(void)state;
+
+	space_reset();
+	space_seq[0] = 20005;
+	space_n = 1;
+	fsb_warn_set_quiet(1);
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	fsb_warn_set_quiet(0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_int_equal(t->work, 10000);
+	for (unsigned i = 0; i < runs && i < 64; i++)
+		assert_true(works[i] <= 10000);
+	/* Short because of space, and the result says so. */
+	assert_non_null(t->short_reason);
+	assert_string_equal(t->short_reason, "space");
+	fsb_result_release(&res);
+}
+
+static void growth_rechecks_the_space(void **state)
+{
+	/* 2,000,000 fit at first; then another process takes nearly all. */
+	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 1000000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	(void)state;
+
+	space_reset();
+	space_seq[0] = 2000000;
+	space_seq[1] = 8000;
+	space_n = 2;
+	fsb_warn_set_quiet(1);
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	fsb_warn_set_quiet(0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	/* Asked again before growing: half of 8000 it is. */
+	assert_true(space_calls >= 2);
+	assert_int_equal(t->work, 4000);
+	for (unsigned i = 0; i < runs && i < 64; i++)
+		assert_true(works[i] <= 4000);
+	assert_string_equal(t->short_reason, "space");
+	fsb_result_release(&res);
+}
+
+static void grown_attempt_out_of_space_falls_back(void **state)
+{
+	/* 1000 ops (1 ms) grow 16x to 16000: out of space above 3000. */
+	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 100000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	struct captured cap;
+	const char *err;
+	(void)state;
+
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	enospc_above = 3000;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_start(&cap);
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	err = capture_end(&cap);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	/* Measured at the first work, the last that completed. */
+	assert_int_equal(t->work, 1000);
+	assert_int_equal(t->nruns, 3);
+	assert_true(t->median > 0);
+	assert_string_equal(t->short_reason, "space");
+	assert_int_equal(works[runs - 1], 1000);
+	assert_int_equal(teardowns, runs);
+	/* The forgiven error is not shown; a warning says what happened. */
+	assert_null(strstr(err, "No space left"));
+	assert_non_null(strstr(err, "fsbench: warning: fake: out of space at 16000 operations "
+				    "while growing: measured runs of 1000 operations instead"));
+	assert_null(strstr(fsb_err_last(), "No space left"));
+	fsb_result_release(&res);
+}
+
+static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
+{
+	/*
+	 * Growth goes 1000 -> 16000 -> more until a run lasts 200 ms; the
+	 * second measured run at that work runs out of space: the runs are
+	 * measured at the largest work that completed below it.
+	 */
+	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 200000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	struct captured cap;
+	uint64_t failed, want = 1000;
+	unsigned k;
+	(void)state;
+
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	fsb_warn_set_quiet(1);
+	/* A dry run finds how many calls growth takes on this machine now. */
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	cfg.repeat = 1;
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	fsb_result_release(&res);
+	k = runs;               /* calls until the first kept run */
+	if (k < 2)
+		skip();         /* the machine is so slow that nothing grew */
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	cfg.repeat = 3;
+	enospc_on_run = k + 1;  /* the second measured run */
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_start(&cap);
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	capture_end(&cap);
+	fsb_warn_set_quiet(0);
+	failed = works[k];
+	assert_true(failed > 1000);
+	for (unsigned i = 0; i < k; i++)
+		if (works[i] < failed && works[i] > want)
+			want = works[i];
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_int_equal(t->work, want);
+	assert_int_equal(t->nruns, 3);
+	assert_string_equal(t->short_reason, "space");
+	fsb_result_release(&res);
+}
+
+static void out_of_space_at_the_first_work_is_an_error(void **state)
+{
+	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 100000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	struct captured cap;
+	const char *err;
+	(void)state;
+
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	enospc_above = 999;     /* the first work, 1000, does not fit */
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_start(&cap);
+	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), -ENOSPC);
+	err = capture_end(&cap);
+	assert_int_equal(runs, 1);
+	assert_int_equal(teardowns, 1);
+	assert_null(fsb_result_find(&res, "fake"));
+	/* Described once, by the workload, and not forgiven. */
+	assert_non_null(strstr(err, "fsbench: fake: cannot write 'x' at offset 42: No space left"));
+	assert_null(strstr(err, "warning"));
+	fsb_result_release(&res);
+}
+
 static void null_workload_through_runner(void **state)
 {
 	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 5000000, .chunk_bytes = 8192 };
@@ -176,6 +432,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grows_until_min_time),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
+		cmocka_unit_test(growth_capped_to_half_the_space),
+		cmocka_unit_test(growth_rechecks_the_space),
+		cmocka_unit_test(grown_attempt_out_of_space_falls_back),
+		cmocka_unit_test(measured_run_out_of_space_falls_back_to_what_fit),
+		cmocka_unit_test(out_of_space_at_the_first_work_is_an_error),
 		cmocka_unit_test(null_workload_through_runner),
 		cmocka_unit_test(registry_selects),
 	};
