@@ -62,6 +62,8 @@ usage_error "--format nope" --format nope --tests write
 usage_error "--cache nope" --cache nope --tests write
 usage_error "--repeat 0" --repeat 0 --tests write
 usage_error "--min-time abc" --min-time abc --tests write
+usage_error "--min-time 1e-9 (under 1 ms)" --min-time 1e-9 --tests write
+usage_error "--min-time 0.5ms (under 1 ms)" --min-time 0.5ms --tests write
 usage_error "--char-io nope" --char-io nope --tests putc
 usage_error "--seekers 0" --seekers 0 --tests seeks
 
