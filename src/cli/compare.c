@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT   text (default), json or csv\n"
-	"  -o, --output FILE  write to FILE (atomically), not stdout\n"
+	"  -o, --output FILE  write to FILE, not stdout: a file is replaced atomically,\n"
+	"                     a device or FIFO written; never an input (see fsbench(1))\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      the version\n";
 
@@ -472,7 +473,8 @@ int fsb_cmd_compare(int argc, char **argv)
 	struct fsb_compare_set set = { 0 };
 	struct fsb_compare_table tab = { 0 };
 	struct compare_ctx ctx = { &set, &tab };
-	const char *format = "text", *output = NULL;
+	const char *format = "text", *output = NULL, *ext;
+	struct fsb_output dest = { 0 };
 	int (*fn)(FILE *, const void *);
 	int c, err, rc = FSB_EXIT_FAIL;
 
@@ -496,20 +498,26 @@ int fsb_cmd_compare(int argc, char **argv)
 			return fsb_opt_unknown(argc, argv, c);
 		}
 	}
-	if (!strcmp(format, "text"))
+	if (!strcmp(format, "text")) {
 		fn = write_text;
-	else if (!strcmp(format, "json"))
+		ext = "txt";
+	} else if (!strcmp(format, "json")) {
 		fn = write_json;
-	else if (!strcmp(format, "csv"))
+		ext = "json";
+	} else if (!strcmp(format, "csv")) {
 		fn = write_csv;
-	else
+		ext = "csv";
+	} else {
 		return fsb_opt_bad("--format", format, "text, json or csv");
+	}
 	if (optind >= argc) {
 		fputs(usage_text, stderr);
 		return FSB_EXIT_USAGE;
 	}
-	if (output && !output[0])
-		return fsb_opt_bad("--output", output, "a file name or '-'");
+	/* Before any file is read: -o is never one of them. */
+	if (fsb_output_open(&dest, output, (const char *const *)argv + optind,
+			    (size_t)(argc - optind)))
+		return FSB_EXIT_USAGE;
 
 	/* The first bad file stops us: one line, naming it. */
 	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
@@ -526,11 +534,12 @@ int fsb_cmd_compare(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_output(output, fn, &ctx))
+	if (!fsb_output(&dest, ext, fn, &ctx))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
+	fsb_output_release(&dest);
 	fsb_compare_table_release(&tab);
 	fsb_compare_set_release(&set);
 	return rc;

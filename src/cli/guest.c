@@ -73,7 +73,8 @@ static const char usage_text[] =
 	"                         mkfs.TYPE {dev}); split into words, no shell\n"
 	"      --options OPTS     its mount options\n"
 	"  -f, --format VIEW      %s (default text)\n"
-	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+	"  -o, --output FILE      write the report to FILE, not stdout: a file is replaced\n"
+	"                         atomically, a device or FIFO written (see fsbench(1))\n"
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n"
 	"\n"
@@ -112,6 +113,7 @@ struct guest_plan {
 	bool console;
 	const char *format, *output;
 	const struct fsb_writer *writer;
+	struct fsb_output out;      /* -o, checked before anything boots */
 	int cmd_argc;
 	char **cmd_argv;
 	/* --fs: the filesystem made and mounted in the guest before run. */
@@ -193,7 +195,7 @@ static int parse_fs(struct guest_plan *p)
 static int parse(int argc, char **argv, struct guest_plan *p)
 {
 	uint64_t v;
-	int c;
+	int c, rc;
 
 	p->accel = "auto";
 	p->memory_bytes = 1ull << 30;
@@ -288,10 +290,19 @@ static int parse(int argc, char **argv, struct guest_plan *p)
 			return FSB_EXIT_USAGE;
 		}
 	}
-	p->writer = fsb_writer_find(p->format);
+	/* The guest's command decides what kind of result comes back. */
+	p->writer = fsb_writer_select(p->format, p->cmd_argv[0]);
 	if (!p->writer)
-		return fsb_opt_bad("--format", p->format, fsb_writer_names());
-	return parse_fs(p);
+		return FSB_EXIT_USAGE;
+	if ((rc = parse_fs(p)))
+		return rc;
+	{
+		const char *inputs[] = { p->kernel_opt, p->modules_opt };
+
+		if (fsb_output_open(&p->out, p->output, inputs, 2))
+			return FSB_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* $XDG_CACHE_HOME/fsbench (or ~/.cache/fsbench), made when missing. */
@@ -716,9 +727,10 @@ int fsb_cmd_guest(int argc, char **argv)
 		goto out;
 	if (take_result(&plan, &run, &q, &o, &k, &res))
 		goto out;
-	rc = fsb_writer_output(plan.writer, &res, plan.output) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+	rc = fsb_writer_output(plan.writer, &res, &plan.out) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 out:
 	release(&run);
+	fsb_output_release(&plan.out);
 	fsb_mkfs_argv_free(plan.mkfs_argv);
 	fsb_result_release(&res);
 	if (fsb_stop_requested())

@@ -103,7 +103,8 @@ static const char usage_text[] =
 	"  -l, --label NAME       name of this setup in reports (default: --fs)\n"
 	"      --seed N           seed of the copy's and the fill's random data\n"
 	"  -f, --format VIEW      %s (default text)\n"
-	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+	"  -o, --output FILE      write the report to FILE, not stdout: a file is replaced\n"
+	"                         atomically, a device or FIFO written (see fsbench(1))\n"
 	"      --progress WHEN    auto (on a terminal), always or never\n"
 	"  -q, --quiet            no progress lines and no warnings\n"
 	"  -h, --help             this text\n"
@@ -160,6 +161,7 @@ struct lc_plan {
 	const struct fsb_workload_ops *ops[MAX_PHASES];
 	size_t nops;
 	const struct fsb_writer *writer;
+	struct fsb_output out;      /* -o, checked before anything is touched */
 	char mkfs_default[256];
 	char **mkfs_words;          /* the template split, placeholders kept */
 	char mkfs_path[PATH_MAX];   /* the program, found before anything is written */
@@ -198,7 +200,7 @@ struct lc_run {
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, usage_text, fsb_writer_names());
+	fprintf(out, usage_text, fsb_writer_names_for(FSB_KIND_LIFECYCLE));
 }
 
 static bool known_phase(const char *name)
@@ -463,12 +465,19 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 		fsb_err("lifecycle: --image and --device need a path");
 		return FSB_EXIT_USAGE;
 	}
-	p->writer = fsb_writer_find(p->format);
+	p->writer = fsb_writer_select(p->format, "lifecycle");
 	if (!p->writer)
-		return fsb_opt_bad("--format", p->format, fsb_writer_names());
-	if ((rc = check_mkfs_template(p)))
+		return FSB_EXIT_USAGE;
+	if ((rc = check_mkfs_template(p)) || (rc = select_phases(p)))
 		return rc;
-	return select_phases(p);
+	/* Last, as it holds descriptors: -o is never the image or a device. */
+	{
+		const char *inputs[] = { p->image, p->device, p->mtd ? p->mtd_dev : NULL };
+
+		if (fsb_output_open(&p->out, p->output, inputs, 3))
+			return FSB_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* ---- checks that only read (exit 1, nothing written yet) ---- */
@@ -981,7 +990,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 		goto out;
 	if (fsb_loopdev_detach(&run.loop))
 		goto out;
-	rc = fsb_writer_output(plan.writer, &res, plan.output) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+	rc = fsb_writer_output(plan.writer, &res, &plan.out) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 out:
 	release(&run);
 	/* An image made for a run that did not finish is of no use to anyone. */
@@ -990,6 +999,7 @@ out:
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
 	fsb_mkfs_argv_free(plan.mkfs_words);
+	fsb_output_release(&plan.out);
 	fsb_result_release(&res);
 	return rc;
 }

@@ -80,7 +80,8 @@ static const char usage_text[] =
 	"\n"
 	"Options:\n"
 	"  -f, --format VIEW      text (default), csv (bonnie++ lines) or json\n"
-	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+	"  -o, --output FILE      write the report to FILE, not stdout: a file is replaced\n"
+	"                         atomically, a device or FIFO written (see fsbench(1))\n"
 	"      --keep-going       after a failed or skipped setup, go on (default)\n"
 	"      --fail-fast        stop at the first setup that fails or is skipped\n"
 	"      --keep-images      keep the image files (in the work directory)\n"
@@ -238,6 +239,22 @@ static int select_setups(struct mx_ctx *m)
 	if (!rc && !m->nselected)
 		rc = fsb_opt_bad("--only", m->o->only, "setup labels separated by commas");
 	return rc;
+}
+
+/*
+ * The csv view has lines for the run suite only: refuse it up front when no
+ * selected setup runs that suite, rather than after measuring them all.
+ */
+static int check_view(const struct mx_ctx *m)
+{
+	if (m->o->view != fsb_matrix_write_csv)
+		return 0;
+	for (size_t i = 0; i < m->cfg.nsetups; i++)
+		if (m->selected[i] && m->cfg.setups[i].run)
+			return 0;
+	fsb_err("invalid --format 'csv' for this matrix: it has lines for the run suite, "
+		"and no selected setup runs it (expected text or json)");
+	return FSB_EXIT_USAGE;
 }
 
 /* ---- calling the run and lifecycle commands ---- */
@@ -970,6 +987,7 @@ int fsb_cmd_matrix(int argc, char **argv)
 {
 	struct mx_opts o;
 	struct mx_ctx m;
+	struct fsb_output dest = { 0 };
 	char why[1024];
 	bool all_ok = true, stopped = false;
 	int rc, err;
@@ -979,13 +997,16 @@ int fsb_cmd_matrix(int argc, char **argv)
 	rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? FSB_EXIT_OK : rc;
+	/* -o first, and never the INI file; nothing is made before the end. */
+	if (fsb_output_open(&dest, o.output, &o.config, 1))
+		return FSB_EXIT_USAGE;
 	err = fsb_matrix_config_load(o.config, &m.cfg, why, sizeof(why));
 	if (err) {
 		fsb_err("%s", why);
 		rc = FSB_EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = select_setups(&m)) || (rc = check_args(&m)))
+	if ((rc = select_setups(&m)) || (rc = check_view(&m)) || (rc = check_args(&m)))
 		goto out;
 	rc = FSB_EXIT_FAIL;
 	if (geteuid() != 0) {
@@ -1029,11 +1050,12 @@ int fsb_cmd_matrix(int argc, char **argv)
 	}
 	if (fsb_stop_requested())
 		goto out;
-	if (fsb_matrix_output(o.view, &m.doc, o.output))
+	if (fsb_matrix_output(o.view, &m.doc, &dest))
 		goto out;
 	rc = all_ok ? FSB_EXIT_OK : FSB_EXIT_FAIL;
 out:
 	remove_work(&m);
+	fsb_output_release(&dest);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
 	fsb_matrix_doc_release(&m.doc);

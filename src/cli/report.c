@@ -1,6 +1,6 @@
 /*
  * fsbench report: result files (run, lifecycle or matrix) into one
- * self-contained HTML page (report/html.h), written atomically.
+ * self-contained HTML page (report/html.h), written through util/output.h.
  */
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -30,7 +30,9 @@ static const char usage_text[] =
 	"marked '~' (within the measured spread).\n"
 	"\n"
 	"Options:\n"
-	"  -o, --output FILE  the page to write (atomically); '-' for stdout (required)\n"
+	"  -o, --output FILE  the page to write (required): '-' for stdout; a file is\n"
+	"                     replaced atomically, a device or FIFO written; never an\n"
+	"                     input (see fsbench(1))\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      the version\n";
 
@@ -53,6 +55,7 @@ int fsb_cmd_report(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
 	const char *output = NULL;
+	struct fsb_output dest = { 0 };
 	int c, rc = FSB_EXIT_FAIL;
 
 	optind = 1;
@@ -80,8 +83,10 @@ int fsb_cmd_report(int argc, char **argv)
 		fsb_err("report: no output file: give -o OUT.html (or -o - for stdout)");
 		return FSB_EXIT_USAGE;
 	}
-	if (!output[0])
-		return fsb_opt_bad("--output", output, "a file name or '-'");
+	/* Before any file is read: -o is never one of them. */
+	if (fsb_output_open(&dest, output, (const char *const *)argv + optind,
+			    (size_t)(argc - optind)))
+		return FSB_EXIT_USAGE;
 
 	/* The first bad file stops us: one line, naming it. */
 	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
@@ -89,11 +94,12 @@ int fsb_cmd_report(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_output(output, render, &set))
+	if (!fsb_output(&dest, "html", render, &set))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
+	fsb_output_release(&dest);
 	fsb_compare_set_release(&set);
 	return rc;
 }

@@ -55,7 +55,8 @@ static const char usage_text[] =
 	"  -l, --label NAME       name of this setup in reports\n"
 	"      --seed N           seed for data, names and seek offsets (default random)\n"
 	"  -f, --format VIEW      %s (default text)\n"
-	"  -o, --output FILE      write the report to FILE (atomically), not stdout\n"
+	"  -o, --output FILE      write the report to FILE, not stdout: a file is replaced\n"
+	"                         atomically, a device or FIFO written (see fsbench(1))\n"
 	"      --progress WHEN    auto (on a terminal), always or never\n"
 	"  -q, --quiet            no progress and no warnings\n"
 	"  -h, --help             this text\n"
@@ -97,6 +98,7 @@ struct run_plan {
 	const struct fsb_workload_ops *ops[MAX_TESTS];
 	size_t nops;
 	const struct fsb_writer *writer;
+	struct fsb_output out;      /* -o, checked before any work */
 };
 
 static const char *const run_families[] = { "throughput", "files", "null", NULL };
@@ -113,7 +115,7 @@ static void print_usage(FILE *out)
 		if (len >= sizeof(list))
 			break;
 	}
-	fprintf(out, usage_text, list, fsb_writer_names());
+	fprintf(out, usage_text, list, fsb_writer_names_for(FSB_KIND_RUN));
 }
 
 /* Returns 0, or an exit status (FSB_EXIT_USAGE, or -1 for "done: exit 0"). */
@@ -246,9 +248,9 @@ static int parse(int argc, char **argv, struct run_plan *p)
 		fsb_err("run: --links makes links, which have no size: drop max/min from --files");
 		return FSB_EXIT_USAGE;
 	}
-	p->writer = fsb_writer_find(p->format);
+	p->writer = fsb_writer_select(p->format, "run");
 	if (!p->writer)
-		return fsb_opt_bad("--format", p->format, fsb_writer_names());
+		return FSB_EXIT_USAGE;
 	{
 		const char *list = p->tests ? p->tests : "throughput,files";
 		int n = fsb_registry_select(list, run_families, p->ops, MAX_TESTS);
@@ -270,6 +272,9 @@ static int parse(int argc, char **argv, struct run_plan *p)
 		}
 	}
 	p->cfg.label = p->cfg.label ? p->cfg.label : NULL;
+	/* Last: the only check that holds something (released by the caller). */
+	if (fsb_output_open(&p->out, p->output, NULL, 0))
+		return FSB_EXIT_USAGE;
 	return 0;
 }
 
@@ -361,12 +366,14 @@ int fsb_cmd_run(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	fsb_warn_set_quiet(p.quiet);
+	rc = FSB_EXIT_FAIL;
 	if (check_dir(p.dir) || fsb_runner_check_space(&p.cfg, p.ops, p.nops, p.dir))
-		return FSB_EXIT_FAIL;
+		goto out;
 	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));
 	if (err) {
 		fsb_err_errno(err, "run: cannot create a scratch directory in '%s'", p.dir);
-		return FSB_EXIT_FAIL;
+		scratch[0] = '\0';
+		goto out;
 	}
 	/* From here on every path out removes the scratch directory. */
 	rc = FSB_EXIT_FAIL;
@@ -426,14 +433,15 @@ int fsb_cmd_run(int argc, char **argv)
 		if (t && fsb_result_param_u64(&res, "char_size_bytes", t->work))
 			goto out;
 	}
-	rc = fsb_writer_output(p.writer, &res, p.output) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+	rc = fsb_writer_output(p.writer, &res, &p.out) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 out:
-	err = fsb_scratch_remove(scratch);
+	err = scratch[0] ? fsb_scratch_remove(scratch) : 0;
 	if (err) {
 		fsb_err_errno(err, "run: cannot remove scratch directory '%s'", scratch);
 		if (rc == FSB_EXIT_OK)
 			rc = FSB_EXIT_FAIL;
 	}
 	fsb_result_release(&res);
+	fsb_output_release(&p.out);
 	return rc;
 }

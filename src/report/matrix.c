@@ -569,9 +569,13 @@ static int render_matrix(FILE *out, const void *ctx)
 	return job->view(out, job->d);
 }
 
-int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, const char *path)
+int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d,
+		      struct fsb_output *o)
 {
 	struct matrix_job job = { view, d };
+	const char *ext = view == fsb_matrix_write_json  ? "json"
+			  : view == fsb_matrix_write_csv ? "csv"
+							 : "txt";
 
-	return fsb_output(path, render_matrix, &job);
+	return fsb_output(o, ext, render_matrix, &job);
 }

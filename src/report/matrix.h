@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "report/result.h"
+#include "util/output.h"
 
 struct json_object;
 
@@ -92,11 +93,11 @@ typedef int (*fsb_matrix_view)(FILE *out, const struct fsb_matrix_doc *d);
 fsb_matrix_view fsb_matrix_view_find(const char *name);
 
 /*
- * Render d with view to path: NULL or "-" is stdout (flushed and checked);
- * any other path is rendered in memory and written atomically (temporary
- * file + rename). Describes a failure once. Returns 0 or -errno.
+ * Render d with view into memory and hand it to o (fsb_output in
+ * report/writer.h). Describes a failure once. Returns 0 or -errno.
  */
-int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, const char *path);
+int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d,
+		      struct fsb_output *o);
 
 /*
  * A lifecycle cell: the median with its range in milliseconds, three

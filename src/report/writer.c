@@ -2,7 +2,6 @@
 #include "report/json.h"
 #include "report/lifecycle.h"
 #include "core/error.h"
-#include "util/io.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,12 +13,13 @@
  * message lists the everyday views first.
  */
 static const struct fsb_writer writers[] = {
-	{ .name = "text", .write = fsb_write_text },
-	{ .name = "bonnie", .write = fsb_write_bonnie },
-	{ .name = "bonnie++", .write = fsb_write_bonnie_pp },
-	{ .name = "lifecycle", .write = fsb_write_lifecycle },
-	{ .name = "csv", .write = fsb_write_csv },
-	{ .name = "json", .write = fsb_json_write },
+	{ .name = "text", .write = fsb_write_text, .kinds = FSB_KINDS_ALL, .ext = "txt" },
+	{ .name = "bonnie", .write = fsb_write_bonnie, .kinds = FSB_KIND_RUN, .ext = "txt" },
+	{ .name = "bonnie++", .write = fsb_write_bonnie_pp, .kinds = FSB_KIND_RUN, .ext = "txt" },
+	{ .name = "lifecycle", .write = fsb_write_lifecycle, .kinds = FSB_KIND_LIFECYCLE,
+	  .ext = "txt" },
+	{ .name = "csv", .write = fsb_write_csv, .kinds = FSB_KIND_RUN, .ext = "csv" },
+	{ .name = "json", .write = fsb_json_write, .kinds = FSB_KINDS_ALL, .ext = "json" },
 };
 
 #define NWRITERS (sizeof(writers) / sizeof(writers[0]))
@@ -34,54 +34,76 @@ const struct fsb_writer *fsb_writer_find(const char *name)
 	return NULL;
 }
 
-const char *fsb_writer_names(void)
+unsigned fsb_writer_kind(const char *kind)
 {
-	/* Built from the table so a new writer can never be missing from it. */
-	static char names[256];
-
-	if (!names[0]) {
-		size_t used = 0;
-
-		for (size_t i = 0; i < NWRITERS; i++) {
-			int n = snprintf(names + used, sizeof(names) - used, "%s%s",
-					 i ? "|" : "", writers[i].name);
-			if (n < 0 || (size_t)n >= sizeof(names) - used)
-				break;
-			used += (size_t)n;
-		}
-	}
-	return names;
+	if (kind && !strcmp(kind, "run"))
+		return FSB_KIND_RUN;
+	if (kind && !strcmp(kind, "lifecycle"))
+		return FSB_KIND_LIFECYCLE;
+	return 0;
 }
 
-int fsb_output(const char *path, int (*render)(FILE *out, const void *ctx), const void *ctx)
+const char *fsb_writer_names_for(unsigned kinds)
+{
+	/* Built from the table so a new writer can never be missing from it;
+	 * one buffer per combination of kinds. */
+	static char names[FSB_KINDS_ALL + 1][256];
+	char *out;
+	size_t used = 0;
+
+	kinds &= FSB_KINDS_ALL;
+	out = names[kinds];
+	if (out[0])
+		return out;
+	for (size_t i = 0; i < NWRITERS; i++) {
+		int n;
+
+		if ((writers[i].kinds & kinds) != kinds)
+			continue;
+		n = snprintf(out + used, sizeof(names[0]) - used, "%s%s", used ? "|" : "",
+			     writers[i].name);
+		if (n < 0 || (size_t)n >= sizeof(names[0]) - used)
+			break;
+		used += (size_t)n;
+	}
+	return out;
+}
+
+const char *fsb_writer_names(void)
+{
+	return fsb_writer_names_for(0);
+}
+
+const struct fsb_writer *fsb_writer_select(const char *name, const char *kind)
+{
+	const struct fsb_writer *w = fsb_writer_find(name);
+	unsigned k = fsb_writer_kind(kind);
+
+	if (w && (!k || (w->kinds & k)))
+		return w;
+	if (w)
+		fsb_err("invalid --format '%s' for a %s result: expected %s", name, kind,
+			fsb_writer_names_for(k));
+	else
+		fsb_err("invalid --format '%s': expected %s", name ? name : "",
+			fsb_writer_names_for(k));
+	return NULL;
+}
+
+int fsb_output(struct fsb_output *o, const char *ext,
+	       int (*render)(FILE *out, const void *ctx), const void *ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int err;
 
-	if (!path || !strcmp(path, "-")) {
-		err = render(stdout, ctx);
-		/* -EINVAL means the renderer refused and said why. */
-		if (err == -EINVAL)
-			return err;
-		/* A redirect to a full disk shows up only at flush time. */
-		errno = 0;
-		if (fflush(stdout) == EOF && !err)
-			err = errno ? -errno : -EIO;
-		else if (ferror(stdout) && !err)
-			err = -EIO;
-		if (err) {
-			clearerr(stdout);
-			fsb_err_errno(err, "cannot write to standard output");
-		}
-		return err;
-	}
-	/* Render fully before touching the file: no half-written reports. */
+	/* Render fully before touching the target: no half-written reports,
+	 * and a refusal (-EINVAL) writes nothing at all. */
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
 		err = -errno;
-		fsb_err_errno(err, "cannot write '%s'", path);
+		fsb_err_errno(err, "cannot render the report");
 		return err;
 	}
 	err = render(mem, ctx);
@@ -89,10 +111,13 @@ int fsb_output(const char *path, int (*render)(FILE *out, const void *ctx), cons
 		err = -EIO;
 	if (fclose(mem) == EOF && !err)
 		err = errno ? -errno : -EIO;
-	if (!err)
-		err = fsb_write_file_atomic(path, buf, len);
 	if (err && err != -EINVAL)
-		fsb_err_errno(err, "cannot write '%s'", path);
+		fsb_err_errno(err, "cannot render the report");
+	if (!err) {
+		if (ext)
+			o->ext = ext;
+		err = fsb_output_commit(o, buf, len);
+	}
 	free(buf);
 	return err;
 }
@@ -110,11 +135,11 @@ static int render_writer(FILE *out, const void *ctx)
 }
 
 int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
-		      const char *path)
+		      struct fsb_output *o)
 {
 	struct writer_job job = { w, r };
 
-	return fsb_output(path, render_writer, &job);
+	return fsb_output(o, w->ext, render_writer, &job);
 }
 
 const char *fsb_writer_label(const struct fsb_result *r)

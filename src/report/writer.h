@@ -10,14 +10,36 @@
 #include <stdio.h>
 
 #include "report/result.h"
+#include "util/output.h"
+
+/* The kinds of result a writer can render (struct fsb_writer.kinds). */
+enum {
+	FSB_KIND_RUN = 1u << 0,        /* "run" documents */
+	FSB_KIND_LIFECYCLE = 1u << 1,  /* "lifecycle" documents */
+};
+#define FSB_KINDS_ALL (FSB_KIND_RUN | FSB_KIND_LIFECYCLE)
 
 struct fsb_writer {
 	const char *name;              /* --format value: "text", "csv", ... */
 	int (*write)(FILE *out, const struct fsb_result *r);
+	unsigned kinds;                /* FSB_KIND_* it can render */
+	const char *ext;               /* file name extension of its output */
 };
 
 /* The writer called name, or NULL when there is none. */
 const struct fsb_writer *fsb_writer_find(const char *name);
+
+/* FSB_KIND_RUN for "run", FSB_KIND_LIFECYCLE for "lifecycle", else 0. */
+unsigned fsb_writer_kind(const char *kind);
+
+/*
+ * The writer called name if it can render results of kind ("run",
+ * "lifecycle"), for checking --format when the options are parsed, long
+ * before there is a result. Otherwise NULL, after one line naming the
+ * formats that would do ("fsbench: invalid --format 'lifecycle' for a run
+ * result: expected text|bonnie|bonnie++|csv|json").
+ */
+const struct fsb_writer *fsb_writer_select(const char *name, const char *kind);
 
 /*
  * Every writer name joined with '|' ("text|bonnie|bonnie++|csv|json"), for
@@ -25,25 +47,26 @@ const struct fsb_writer *fsb_writer_find(const char *name);
  */
 const char *fsb_writer_names(void);
 
-/*
- * Render with render(out, ctx) to path: NULL or "-" is standard output
- * (flush and write errors checked); anything else is rendered into memory
- * first and written atomically (temporary file + rename), so a failed
- * render leaves no half-written file. -EINVAL from render means it refused
- * and described why; other failures are described here, naming the path.
- * Returns 0 or -errno.
- */
-int fsb_output(const char *path, int (*render)(FILE *out, const void *ctx), const void *ctx);
+/* The same, only the writers that can render kinds (FSB_KIND_*). Static. */
+const char *fsb_writer_names_for(unsigned kinds);
 
 /*
- * Render r with w to path: NULL or "-" means stdout (flushed and checked,
- * since a full disk behind a redirect is an error too); any other path is
- * rendered in memory first and written atomically (temporary file + rename),
- * so a failed run never leaves half a report behind. Describes a failure
- * once with fsb_err naming the path. Returns 0 or -errno.
+ * Render with render(out, ctx) into memory, then hand the bytes to o
+ * (fsb_output_commit: standard output, a descriptor, a device or FIFO
+ * written in place, or a file replaced atomically; a report that cannot be
+ * written is kept in a fallback file, whose extension is ext). Nothing is
+ * written when render fails: -EINVAL from it means it refused and
+ * described why; other failures are described here. Returns 0 or -errno.
+ */
+int fsb_output(struct fsb_output *o, const char *ext,
+	       int (*render)(FILE *out, const void *ctx), const void *ctx);
+
+/*
+ * Render r with w to o, as fsb_output does. Describes a failure once.
+ * Returns 0 or -errno (-EINVAL: w cannot show r, described).
  */
 int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
-		      const char *path);
+		      struct fsb_output *o);
 
 /*
  * The views. Each returns 0, -EIO when the stream reports an error, or

@@ -18,7 +18,10 @@ int fsb_pwrite_full(int fd, const void *buf, size_t n, off_t off);
 
 /*
  * Write a whole file atomically: data goes to a temporary file beside
- * path, is fsync'ed and renamed over path. Returns 0 or -errno.
+ * path, is fsync'ed and renamed over path (mode 0644). For fsbench's own
+ * files in its own directories (markers, golden files); a user's -o goes
+ * through util/output.h, which knows devices, FIFOs, links and modes.
+ * Returns 0 or -errno.
  */
 int fsb_write_file_atomic(const char *path, const void *buf, size_t n);
 

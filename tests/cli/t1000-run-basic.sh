@@ -217,24 +217,25 @@ fi
 [ "$(stat -c %a "$O/r.json")" = 644 ] && ok "--output file is mode 0644" ||
 	nok "--output file is mode 0644 (is $(stat -c %a "$O/r.json"))"
 
-# Output that cannot be written: exit 1, one line, scratch removed, no temp.
+# Output that can never be written: a usage error (exit 2), found before any
+# work (no scratch dir), one line, nothing touched. tests/cli/t1300 has more.
 mkdir "$O/a-dir"
 "$FSBENCH" run --size 1m --repeat 1 --min-time 0.02 --tests write --quiet --format json \
 	-o "$O/a-dir" "$D" >"$T/out" 2>"$T/err"; rc=$?
-if [ $rc -eq 1 ] && one_line "$T/err" && [ -d "$O/a-dir" ] && empty_dir "$O/a-dir"; then
-	ok "--output onto a directory: exit 1, one line, directory untouched"
+if [ $rc -eq 2 ] && one_line "$T/err" && [ -d "$O/a-dir" ] && empty_dir "$O/a-dir"; then
+	ok "--output onto a directory: exit 2, one line, directory untouched"
 else
-	nok "--output onto a directory: exit 1, one line, directory untouched (exit $rc)"; diag "$T/err"
+	nok "--output onto a directory: exit 2, one line, directory untouched (exit $rc)"; diag "$T/err"
 fi
-[ "$(ls -A "$O" | sort | tr '\n' ' ')" = "a-dir r.json " ] && ok "failed --output leaves no temporary file" ||
-	{ nok "failed --output leaves no temporary file"; ls -A "$O" | sed 's/^/#   /'; }
-empty_dir "$D" && ok "failed --output: scratch dir removed" || nok "failed --output: scratch dir removed"
+[ "$(ls -A "$O" | sort | tr '\n' ' ')" = "a-dir r.json " ] && ok "refused --output leaves no temporary file" ||
+	{ nok "refused --output leaves no temporary file"; ls -A "$O" | sed 's/^/#   /'; }
+empty_dir "$D" && ok "refused --output: no scratch dir" || nok "refused --output: no scratch dir"
 "$FSBENCH" run --size 1m --repeat 1 --min-time 0.02 --tests write --quiet --format json \
 	-o "$T/no-such-dir/r.json" "$D" >"$T/out" 2>"$T/err"; rc=$?
-if [ $rc -eq 1 ] && one_line "$T/err" && empty_dir "$D"; then
-	ok "--output in a missing dir: exit 1, one line, scratch removed"
+if [ $rc -eq 2 ] && one_line "$T/err" && empty_dir "$D" && [ ! -e "$T/no-such-dir" ]; then
+	ok "--output in a missing dir: exit 2, one line, nothing made"
 else
-	nok "--output in a missing dir: exit 1, one line, scratch removed (exit $rc)"; diag "$T/err"
+	nok "--output in a missing dir: exit 2, one line, nothing made (exit $rc)"; diag "$T/err"
 fi
 
 done_testing

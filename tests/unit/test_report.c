@@ -802,6 +802,7 @@ static void test_writer_registry(void **state)
 static void test_writer_output_file(void **state)
 {
 	char dir[] = "/tmp/fsb-out-XXXXXX", path[64], *got = NULL;
+	struct fsb_output o;
 	struct fsb_result r;
 	size_t len;
 
@@ -809,7 +810,9 @@ static void test_writer_output_file(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/r.csv", dir);
 	build_known(&r);
-	assert_int_equal(fsb_writer_output(fsb_writer_find("csv"), &r, path), 0);
+	assert_int_equal(fsb_output_open(&o, path, NULL, 0), 0);
+	assert_int_equal(fsb_writer_output(fsb_writer_find("csv"), &r, &o), 0);
+	fsb_output_release(&o);
 	assert_int_equal(fsb_read_file(path, 4096, &got, &len), 0);
 	assert_string_equal(got, known_csv);
 	free(got);
@@ -817,14 +820,60 @@ static void test_writer_output_file(void **state)
 	/* A refused result leaves no file behind. */
 	unlink(path);
 	assert_int_equal(fsb_strset(&r.kind, "lifecycle"), 0);
-	assert_int_equal(fsb_writer_output(fsb_writer_find("bonnie"), &r, path), -EINVAL);
+	assert_int_equal(fsb_output_open(&o, path, NULL, 0), 0);
+	assert_int_equal(fsb_writer_output(fsb_writer_find("bonnie"), &r, &o), -EINVAL);
+	fsb_output_release(&o);
 	assert_int_equal(access(path, F_OK), -1);
 
-	/* A directory that does not exist: an error naming the path. */
+	/* A directory that does not exist: refused before any rendering. */
 	snprintf(path, sizeof(path), "%s/missing/r.csv", dir);
-	assert_true(fsb_writer_output(fsb_writer_find("text"), &r, path) < 0);
+	assert_int_equal(fsb_output_open(&o, path, NULL, 0), -ENOENT);
+	assert_false(o.opened);
 	rmdir(dir);
 	fsb_result_release(&r);
+}
+
+/* Each command checks --format against the kind of result it makes. */
+static void test_writer_kinds(void **state)
+{
+	(void)state;
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN), "text|bonnie|bonnie++|csv|json");
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE), "text|lifecycle|json");
+	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json");
+	for (const char *const *n = (const char *const[]){ "text", "json", NULL }; *n; n++) {
+		assert_non_null(fsb_writer_select(*n, "run"));
+		assert_non_null(fsb_writer_select(*n, "lifecycle"));
+	}
+	for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv", NULL };
+	     *n; n++) {
+		assert_ptr_equal(fsb_writer_select(*n, "run"), fsb_writer_find(*n));
+		assert_null(fsb_writer_select(*n, "lifecycle"));
+	}
+	assert_null(fsb_writer_select("lifecycle", "run"));
+	assert_non_null(fsb_writer_select("lifecycle", "lifecycle"));
+	assert_null(fsb_writer_select("xml", "run"));
+	assert_null(fsb_writer_select(NULL, "run"));
+	assert_int_equal(fsb_writer_kind("run"), FSB_KIND_RUN);
+	assert_int_equal(fsb_writer_kind("lifecycle"), FSB_KIND_LIFECYCLE);
+	assert_int_equal(fsb_writer_kind("matrix"), 0);
+	/* A writer's kinds agree with what it really renders. */
+	{
+		struct fsb_result r;
+
+		build_known(&r);
+		assert_int_equal(fsb_strset(&r.kind, "lifecycle"), 0);
+		for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv",
+								   NULL };
+		     *n; n++) {
+			FILE *f = fopen("/dev/null", "w");
+
+			assert_non_null(f);
+			assert_false(fsb_writer_find(*n)->kinds & FSB_KIND_LIFECYCLE);
+			assert_int_equal(fsb_writer_find(*n)->write(f, &r), -EINVAL);
+			fclose(f);
+		}
+		fsb_result_release(&r);
+	}
 }
 
 static void test_text_lifecycle(void **state)
@@ -897,6 +946,7 @@ int main(void)
 		cmocka_unit_test(test_json_reader_mutations),
 		cmocka_unit_test(test_writer_registry),
 		cmocka_unit_test(test_writer_output_file),
+		cmocka_unit_test(test_writer_kinds),
 		cmocka_unit_test(test_text_lifecycle),
 	};
 
