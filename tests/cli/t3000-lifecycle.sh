@@ -336,8 +336,9 @@ if mount "$DEV" "$T/m"; then
 		nok "--device mounted: refused (exit $rc)"; diag "$T/err"
 	fi
 	"$FSBENCH" lifecycle --fs ext4 --device "$DEV" --destroy-data --repeat 1 >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -eq 1 ] && grep -q 'exclusively' "$T/err" && [ -d "$T/m/lost+found" ]; then
-		ok "--device mounted, --destroy-data: the kernel's exclusive claim still refuses"
+	if [ $rc -eq 1 ] && one_line "$T/err" && grep -q 'rule: mounted); unmount it first' "$T/err" &&
+		! grep -q -- '--destroy-data' "$T/err" && [ -d "$T/m/lost+found" ]; then
+		ok "--device mounted, --destroy-data: still refused, told to unmount it first"
 	else
 		nok "--device mounted, --destroy-data: refused (exit $rc)"; diag "$T/err"
 	fi

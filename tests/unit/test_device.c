@@ -367,15 +367,16 @@ static void rules_each_refusal(void **state)
 	snprintf(f.mounted_on, sizeof(f.mounted_on), "/srv");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
 	assert_non_null(strstr(why, "refusing '/dev/sdx': '/dev/sdx2' is mounted on '/srv'"));
-	assert_non_null(strstr(why, "(rule: mounted)"));
-	assert_non_null(strstr(why, "--destroy-data"));
+	assert_non_null(strstr(why, "(rule: mounted); unmount it first"));
+	/* The kernel refuses a mounted device anyway: no false promise. */
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.swap = true;
 	snprintf(f.swap_dev, sizeof(f.swap_dev), "/dev/sdx3");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SWAP);
-	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap)"));
-	assert_non_null(strstr(why, "--destroy-data"));
+	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap); swapoff it first"));
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.held = true;
@@ -383,7 +384,8 @@ static void rules_each_refusal(void **state)
 	snprintf(f.holder, sizeof(f.holder), "md0");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_HOLDERS);
 	assert_non_null(strstr(why, "'/dev/sdx1' is held by 'md0'"));
-	assert_non_null(strstr(why, "(rule: holders)"));
+	assert_non_null(strstr(why, "(rule: holders); stop that first"));
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.signature = true;
@@ -415,8 +417,17 @@ static void rules_destroy_data_overrides(void **state)
 	(void)state;
 	free_device(&f);
 	f.mounted = f.swap = f.held = f.signature = f.ptable = true;
-	/* The first rule that applies is the one named. */
+	/* The first rule that applies is the one named; a device in use is
+	 * refused with --destroy-data too (the kernel would refuse it). */
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	f.mounted = false;
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_SWAP);
+	f.swap = false;
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_HOLDERS);
+	f.held = false;
+	/* What is on it is what --destroy-data gives up. */
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SIGNATURE);
 	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_OK);
 	assert_string_equal(why, "");
 }
