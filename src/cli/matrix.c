@@ -28,6 +28,7 @@
 #include "core/error.h"
 #include "core/matrix.h"
 #include "device/fill.h"
+#include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
@@ -133,9 +134,7 @@ struct mx_ctx {
 /* What one setup holds, released in reverse order of acquisition. */
 struct mx_setup {
 	unsigned ndev;
-	char img[FSB_MATRIX_MAX_DEVICES][PATH_MAX];
-	int img_fd[FSB_MATRIX_MAX_DEVICES];
-	bool img_made[FSB_MATRIX_MAX_DEVICES];
+	struct fsb_image img[FSB_MATRIX_MAX_DEVICES];  /* new, 0600, locked */
 	struct fsb_loopdev lo[FSB_MATRIX_MAX_DEVICES];
 	const char *devs[FSB_MATRIX_MAX_DEVICES];
 	char mnt[PATH_MAX];
@@ -523,30 +522,31 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 	int err;
 
 	for (unsigned j = 0; j < s->devices; j++) {
+		struct fsb_image *img = &st->img[j];
+		char path[PATH_MAX];
+
 		if (fsb_stop_requested())
 			return -EINTR;
-		snprintf(st->img[j], sizeof(st->img[j]), "%s/setup%zu-dev%u.img", m->work, idx + 1,
-			 j + 1);
-		st->img_fd[j] = fsb_fill_image_open(st->img[j], s->image_bytes, &st->img_made[j]);
+		snprintf(path, sizeof(path), "%s/setup%zu-dev%u.img", m->work, idx + 1, j + 1);
 		st->ndev = j + 1;
-		if (st->img_fd[j] < 0)
-			return st->img_fd[j];
+		/* Fresh in our own work directory: never an existing file. */
+		if ((err = fsb_image_create(img, path, s->image_bytes)))
+			return err;
 		/* The lifecycle fills its device itself; only the run suite
 		 * needs the images in their state before mkfs now. */
 		if (s->run && s->fill != FSB_FILL_NONE) {
-			progress(m, s, "fill %s with %s", st->img[j], fsb_fill_name(s->fill));
-			err = fsb_fill_fd(st->img_fd[j], st->img[j], s->image_bytes, s->fill,
-					  seed + j);
+			progress(m, s, "fill %s with %s", img->path, fsb_fill_name(s->fill));
+			err = fsb_fill_fd(img->fd, img->path, s->image_bytes, s->fill, seed + j);
 			if (err)
 				return err;
 		}
-		err = fsb_loopdev_attach(&st->lo[j], st->img_fd[j], st->img[j], true);
+		err = fsb_loopdev_attach(&st->lo[j], img->fd, img->path, true);
 		if (err)
 			return err;
 		if (!st->lo[j].direct_io)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem holding "
 				 "'%s' refused it): the host's cache may flatter reads",
-				 st->lo[j].path, st->img[j]);
+				 st->lo[j].path, img->path);
 		st->devs[j] = st->lo[j].path;
 	}
 	return 0;
@@ -815,15 +815,9 @@ static void teardown(struct mx_ctx *m, struct mx_setup *st)
 		fsb_err_errno(-errno, "matrix: cannot remove mountpoint '%s'", st->mnt);
 	for (unsigned j = st->ndev; j-- > 0;) {
 		fsb_loopdev_release(&st->lo[j]);
-		if (st->img_fd[j] >= 0)
-			close(st->img_fd[j]);
-		st->img_fd[j] = -1;
-		if (!st->img_made[j])
-			continue;
-		if (m->o->keep_images)
+		if (st->img[j].created && m->o->keep_images)
 			m->kept = true;
-		else if (unlink(st->img[j]) < 0)
-			fsb_err_errno(-errno, "matrix: cannot remove image '%s'", st->img[j]);
+		fsb_image_close(&st->img[j], !m->o->keep_images);
 	}
 }
 
@@ -849,7 +843,7 @@ static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
 
 	memset(&st, 0, sizeof(st));
 	for (unsigned j = 0; j < FSB_MATRIX_MAX_DEVICES; j++) {
-		st.img_fd[j] = -1;
+		fsb_image_init(&st.img[j]);
 		fsb_loopdev_init(&st.lo[j]);
 	}
 	record_config(s, e);
