@@ -96,9 +96,10 @@ static const char usage_text[] =
 	"      --refill WHEN      each: refill before every repetition; once: only at\n"
 	"                         the start (default: each for mkfs, once otherwise)\n"
 	"      --phases LIST      phases to run (default all)\n"
-	"      --mkfs TEMPLATE    mkfs command, {dev} = the device; split into words\n"
-	"                         with quotes and backslashes, run without a shell;\n"
-	"                         'none' when the filesystem formats on first mount\n"
+	"      --mkfs TEMPLATE    mkfs command, {dev} = the device (it may name no\n"
+	"                         other block device); split into words with quotes\n"
+	"                         and backslashes, run without a shell; 'none' when\n"
+	"                         the filesystem formats on first mount\n"
 	"      --options OPTS     mount options (e.g. noatime,data=writeback)\n"
 	"      --copy-size SIZE   random data copied by write, read back by read\n"
 	"                         (default 16m)\n"
@@ -276,6 +277,7 @@ static int select_phases(struct lc_plan *p)
 static int check_mkfs_template(struct lc_plan *p)
 {
 	static const char *const probe_dev[] = { "/dev/loop0" };
+	char bad[PATH_MAX + 256];
 	const char *why;
 	char **trial = NULL;
 
@@ -290,6 +292,10 @@ static int check_mkfs_template(struct lc_plan *p)
 		return 0;
 	if (fsb_mkfs_split(p->mkfs_tmpl, &p->mkfs_words, &why) < 0) {
 		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+		return FSB_EXIT_USAGE;
+	}
+	if (fsb_mkfs_check_template(p->mkfs_tmpl, bad, sizeof(bad))) {
+		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, bad);
 		return FSB_EXIT_USAGE;
 	}
 	/* Placeholders are checked with a stand-in device. */
@@ -722,6 +728,7 @@ static int make_mountpoint(struct lc_run *run)
 static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *size)
 {
 	const char *devs[1];
+	char bad[PATH_MAX + 256];
 	const char *why;
 	int err;
 
@@ -761,6 +768,10 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 		err = fsb_mkfs_expand(p->mkfs_words, devs, 1, &run->mkfs_argv, &why);
 		if (err < 0) {
 			fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+			return err;
+		}
+		if ((err = fsb_mkfs_check_devices(run->mkfs_argv, devs, 1, bad, sizeof(bad)))) {
+			fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, bad);
 			return err;
 		}
 	}

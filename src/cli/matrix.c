@@ -554,7 +554,7 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 
 static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st)
 {
-	char **argv = NULL, path[PATH_MAX], line[1024] = "";
+	char **argv = NULL, path[PATH_MAX], line[1024] = "", bad[PATH_MAX + 256];
 	const char *why;
 	size_t len = 0;
 	int err;
@@ -564,6 +564,13 @@ static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx
 	err = fsb_matrix_mkfs_argv(s, st->devs, st->ndev, &argv, &why);
 	if (err < 0) {
 		fsb_err("matrix: %s: invalid mkfs '%s': %s", s->label, s->mkfs, why);
+		return err;
+	}
+	/* Checked when the file was loaded; again now, right before exec,
+	 * against the devices made for this setup. */
+	if ((err = fsb_mkfs_check_devices(argv, st->devs, st->ndev, bad, sizeof(bad)))) {
+		fsb_err("matrix: %s: refusing to run mkfs: %s", s->label, bad);
+		fsb_mkfs_argv_free(argv);
 		return err;
 	}
 	for (size_t i = 0; argv[i] && len < sizeof(line); i++)

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -332,7 +333,7 @@ static bool check_value(struct loader *ld, int k, const char *v)
 	uint64_t size;
 	enum fsb_fill fill;
 	const char *why;
-	char **words = NULL;
+	char **words = NULL, bad[PATH_MAX + 256];
 
 	switch (k) {
 	case K_TYPE:
@@ -350,6 +351,11 @@ static bool check_value(struct loader *ld, int k, const char *v)
 			return false;
 		}
 		fsb_mkfs_argv_free(words);
+		/* Only the devices made for the setup, through placeholders. */
+		if (fsb_mkfs_check_template(v, bad, sizeof(bad))) {
+			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, bad);
+			return false;
+		}
 		return true;
 	case K_DEVICES:
 		if (!parse_count(v, 1, FSB_MATRIX_MAX_DEVICES, &n)) {

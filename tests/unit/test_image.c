@@ -1,10 +1,12 @@
 /*
- * Unit tests of src/device/image.c: the image rules on fabricated facts
- * (every refusal, what --destroy-data lifts and what it never does), the
- * /proc/locks parser, claiming real files (a symlink to a victim, a
- * directory, a file with data, a larger file with a smaller --image-size,
- * a missing one made 0600 and removed again), two claims of one image (the
- * second is told the holder's PID).
+ * Unit tests of src/device/image.c and the template device check of
+ * src/device/mkfs.c: the image rules on fabricated facts (every refusal,
+ * what --destroy-data lifts and what it never does), the /proc/locks
+ * parser, claiming real files (a symlink to a victim, a directory, a file
+ * with data, a larger file with a smaller --image-size, a missing one made
+ * 0600 and removed again), two claims of one image (the second is told the
+ * holder's PID), and templates naming block devices (a device node made
+ * with mknod, a symlink to it, "--opt=DEV", "-dDEV", "x=DEV,y"), as root.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@
 
 #include "core/error.h"
 #include "device/image.h"
+#include "device/mkfs.h"
 #include "util/scratch.h"
 
 struct tmp {
@@ -343,6 +346,61 @@ static void second_claim_names_the_holder(void **state)
 	fsb_image_close(&b, false);
 }
 
+/* ---- templates naming devices ---- */
+
+static void template_names_devices(void **state)
+{
+	struct tmp *t = *state;
+	char node[PATH_MAX + 16], link[PATH_MAX + 16], tmpl[3 * PATH_MAX], why[PATH_MAX + 256];
+	char *argv[4];
+	const char *mine[1];
+
+	/* Templates that name no device pass, whatever they look like. */
+	assert_int_equal(fsb_mkfs_check_template("mkfs.ext4 -q -F {dev}", why, sizeof(why)), 0);
+	assert_int_equal(fsb_mkfs_check_template("mkfs.btrfs -d raid1 {devs}", why,
+						 sizeof(why)), 0);
+	assert_int_equal(fsb_mkfs_check_template("none", why, sizeof(why)), 0);
+	assert_int_equal(fsb_mkfs_check_template("mkfs.xfs -l logdev={dev2},size=1m {dev1}", why,
+						 sizeof(why)), 0);
+	if (geteuid() != 0) {
+		skip(); /* mknod needs root */
+		return;
+	}
+	/* A block device node of our own: stat is all the check does. */
+	snprintf(node, sizeof(node), "%s/blk", t->dir);
+	snprintf(link, sizeof(link), "%s/by-id-link", t->dir);
+	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(7, 250)), 0);
+	assert_int_equal(symlink(node, link), 0);
+
+	snprintf(tmpl, sizeof(tmpl), "wipefs -a %s {dev}", node);
+	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "is block device 7:250, which fsbench did not make"));
+	snprintf(tmpl, sizeof(tmpl), "wipefs -a %s {dev}", link);
+	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
+	snprintf(tmpl, sizeof(tmpl), "mkfs.ext4 --opt=%s {dev}", node);
+	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "names block device"));
+	snprintf(tmpl, sizeof(tmpl), "mkfs.ext4 -qd%s {dev}", link);
+	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
+	snprintf(tmpl, sizeof(tmpl), "mkfs.xfs -l logdev=%s,size=1m {dev}", node);
+	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
+	/* A relative path is resolved from the current directory. */
+	assert_int_equal(chdir(t->dir), 0);
+	assert_int_equal(fsb_mkfs_check_template("mkfs.ext4 -F ./blk", why, sizeof(why)),
+			 -EPERM);
+	assert_int_equal(chdir("/"), 0);
+
+	/* Expanded: the device made for it passes, by device number. */
+	argv[0] = "mkfs.ext4";
+	argv[1] = link;
+	argv[2] = NULL;
+	mine[0] = node;
+	assert_int_equal(fsb_mkfs_check_devices(argv, mine, 1, why, sizeof(why)), 0);
+	assert_int_equal(fsb_mkfs_check_devices(argv, NULL, 0, why, sizeof(why)), -EPERM);
+	mine[0] = "/dev/null";
+	assert_int_equal(fsb_mkfs_check_devices(argv, mine, 1, why, sizeof(why)), -EPERM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +415,7 @@ int main(void)
 						tmp_teardown),
 		cmocka_unit_test_setup_teardown(second_claim_names_the_holder, tmp_setup,
 						tmp_teardown),
+		cmocka_unit_test_setup_teardown(template_names_devices, tmp_setup, tmp_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
