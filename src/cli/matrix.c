@@ -90,6 +90,11 @@ static const char usage_text[] =
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n"
 	"\n"
+	"The file is code run as root: it is refused when another user could change\n"
+	"it (writable by group or others, owned by someone else, or in a directory\n"
+	"others can write to without the sticky bit), and a mkfs template may name\n"
+	"no block device but through its placeholders.\n"
+	"\n"
 	"Needs root. Exit 0 when every setup was measured, 1 when one failed or\n"
 	"was skipped, 2 for a bad file or option, 128+N after signal N.\n";
 
