@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/guest.h"
 #include "device/fill.h"
+#include "device/image.h"
 #include "device/initramfs.h"
 #include "device/kmod.h"
 #include "device/mkfs.h"
@@ -524,15 +525,15 @@ out:
 static int make_disks(const struct guest_plan *p, struct guest_run *run, struct fsb_qemu_cfg *q)
 {
 	for (size_t i = 0; i < p->ndisks; i++) {
-		bool created;
-		int fd, err;
+		struct fsb_image img;
+		int err;
 
 		snprintf(run->disks[i], sizeof(run->disks[i]), "%s/disk%zu.img", run->scratch, i);
-		fd = fsb_fill_image_open(run->disks[i], p->disk_bytes[i], &created);
-		if (fd < 0)
-			return fd;
-		err = fsb_fill_fd(fd, run->disks[i], p->disk_bytes[i], p->disk_fill[i], 1);
-		close(fd);
+		/* New in the scratch dir, which removes it. */
+		if ((err = fsb_image_create(&img, run->disks[i], p->disk_bytes[i])))
+			return err;
+		err = fsb_fill_fd(img.fd, run->disks[i], p->disk_bytes[i], p->disk_fill[i], 1);
+		fsb_image_close(&img, false);
 		if (err)
 			return err;
 		q->disks[i] = run->disks[i];

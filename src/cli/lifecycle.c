@@ -21,6 +21,7 @@
 #include "core/runner.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
+#include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
@@ -44,7 +45,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MAX_PHASES 8
@@ -74,12 +74,15 @@ static const char usage_text[] =
 	"Options:\n"
 	"      --fs TYPE          filesystem to make (ext2, ext3, ext4, xfs, btrfs, ...)\n"
 	"      --type TYPE        filesystem type to mount it as (default: --fs)\n"
-	"      --image PATH       image file to use (created when missing; a created\n"
-	"                         image is removed again if the run fails)\n"
-	"      --image-size SIZE  size of the image (k, m, g suffixes)\n"
-	"      --device DEV       a block device; refused when mounted, swap, held or\n"
-	"                         carrying a signature, unless --destroy-data\n"
-	"      --destroy-data     allow --device to overwrite what is on DEV\n"
+	"      --image PATH       image file to use: created (mode 0600) when missing,\n"
+	"                         and removed again if the run fails; an existing one\n"
+	"                         must be a file of yours (not a symlink) and empty,\n"
+	"                         unless --destroy-data\n"
+	"      --image-size SIZE  size of the image (k, m, g suffixes); resizes an\n"
+	"                         existing one only with --destroy-data\n"
+	"      --device DEV       a block device; refused when mounted, swap or held,\n"
+	"                         and when carrying a signature unless --destroy-data\n"
+	"      --destroy-data     allow overwriting what is on the --image or --device\n"
 	"      --mtd DEV,ERASESIZE  emulated flash: an MTD device made by block2mtd\n"
 	"                         over DEV (same checks as --device), used through\n"
 	"                         /dev/mtdblockN; refills are erases (flash_erase).\n"
@@ -93,9 +96,10 @@ static const char usage_text[] =
 	"      --refill WHEN      each: refill before every repetition; once: only at\n"
 	"                         the start (default: each for mkfs, once otherwise)\n"
 	"      --phases LIST      phases to run (default all)\n"
-	"      --mkfs TEMPLATE    mkfs command, {dev} = the device; split into words\n"
-	"                         with quotes and backslashes, run without a shell;\n"
-	"                         'none' when the filesystem formats on first mount\n"
+	"      --mkfs TEMPLATE    mkfs command, {dev} = the device (it may name no\n"
+	"                         other block device); split into words with quotes\n"
+	"                         and backslashes, run without a shell; 'none' when\n"
+	"                         the filesystem formats on first mount\n"
 	"      --options OPTS     mount options (e.g. noatime,data=writeback)\n"
 	"      --copy-size SIZE   random data copied by write, read back by read\n"
 	"                         (default 16m)\n"
@@ -110,7 +114,8 @@ static const char usage_text[] =
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n"
 	"\n"
-	"Needs root. Loop devices and mounts made here are always released.\n";
+	"Needs root. Loop devices and mounts made here are always released. The image\n"
+	"or device is locked while in use: a second run on it fails at once.\n";
 
 enum {
 	OPT_FS = 256, OPT_TYPE, OPT_IMAGE, OPT_IMAGE_SIZE, OPT_DEVICE, OPT_DESTROY, OPT_FILL,
@@ -187,8 +192,8 @@ struct lc_run {
 	char mnt[PATH_MAX];
 	bool scratch_made;
 	unsigned char *data;
-	int image_fd;
-	bool image_created;
+	struct fsb_image image;     /* --image: open and locked from the checks on */
+	int lock_fd;                /* --device, --mtd: the device node, locked */
 	struct fsb_loopdev loop;
 	int dev_fd;                 /* --device only; image mode uses loop.fd */
 	int lower_fd;               /* --mtd: the disk under the flash */
@@ -274,6 +279,7 @@ static int select_phases(struct lc_plan *p)
 static int check_mkfs_template(struct lc_plan *p)
 {
 	static const char *const probe_dev[] = { "/dev/loop0" };
+	char bad[PATH_MAX + 256];
 	const char *why;
 	char **trial = NULL;
 
@@ -288,6 +294,10 @@ static int check_mkfs_template(struct lc_plan *p)
 		return 0;
 	if (fsb_mkfs_split(p->mkfs_tmpl, &p->mkfs_words, &why) < 0) {
 		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
+		return FSB_EXIT_USAGE;
+	}
+	if (fsb_mkfs_check_template(p->mkfs_tmpl, bad, sizeof(bad))) {
+		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, bad);
 		return FSB_EXIT_USAGE;
 	}
 	/* Placeholders are checked with a stand-in device. */
@@ -402,10 +412,13 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 		return FSB_EXIT_USAGE;
 	}
 	/* Checks across options, all before anything is touched. */
-	if (!p->fs_type || !*p->fs_type || strchr(p->fs_type, '/')) {
+	if (!p->fs_type) {
 		fsb_err("lifecycle: --fs TYPE is required (ext4, xfs, btrfs, ...)");
 		return FSB_EXIT_USAGE;
 	}
+	/* The type names mkfs.TYPE and goes to mount(2): a name, not a path. */
+	if (!*p->fs_type || strpbrk(p->fs_type, "/ \t\n"))
+		return fsb_opt_bad("--fs", p->fs_type, "a filesystem type name (ext4, xfs, btrfs, ...)");
 	if (!p->mount_type)
 		p->mount_type = p->fs_type;
 	if (!!p->image + !!p->device + !!p->mtd != 1) {
@@ -455,10 +468,6 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 		fsb_err("lifecycle: --image-size goes with --image (a device has its own size)");
 		return FSB_EXIT_USAGE;
 	}
-	if (p->destroy_data && !p->device && !p->mtd) {
-		fsb_err("lifecycle: --destroy-data goes with --device");
-		return FSB_EXIT_USAGE;
-	}
 	if (!p->fill_set)
 		p->fill = p->device ? FSB_FILL_NONE : FSB_FILL_FF;
 	if ((p->image && !*p->image) || (p->device && !*p->device)) {
@@ -482,84 +491,35 @@ static int parse(int argc, char **argv, struct lc_plan *p)
 
 /* ---- checks that only read (exit 1, nothing written yet) ---- */
 
-static int check_image(const struct lc_plan *p, uint64_t *size)
+/*
+ * Claim the image (open, lock, the rules of src/device/image.h); a missing
+ * one is created later, by open_device. A filled image is fully
+ * allocated: the space is checked up front.
+ */
+static int check_image(const struct lc_plan *p, struct lc_run *run, uint64_t *size)
 {
-	char dev[64], dir[PATH_MAX], *slash, a[32], b[32];
-	struct statvfs vfs;
-	struct stat st;
-	uint64_t need = 0;
-	int found;
+	int err;
 
-	*size = p->image_size;
-	if (stat(p->image, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			fsb_err("lifecycle: image '%s' is not a regular file (use --device for "
-				"block devices)", p->image);
-			return -EINVAL;
-		}
-		found = fsb_loopdev_find_backing(p->image, dev, sizeof(dev));
-		if (found > 0) {
-			fsb_err("lifecycle: image '%s' is in use: it backs loop device '%s'",
-				p->image, dev);
-			return -EBUSY;
-		}
-		if (!*size)
-			*size = (uint64_t)st.st_size;
-		if (*size > (uint64_t)st.st_blocks * 512)
-			need = *size - (uint64_t)st.st_blocks * 512;
-	} else if (errno != ENOENT) {
-		fsb_err_errno(-errno, "lifecycle: cannot use image '%s'", p->image);
-		return -errno;
-	} else if (!*size) {
-		fsb_err("lifecycle: image '%s' does not exist: give --image-size to create it",
-			p->image);
-		return -ENOENT;
-	} else {
-		need = *size;
-	}
-	if (!*size) {
-		fsb_err("lifecycle: image '%s' is empty: give --image-size", p->image);
-		return -EINVAL;
-	}
-	/* A filled image is fully allocated: check the space up front. */
-	snprintf(dir, sizeof(dir), "%s", p->image);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if (p->fill != FSB_FILL_NONE && statvfs(dir, &vfs) == 0 &&
-	    need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
-		fsb_err("lifecycle: image '%s' needs %s more, '%s' has %s free", p->image,
-			fsb_size_format_human(need, a, sizeof(a)), dir,
-			fsb_size_format_human((uint64_t)vfs.f_bavail * vfs.f_frsize, b, sizeof(b)));
-		return -ENOSPC;
-	}
+	if ((err = fsb_image_claim(&run->image, p->image, p->image_size, p->destroy_data)))
+		return err;
+	*size = run->image.size_bytes;
+	if (p->fill != FSB_FILL_NONE)
+		return fsb_image_check_space(&run->image);
 	return 0;
 }
 
-static int check_device(const struct lc_plan *p, uint64_t *size)
+static int check_device(const struct lc_plan *p, struct lc_run *run, uint64_t *size)
 {
-	struct fsb_probe_facts *f = calloc(1, sizeof(*f));
-	char why[1024];
-	int err;
+	return fsb_image_claim_device(p->device, p->destroy_data, &run->lock_fd, size);
+}
 
-	if (!f)
-		return -ENOMEM;
-	err = fsb_probe_gather(p->device, f);
-	if (!err && fsb_probe_decide(f, p->destroy_data, why, sizeof(why)) != FSB_PROBE_OK) {
-		fsb_err("%s", why);
-		err = -EPERM;
-	}
-	/* The kernel's word on whether anything holds it right now. */
-	if (!err)
-		err = fsb_probe_claim(p->device);
-	if (!err)
-		*size = f->size_bytes;
-	free(f);
-	return err;
+/* Whether the phases selected copy data (write, read). */
+static bool copies(const struct lc_plan *p)
+{
+	for (size_t i = 0; i < p->nops; i++)
+		if (!strcmp(p->ops[i]->name, "write") || !strcmp(p->ops[i]->name, "read"))
+			return true;
+	return false;
 }
 
 static int check_sizes(const struct lc_plan *p, uint64_t size)
@@ -580,7 +540,7 @@ static int check_sizes(const struct lc_plan *p, uint64_t size)
 			what, fsb_size_format_human(size, a, sizeof(a)));
 		return -EINVAL;
 	}
-	if (p->copy_size >= size) {
+	if (copies(p) && p->copy_size >= size) {
 		fsb_err("lifecycle: a copy of %s cannot fit on '%s' of %s",
 			fsb_size_format_human(p->copy_size, a, sizeof(a)), what,
 			fsb_size_format_human(size, b, sizeof(b)));
@@ -653,7 +613,7 @@ static int attach_mtd(struct lc_plan *p)
 	return p->ubi ? plan_ubi(p) : 0;
 }
 
-static int preflight(struct lc_plan *p, uint64_t *size)
+static int preflight(struct lc_plan *p, struct lc_run *run, uint64_t *size)
 {
 	int err;
 
@@ -669,7 +629,7 @@ static int preflight(struct lc_plan *p, uint64_t *size)
 			p->mkfs_words[0]);
 		return -ENOENT;
 	}
-	err = p->image ? check_image(p, size) : check_device(p, size);
+	err = p->image ? check_image(p, run, size) : check_device(p, run, size);
 	if (err)
 		return err;
 	if ((err = check_sizes(p, *size)))
@@ -777,16 +737,16 @@ static int make_mountpoint(struct lc_run *run)
 static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *size)
 {
 	const char *devs[1];
+	char bad[PATH_MAX + 256];
 	const char *why;
 	int err;
 
 	if (p->image) {
-		run->image_fd = fsb_fill_image_open(p->image, p->image_size, &run->image_created);
-		if (run->image_fd < 0)
-			return run->image_fd;
+		if ((err = fsb_image_make(&run->image)))
+			return err;
 		if (fsb_stop_requested())
 			return -EINTR;
-		if ((err = fsb_loopdev_attach(&run->loop, run->image_fd, p->image, true)))
+		if ((err = fsb_loopdev_attach(&run->loop, run->image.fd, p->image, true)))
 			return err;
 		if (!run->loop.direct_io && !p->quiet)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem "
@@ -794,7 +754,7 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 				 "before every phase instead", run->loop.path, p->image);
 		run->lc.dev = run->loop.path;
 		run->lc.dev_fd = run->loop.fd;
-		run->lc.image_fd = run->loop.direct_io ? -1 : run->image_fd;
+		run->lc.image_fd = run->loop.direct_io ? -1 : run->image.fd;
 	} else {
 		run->dev_fd = open(p->device, O_RDWR | O_CLOEXEC);
 		if (run->dev_fd < 0) {
@@ -819,6 +779,10 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 			fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
 			return err;
 		}
+		if ((err = fsb_mkfs_check_devices(run->mkfs_argv, devs, 1, bad, sizeof(bad)))) {
+			fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, bad);
+			return err;
+		}
 	}
 	/* On flash the filesystem talks to MTD, not to mtdblock: the bytes
 	 * that reach a device are counted on the disk under it. */
@@ -837,7 +801,7 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 	return 0;
 }
 
-static void release(struct lc_run *run)
+static void release(struct lc_run *run, bool failed)
 {
 	/* Reverse order: umount, device, loop, image, scratch. A mount that
 	 * will not go (a process sits in it) is detached lazily: nothing of
@@ -852,8 +816,10 @@ static void release(struct lc_run *run)
 	if (run->lower_fd >= 0)
 		close(run->lower_fd);
 	fsb_loopdev_release(&run->loop);
-	if (run->image_fd >= 0)
-		close(run->image_fd);
+	/* An image made for a run that did not finish is of no use to anyone. */
+	fsb_image_close(&run->image, failed);
+	if (run->lock_fd >= 0)
+		close(run->lock_fd);
 	fsb_mkfs_argv_free(run->mkfs_argv);
 	free(run->data);
 	if (run->scratch_made) {
@@ -909,7 +875,8 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 
 	memset(&plan, 0, sizeof(plan));
 	memset(&run, 0, sizeof(run));
-	run.image_fd = -1;
+	fsb_image_init(&run.image);
+	run.lock_fd = -1;
 	run.dev_fd = -1;
 	run.lower_fd = -1;
 	fsb_loopdev_init(&run.loop);
@@ -921,7 +888,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	}
 	fsb_warn_set_quiet(plan.quiet);
 	rc = FSB_EXIT_FAIL;
-	if (preflight(&plan, &size))
+	if (preflight(&plan, &run, &size))
 		goto out;
 
 	/* ---- from here on, things are made and must be released ---- */
@@ -992,10 +959,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 		goto out;
 	rc = fsb_writer_output(plan.writer, &res, &plan.out) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 out:
-	release(&run);
-	/* An image made for a run that did not finish is of no use to anyone. */
-	if (rc != FSB_EXIT_OK && run.image_created && unlink(plan.image) < 0)
-		fsb_err_errno(-errno, "lifecycle: cannot remove image '%s'", plan.image);
+	release(&run, rc != FSB_EXIT_OK);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
 	fsb_mkfs_argv_free(plan.mkfs_words);

@@ -28,6 +28,7 @@
 #include "core/error.h"
 #include "core/matrix.h"
 #include "device/fill.h"
+#include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
@@ -90,6 +91,11 @@ static const char usage_text[] =
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n"
 	"\n"
+	"The file is code run as root: it is refused when another user could change\n"
+	"it (writable by group or others, owned by someone else, or in a directory\n"
+	"others can write to without the sticky bit), and a mkfs template may name\n"
+	"no block device but through its placeholders.\n"
+	"\n"
 	"Needs root. Exit 0 when every setup was measured, 1 when one failed or\n"
 	"was skipped, 2 for a bad file or option, 128+N after signal N.\n";
 
@@ -134,9 +140,7 @@ struct mx_ctx {
 /* What one setup holds, released in reverse order of acquisition. */
 struct mx_setup {
 	unsigned ndev;
-	char img[FSB_MATRIX_MAX_DEVICES][PATH_MAX];
-	int img_fd[FSB_MATRIX_MAX_DEVICES];
-	bool img_made[FSB_MATRIX_MAX_DEVICES];
+	struct fsb_image img[FSB_MATRIX_MAX_DEVICES];  /* new, 0600, locked */
 	struct fsb_loopdev lo[FSB_MATRIX_MAX_DEVICES];
 	const char *devs[FSB_MATRIX_MAX_DEVICES];
 	char mnt[PATH_MAX];
@@ -540,30 +544,31 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 	int err;
 
 	for (unsigned j = 0; j < s->devices; j++) {
+		struct fsb_image *img = &st->img[j];
+		char path[PATH_MAX];
+
 		if (fsb_stop_requested())
 			return -EINTR;
-		snprintf(st->img[j], sizeof(st->img[j]), "%s/setup%zu-dev%u.img", m->work, idx + 1,
-			 j + 1);
-		st->img_fd[j] = fsb_fill_image_open(st->img[j], s->image_bytes, &st->img_made[j]);
+		snprintf(path, sizeof(path), "%s/setup%zu-dev%u.img", m->work, idx + 1, j + 1);
 		st->ndev = j + 1;
-		if (st->img_fd[j] < 0)
-			return st->img_fd[j];
+		/* Fresh in our own work directory: never an existing file. */
+		if ((err = fsb_image_create(img, path, s->image_bytes)))
+			return err;
 		/* The lifecycle fills its device itself; only the run suite
 		 * needs the images in their state before mkfs now. */
 		if (s->run && s->fill != FSB_FILL_NONE) {
-			progress(m, s, "fill %s with %s", st->img[j], fsb_fill_name(s->fill));
-			err = fsb_fill_fd(st->img_fd[j], st->img[j], s->image_bytes, s->fill,
-					  seed + j);
+			progress(m, s, "fill %s with %s", img->path, fsb_fill_name(s->fill));
+			err = fsb_fill_fd(img->fd, img->path, s->image_bytes, s->fill, seed + j);
 			if (err)
 				return err;
 		}
-		err = fsb_loopdev_attach(&st->lo[j], st->img_fd[j], st->img[j], true);
+		err = fsb_loopdev_attach(&st->lo[j], img->fd, img->path, true);
 		if (err)
 			return err;
 		if (!st->lo[j].direct_io)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem holding "
 				 "'%s' refused it): the host's cache may flatter reads",
-				 st->lo[j].path, st->img[j]);
+				 st->lo[j].path, img->path);
 		st->devs[j] = st->lo[j].path;
 	}
 	return 0;
@@ -571,7 +576,7 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 
 static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st)
 {
-	char **argv = NULL, path[PATH_MAX], line[1024] = "";
+	char **argv = NULL, path[PATH_MAX], line[1024] = "", bad[PATH_MAX + 256];
 	const char *why;
 	size_t len = 0;
 	int err;
@@ -581,6 +586,13 @@ static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx
 	err = fsb_matrix_mkfs_argv(s, st->devs, st->ndev, &argv, &why);
 	if (err < 0) {
 		fsb_err("matrix: %s: invalid mkfs '%s': %s", s->label, s->mkfs, why);
+		return err;
+	}
+	/* Checked when the file was loaded; again now, right before exec,
+	 * against the devices made for this setup. */
+	if ((err = fsb_mkfs_check_devices(argv, st->devs, st->ndev, bad, sizeof(bad)))) {
+		fsb_err("matrix: %s: refusing to run mkfs: %s", s->label, bad);
+		fsb_mkfs_argv_free(argv);
 		return err;
 	}
 	for (size_t i = 0; argv[i] && len < sizeof(line); i++)
@@ -832,15 +844,9 @@ static void teardown(struct mx_ctx *m, struct mx_setup *st)
 		fsb_err_errno(-errno, "matrix: cannot remove mountpoint '%s'", st->mnt);
 	for (unsigned j = st->ndev; j-- > 0;) {
 		fsb_loopdev_release(&st->lo[j]);
-		if (st->img_fd[j] >= 0)
-			close(st->img_fd[j]);
-		st->img_fd[j] = -1;
-		if (!st->img_made[j])
-			continue;
-		if (m->o->keep_images)
+		if (st->img[j].created && m->o->keep_images)
 			m->kept = true;
-		else if (unlink(st->img[j]) < 0)
-			fsb_err_errno(-errno, "matrix: cannot remove image '%s'", st->img[j]);
+		fsb_image_close(&st->img[j], !m->o->keep_images);
 	}
 }
 
@@ -866,7 +872,7 @@ static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
 
 	memset(&st, 0, sizeof(st));
 	for (unsigned j = 0; j < FSB_MATRIX_MAX_DEVICES; j++) {
-		st.img_fd[j] = -1;
+		fsb_image_init(&st.img[j]);
 		fsb_loopdev_init(&st.lo[j]);
 	}
 	record_config(s, e);

@@ -11,16 +11,19 @@
 #include "core/matrix.h"
 #include "device/mkfs.h"
 #include "util/size.h"
+#include "util/trust.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 enum key {
 	K_TYPE, K_MKFS, K_OPTIONS, K_DEVICES, K_IMAGE_SIZE, K_FILL, K_RUN, K_LIFECYCLE,
@@ -332,7 +335,7 @@ static bool check_value(struct loader *ld, int k, const char *v)
 	uint64_t size;
 	enum fsb_fill fill;
 	const char *why;
-	char **words = NULL;
+	char **words = NULL, bad[PATH_MAX + 256];
 
 	switch (k) {
 	case K_TYPE:
@@ -350,6 +353,11 @@ static bool check_value(struct loader *ld, int k, const char *v)
 			return false;
 		}
 		fsb_mkfs_argv_free(words);
+		/* Only the devices made for the setup, through placeholders. */
+		if (fsb_mkfs_check_template(v, bad, sizeof(bad))) {
+			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, bad);
+			return false;
+		}
 		return true;
 	case K_DEVICES:
 		if (!parse_count(v, 1, FSB_MATRIX_MAX_DEVICES, &n)) {
@@ -644,7 +652,7 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 			   size_t why_len)
 {
 	struct loader *ld;
-	int rc, err = 0;
+	int rc, fd, err = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	ld = calloc(1, sizeof(*ld));
@@ -657,10 +665,18 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 		err = -ENOMEM;
 		goto out;
 	}
-	ld->f = fopen(path, "re");
+	/* The file is code run as root: opened once, checked on that
+	 * descriptor (and its directories), parsed from it. */
+	fd = fsb_trusted_file_open(path, fsb_trust_invoking_uid(), why, why_len);
+	if (fd < 0) {
+		err = fd;
+		goto out;
+	}
+	ld->f = fdopen(fd, "r");
 	if (!ld->f) {
 		err = -errno;
 		snprintf(why, why_len, "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
 		goto out;
 	}
 	rc = ini_parse_stream(read_line, ld, handler, ld);

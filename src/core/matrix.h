@@ -18,8 +18,13 @@
  * malformed templates, templates that leave a device unnamed, and run /
  * lifecycle arguments the matrix sets itself (--format, --output, --label,
  * --device, ...): errors naming the file and the line.
- * Loading only reads the file: nothing is checked against the system
- * (whether the mkfs tool exists, whether the kernel has the type) here.
+ * A template word that names a block device (a path, a symlink to one, or
+ * the value of an option: "--device=/dev/sda", "-d/dev/sda") is refused:
+ * a template may name only the devices made for its setup, through its
+ * placeholders. The file itself is code run as root: one that another
+ * user could change (see src/util/trust.h) is refused before it is read.
+ * Loading only reads: whether the mkfs tool exists or the kernel has the
+ * type is not checked here.
  */
 #ifndef FSB_CORE_MATRIX_H
 #define FSB_CORE_MATRIX_H
@@ -66,10 +71,12 @@ struct fsb_matrix_config {
 
 /*
  * Read and check the INI file at path into cfg (overwritten; the caller
- * releases it with fsb_matrix_config_release, also after a failure).
- * Prints nothing. Returns 0; -EINVAL with why = "PATH:LINE: what is
- * wrong" for a bad file; or -errno with why naming the file when it cannot
- * be read.
+ * releases it with fsb_matrix_config_release, also after a failure). The
+ * file is opened once with fsb_trusted_file_open (for the invoking user)
+ * and parsed from that descriptor. Prints nothing. Returns 0; -EINVAL with
+ * why = "PATH:LINE: what is wrong" for a bad file; or -errno with why
+ * naming the file when it cannot be read or is not to be trusted
+ * ("refusing 'PATH': ...; chmod go-w 'PATH'").
  */
 int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
 			   size_t why_len);

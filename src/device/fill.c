@@ -48,60 +48,6 @@ const char *fsb_fill_name(enum fsb_fill fill)
 	return "none";
 }
 
-int fsb_fill_image_open(const char *path, uint64_t size_bytes, bool *created)
-{
-	struct stat st;
-	int fd, err;
-
-	*created = false;
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		if (!size_bytes) {
-			fsb_err("image '%s' does not exist: give --image-size to create it", path);
-			return -ENOENT;
-		}
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		*created = fd >= 0;
-	}
-	if (fd < 0 && errno == EISDIR) {
-		fsb_err("image '%s' is not a regular file (use --device for block devices)", path);
-		return -EINVAL;
-	}
-	if (fd < 0) {
-		err = -errno;
-		fsb_err_errno(err, "cannot open image '%s'", path);
-		return err;
-	}
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		fsb_err_errno(err, "cannot stat image '%s'", path);
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		fsb_err("image '%s' is not a regular file (use --device for block devices)", path);
-		goto fail;
-	}
-	if (size_bytes && (uint64_t)st.st_size != size_bytes &&
-	    ftruncate(fd, (off_t)size_bytes) < 0) {
-		err = -errno;
-		fsb_err_errno(err, "cannot size image '%s'", path);
-		goto fail;
-	}
-	if (!size_bytes && !st.st_size) {
-		err = -EINVAL;
-		fsb_err("image '%s' is empty: give --image-size", path);
-		goto fail;
-	}
-	return fd;
-fail:
-	close(fd);
-	if (*created)
-		unlink(path);
-	*created = false;
-	return err;
-}
-
 /* splitmix64 (Steele, Lea, Flood 2014): fast, and every seed is good. */
 static uint64_t splitmix64(uint64_t *state)
 {

@@ -20,16 +20,6 @@ int fsb_fill_parse(const char *name, enum fsb_fill *out);
 const char *fsb_fill_name(enum fsb_fill fill);
 
 /*
- * Open the image file at path for reading and writing, creating it when
- * missing, and make it size_bytes long (0 = keep an existing file's size).
- * Refuses anything but a regular file (-EINVAL: use --device for devices)
- * and an empty result (-EINVAL). Sets *created when the file was made here.
- * Returns the open descriptor (O_CLOEXEC, the caller closes it) or -errno
- * after describing the error.
- */
-int fsb_fill_image_open(const char *path, uint64_t size_bytes, bool *created);
-
-/*
  * Write the fill pattern over the first size_bytes of fd (an image file or
  * a block device; `what` names it in messages) with large buffered writes,
  * then fsync. Random content comes from a generator seeded with seed. A

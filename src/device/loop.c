@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -137,19 +138,23 @@ void fsb_loopdev_release(struct fsb_loopdev *lo)
 	(void)fsb_loopdev_detach(lo);
 }
 
-int fsb_loopdev_find_backing(const char *image, char *dev, size_t len)
+/*
+ * The first loop device whose backing file is the file (st_dev, st_ino):
+ * compared by identity, not by name, so a hard link or another path to
+ * the same file is found too. 1 with its node in dev, 0, or -errno.
+ */
+static int find_backing(dev_t fdev, ino_t fino, char *dev, size_t len)
 {
-	char want[PATH_MAX], file[PATH_MAX], *text = NULL;
+	char file[PATH_MAX], *text = NULL;
 	struct dirent *de;
 	DIR *d;
 	int found = 0;
 
-	if (!realpath(image, want))
-		return -errno;
 	d = opendir("/sys/block");
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while (!found && (de = readdir(d))) {
+		struct stat st;
 		FILE *f;
 		size_t n;
 
@@ -165,11 +170,29 @@ int fsb_loopdev_find_backing(const char *image, char *dev, size_t len)
 			continue;
 		n = strcspn(file, "\n");
 		file[n] = '\0';
-		if (!strcmp(file, want)) {
+		if (!stat(file, &st) && st.st_dev == fdev && st.st_ino == fino) {
 			snprintf(dev, len, "/dev/%s", de->d_name);
 			found = 1;
 		}
 	}
 	closedir(d);
 	return found;
+}
+
+int fsb_loopdev_find_backing(const char *image, char *dev, size_t len)
+{
+	struct stat st;
+
+	if (stat(image, &st) < 0)
+		return -errno;
+	return find_backing(st.st_dev, st.st_ino, dev, len);
+}
+
+int fsb_loopdev_find_backing_fd(int fd, char *dev, size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	return find_backing(st.st_dev, st.st_ino, dev, len);
 }

@@ -44,10 +44,14 @@ int fsb_loopdev_detach(struct fsb_loopdev *lo);
 void fsb_loopdev_release(struct fsb_loopdev *lo);
 
 /*
- * Whether the file at `image` already backs a loop device (read from
- * /sys/block/loopN/loop/backing_file): 1 with the device's node in dev,
- * 0 when none does, -errno when `image` cannot be resolved.
+ * Whether the file at `image` already backs a loop device (the files named
+ * in /sys/block/loopN/loop/backing_file, compared by device and inode): 1
+ * with the device's node in dev, 0 when none does, -errno when `image`
+ * cannot be resolved. Not described.
  */
 int fsb_loopdev_find_backing(const char *image, char *dev, size_t len);
+
+/* The same for the file open on fd (no name to race with). */
+int fsb_loopdev_find_backing_fd(int fd, char *dev, size_t len);
 
 #endif

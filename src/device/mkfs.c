@@ -2,6 +2,7 @@
 #include "core/error.h"
 #include "util/signals.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -275,6 +278,128 @@ out:
 	}
 	*out = v.v;
 	return (int)v.n;
+}
+
+/*
+ * Whether the n bytes at part resolve to a block device that is none of
+ * allowed[0..nallowed); its device number in *rdev. stat(2) follows
+ * symlinks and resolves relative paths from the current directory, as the
+ * tool will when it opens the word.
+ */
+static bool foreign_blockdev(const char *part, size_t n, const dev_t *allowed, size_t nallowed,
+			     dev_t *rdev)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!n || n >= sizeof(path))
+		return false;
+	memcpy(path, part, n);
+	path[n] = '\0';
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return false;
+	for (size_t i = 0; i < nallowed; i++)
+		if (allowed[i] == st.st_rdev)
+			return false;
+	*rdev = st.st_rdev;
+	return true;
+}
+
+/*
+ * Check one word and its parts (see mkfs.h); messages show it as `shown`
+ * (the template's word, before expansion). 0 or -EPERM with why set.
+ */
+static int check_word(const char *w, const char *shown, const dev_t *allowed, size_t nallowed,
+		      char *why, size_t len)
+{
+	size_t wlen = strlen(w), letters = 0;
+	dev_t rdev;
+
+	/* A short option's letters ("-qd/dev/sda"): its value may follow any. */
+	if (w[0] == '-' && w[1] != '-')
+		while (w[1 + letters] && isalnum((unsigned char)w[1 + letters]))
+			letters++;
+	for (size_t start = 0; start <= wlen; start++) {
+		bool at_start = !start || strchr("=,", w[start - 1]) ||
+				(start >= 2 && start <= 1 + letters);
+		size_t piece, n = 0;
+
+		if (!at_start)
+			continue;
+		/* To the end of the word, and to the next ',' (suboptions). */
+		piece = strcspn(w + start, ",");
+		if (foreign_blockdev(w + start, wlen - start, allowed, nallowed, &rdev))
+			n = wlen - start;
+		else if (piece < wlen - start &&
+			 foreign_blockdev(w + start, piece, allowed, nallowed, &rdev))
+			n = piece;
+		if (n) {
+			if (!start && n == wlen)
+				snprintf(why, len, "'%s' is block device %u:%u, which fsbench did not "
+					 "make for it: name devices with {dev}, {devN} or {devs}", shown,
+					 major(rdev), minor(rdev));
+			else
+				snprintf(why, len, "'%s' names block device '%.*s' (%u:%u), which "
+					 "fsbench did not make for it: name devices with {dev}, {devN} "
+					 "or {devs}", shown, (int)n, w + start, major(rdev), minor(rdev));
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+int fsb_mkfs_check_devices(char *const *argv, const char *const *devs, size_t ndevs, char *why,
+			   size_t len)
+{
+	dev_t *allowed = calloc(ndevs ? ndevs : 1, sizeof(*allowed));
+	size_t nallowed = 0;
+	struct stat st;
+	int err = 0;
+
+	if (!allowed) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ndevs; i++)
+		if (!stat(devs[i], &st) && S_ISBLK(st.st_mode))
+			allowed[nallowed++] = st.st_rdev;
+	for (size_t i = 0; argv[i] && !err; i++)
+		err = check_word(argv[i], argv[i], allowed, nallowed, why, len);
+	free(allowed);
+	return err;
+}
+
+int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len)
+{
+	/* Stand-ins no path resolves to; as many as any {devN} may ask for. */
+	enum { NSTAND = 64 };
+	char names[NSTAND][32];
+	const char *devs[NSTAND];
+	char **words = NULL, **argv = NULL;
+	const char *bad;
+	int err = 0;
+
+	if (fsb_mkfs_is_none(tmpl))
+		return 0;
+	for (size_t i = 0; i < NSTAND; i++) {
+		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
+		devs[i] = names[i];
+	}
+	if (fsb_mkfs_split(tmpl, &words, &bad) < 0)
+		return 0;
+	/* Word by word, so a refusal quotes the word as it was written. */
+	for (size_t i = 0; words[i] && !err; i++) {
+		char *one[2] = { words[i], NULL };
+
+		if (fsb_mkfs_expand(one, devs, NSTAND, &argv, &bad) < 0)
+			continue;
+		for (size_t j = 0; argv[j] && !err; j++)
+			err = check_word(argv[j], words[i], NULL, 0, why, len);
+		fsb_mkfs_argv_free(argv);
+		argv = NULL;
+	}
+	fsb_mkfs_argv_free(words);
+	return err;
 }
 
 int fsb_mkfs_default_template(const char *fs_type, char *buf, size_t len)

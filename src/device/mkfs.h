@@ -31,6 +31,30 @@ int fsb_mkfs_split(const char *tmpl, char ***out, const char **why);
 int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, char ***out,
 		    const char **why);
 
+/*
+ * A template may name only the devices fsbench made for it, through its
+ * placeholders. Check every word of argv (an expanded template) and the
+ * parts of it a tool could take as a path: after '=' ("--device=/dev/sda",
+ * "logdev=/dev/sdb"), each of its ','-separated pieces, and after the
+ * letters of a short option ("-d/dev/sda"). A part that stat(2) resolves
+ * to a block device (after following symlinks: /dev/disk/by-*, /dev/mapper,
+ * relative paths) must be one of devs[0..ndevs) (compared by device
+ * number). Returns 0, or -EPERM with why set to "'WORD' names block device
+ * 'PART', which fsbench did not make for it: name devices with {dev},
+ * {devN} or {devs}".
+ */
+int fsb_mkfs_check_devices(char *const *argv, const char *const *devs, size_t ndevs, char *why,
+			   size_t len);
+
+/*
+ * The same check on a template before any device exists: its placeholders
+ * are replaced by names that resolve to nothing, so every block device it
+ * names is one it may not name. A template that does not split or expand
+ * passes (the caller reports that its own way); "none" passes. Returns 0
+ * or -EPERM with why set as for fsb_mkfs_check_devices.
+ */
+int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len);
+
 /* Free a vector from fsb_mkfs_split/_expand (NULL is fine). */
 void fsb_mkfs_argv_free(char **argv);
 

@@ -36,7 +36,9 @@ const char *fsb_probe_rule_name(enum fsb_probe_rule rule)
 enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data,
 				     char *why, size_t len)
 {
-	static const char override[] = "pass --destroy-data to use it anyway";
+	/* Mounted, swap and holders are not lifted by --destroy-data: the
+	 * kernel refuses the exclusive open mkfs and mount need anyway, so
+	 * the only advice that works is to stop the user of the device. */
 	enum fsb_probe_rule rule = FSB_PROBE_OK;
 	char buf[4 * FSB_PROBE_STR];
 
@@ -50,23 +52,22 @@ enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destr
 		snprintf(buf, sizeof(buf), "refusing '%s': it holds the root filesystem (%s) "
 			 "(rule: %s; never overridden, not even by --destroy-data)", f->dev,
 			 f->root_dev[0] ? f->root_dev : "/", fsb_probe_rule_name(rule));
-	} else if (destroy_data) {
-		rule = FSB_PROBE_OK;
 	} else if (f->mounted) {
 		rule = FSB_PROBE_MOUNTED;
 		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is mounted on '%s' (rule: %s); "
-			 "unmount it, or %s", f->dev, f->mounted_dev, f->mounted_on,
-			 fsb_probe_rule_name(rule), override);
+			 "unmount it first", f->dev, f->mounted_dev, f->mounted_on,
+			 fsb_probe_rule_name(rule));
 	} else if (f->swap) {
 		rule = FSB_PROBE_SWAP;
 		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is in use as swap (rule: %s); "
-			 "swapoff it, or %s", f->dev, f->swap_dev, fsb_probe_rule_name(rule),
-			 override);
+			 "swapoff it first", f->dev, f->swap_dev, fsb_probe_rule_name(rule));
 	} else if (f->held) {
 		rule = FSB_PROBE_HOLDERS;
 		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is held by '%s', a RAID or "
-			 "device-mapper device (rule: %s); stop that, or %s", f->dev, f->held_dev,
-			 f->holder, fsb_probe_rule_name(rule), override);
+			 "device-mapper device (rule: %s); stop that first", f->dev, f->held_dev,
+			 f->holder, fsb_probe_rule_name(rule));
+	} else if (destroy_data) {
+		rule = FSB_PROBE_OK;
 	} else if (f->signature) {
 		rule = FSB_PROBE_SIGNATURE;
 		snprintf(buf, sizeof(buf), "refusing '%s': it carries a %s signature (%s) "
@@ -329,16 +330,25 @@ static void gather_holders(struct fsb_probe_facts *f, const struct devset *mine)
 	}
 }
 
-static int gather_blkid(struct fsb_probe_facts *f, const char *dev)
+int fsb_probe_signature_fd(int fd, const char *name, struct fsb_probe_facts *f)
 {
-	blkid_probe pr = blkid_new_probe_from_filename(dev);
+	blkid_probe pr = blkid_new_probe();
 	const char *v;
 	int rc, err = 0;
 
+	f->signature = f->ptable = false;
+	f->sig_type[0] = f->sig_usage[0] = f->pt_type[0] = '\0';
 	if (!pr) {
-		err = errno ? -errno : -ENOMEM;
-		fsb_err_errno(err, "cannot probe '%s' for signatures", dev);
+		err = -ENOMEM;
+		fsb_err_errno(err, "cannot probe '%s' for signatures", name);
 		return err;
+	}
+	/* On the descriptor already open: what is probed is what was
+	 * checked, whatever the name points to by now. */
+	if (blkid_probe_set_device(pr, fd, 0, 0)) {
+		err = -EIO;
+		fsb_err("cannot probe '%s' for signatures: libblkid failed", name);
+		goto out;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
@@ -362,8 +372,9 @@ static int gather_blkid(struct fsb_probe_facts *f, const char *dev)
 		}
 	} else if (rc < 0) {
 		err = -EIO;
-		fsb_err("cannot probe '%s' for signatures: libblkid failed", dev);
+		fsb_err("cannot probe '%s' for signatures: libblkid failed", name);
 	}
+out:
 	blkid_free_probe(pr);
 	return err;
 }
@@ -406,13 +417,13 @@ int fsb_probe_gather(const char *dev, struct fsb_probe_facts *f)
 	}
 	if (ioctl(fd, BLKGETSIZE64, &f->size_bytes) < 0)
 		f->size_bytes = 0;
-	close(fd);
-	if ((err = gather_swaps(f, mine))) {
+	if ((err = gather_swaps(f, mine)))
 		fsb_err_errno(err, "cannot read /proc/swaps");
-		goto out;
-	}
-	gather_holders(f, mine);
-	err = gather_blkid(f, dev);
+	if (!err)
+		gather_holders(f, mine);
+	if (!err)
+		err = fsb_probe_signature_fd(fd, dev, f);
+	close(fd);
 out:
 	free(mine);
 	free(root);
@@ -429,8 +440,9 @@ int fsb_probe_claim(const char *dev)
 	}
 	err = -errno;
 	if (err == -EBUSY)
-		fsb_err("cannot claim '%s' exclusively: %s (the kernel says it is in use: "
-			"mounted, swap, RAID or device mapper)", dev, strerror(EBUSY));
+		fsb_err("refusing '%s': it is held by another process (the kernel refuses an "
+			"exclusive open: a mount, swap, RAID, device mapper or a tool such as mkfs "
+			"has it) (rule: held); stop that first", dev);
 	else
 		fsb_err_errno(err, "cannot claim '%s' exclusively", dev);
 	return err;

@@ -57,16 +57,26 @@ enum fsb_probe_rule {
 /*
  * Decide whether fsbench may destroy the device described by f. Rules in
  * order: not a block device, holds '/', mounted, swap, holders, signature,
- * partition table; all but the first two are lifted by destroy_data
- * (--destroy-data). Pure. Returns the first rule that refused, and writes
- * to why (when not NULL) a message naming the device, the rule and how to
- * override it; FSB_PROBE_OK leaves why empty.
+ * partition table. Only the last two are lifted by destroy_data
+ * (--destroy-data): a device in use is refused by the kernel's exclusive
+ * open anyway, so its message says to stop the user (unmount, swapoff).
+ * Pure. Returns the first rule that refused, and writes to why (when not
+ * NULL) a message naming the device, the rule and what to do about it;
+ * FSB_PROBE_OK leaves why empty.
  */
 enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data,
 				     char *why, size_t len);
 
 /* The rule's short name ("mounted", "signature", ...). Pure. */
 const char *fsb_probe_rule_name(enum fsb_probe_rule rule);
+
+/*
+ * Fill the signature and partition-table facts of f (signature, sig_type,
+ * sig_usage, ptable, pt_type; the rest is left alone) from the device or
+ * image file open on fd, with libblkid. name is for messages. Returns 0,
+ * or -errno after describing it.
+ */
+int fsb_probe_signature_fd(int fd, const char *name, struct fsb_probe_facts *f);
 
 /*
  * Gather the facts about dev (reading only). Returns 0, or -errno after
@@ -77,8 +87,9 @@ int fsb_probe_gather(const char *dev, struct fsb_probe_facts *f);
 
 /*
  * Claim dev exclusively for a moment (open with O_EXCL): the kernel's own
- * answer to "is anything using it" (a mount, swap, RAID or device mapper
- * holds it so). Returns 0, or -EBUSY/-errno after describing it.
+ * answer to "is anything using it" (a mount, swap, RAID, device mapper or
+ * another process's exclusive open holds it so). Returns 0, or
+ * -EBUSY/-errno after describing it ("held by another process").
  */
 int fsb_probe_claim(const char *dev);
 

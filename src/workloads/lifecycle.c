@@ -108,6 +108,24 @@ static int refill(const struct fsb_lifecycle *lc, enum fsb_lc_refill policy)
 	return 0;
 }
 
+/*
+ * Untimed, right before each mkfs: its words may still name no block
+ * device but lc->dev (a path in them may lead somewhere else by now).
+ */
+static int check_mkfs(const struct fsb_lifecycle *lc)
+{
+	const char *devs[1] = { lc->dev };
+	char why[PATH_MAX + 256];
+
+	if (!lc->mkfs_path || !lc->mkfs_argv)
+		return 0;
+	if (fsb_mkfs_check_devices(lc->mkfs_argv, devs, 1, why, sizeof(why))) {
+		fsb_err("refusing to run mkfs: %s", why);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int do_mkfs(const struct fsb_lifecycle *lc)
 {
 	int err = 0;
@@ -200,7 +218,7 @@ static int ensure_fresh(const struct fsb_lifecycle *lc)
 
 	if (lc->state->dev == FSB_LC_FRESH)
 		return 0;
-	if ((err = refill(lc, lc->refill_mkfs)))
+	if ((err = refill(lc, lc->refill_mkfs)) || (err = check_mkfs(lc)))
 		return err;
 	return do_mkfs(lc);
 }
@@ -212,7 +230,7 @@ static int ensure_fs(const struct fsb_lifecycle *lc)
 
 	if (formatted(lc) && lc->refill_other == FSB_LC_REFILL_ONCE)
 		return 0;
-	if ((err = refill(lc, lc->refill_other)))
+	if ((err = refill(lc, lc->refill_other)) || (err = check_mkfs(lc)))
 		return err;
 	return do_mkfs(lc);
 }
@@ -313,7 +331,7 @@ static int mkfs_setup(struct fsb_ctx *ctx, void *priv)
 	int err;
 
 	(void)priv;
-	if ((err = refill(lc, lc->refill_mkfs)))
+	if ((err = refill(lc, lc->refill_mkfs)) || (err = check_mkfs(lc)))
 		return err;
 	return make_cold(lc);
 }

@@ -57,7 +57,7 @@ lc_usage "no --fs" "${U[@]}"
 lc_usage "neither --image nor --device" --fs ext4
 lc_usage "both --image and --device" --fs ext4 "${U[@]}" --device /dev/null
 lc_usage "--image-size with --device" --fs ext4 --device /dev/null --image-size 1m
-lc_usage "--destroy-data with --image" --fs ext4 "${U[@]}" --destroy-data
+lc_usage "--fs a path, not a type" --fs ../../bin/sh "${U[@]}"
 lc_usage "bad --image-size" --fs ext4 --image "$T/u.img" --image-size 12q
 lc_usage "--image-size 0" --fs ext4 --image "$T/u.img" --image-size 0
 lc_usage "bad --fill" --fs ext4 "${U[@]}" --fill blue
@@ -166,7 +166,8 @@ lc_fs btrfs 256m
 
 # ---------------- views, reuse, --phases, --mkfs ----------------
 E4=$T/ext4.img
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 2 --copy-size 1m --label 'my ext4' \
+# Reusing an image with a filesystem on it takes --destroy-data.
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 2 --copy-size 1m --label 'my ext4' \
 	--format lifecycle >"$T/life.out" 2>"$T/life.err"
 if [ $? -eq 0 ] && python3 - "$T/life.out" <<'EOF'
 import re, sys
@@ -190,12 +191,12 @@ else
 	nok "--format lifecycle: reference layout"; diag "$T/life.err"; diag "$T/life.out"
 fi
 
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 1 --copy-size 1m --phases read \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 1 --copy-size 1m --phases read \
 	--format json -o "$T/read.json" 2>"$T/read.err"
 check "--phases read alone: only read, its file written untimed, exit 0" pycheck "$T/read.json" '
 assert [t["id"] for t in d["tests"]] == ["read"], [t["id"] for t in d["tests"]]
 '
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 1 --copy-size 1m --phases mount-umount,mkfs \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 1 --copy-size 1m --phases mount-umount,mkfs \
 	--format json -o "$T/sub.json" 2>"$T/sub.err"
 check "--phases mount-umount,mkfs: mkfs expands to its three timings, report order" \
 	pycheck "$T/sub.json" '
@@ -203,7 +204,7 @@ assert [t["id"] for t in d["tests"]] == ["mkfs", "mkfs-mount", "mkfs-umount", "m
 '
 
 # The template is split without a shell: the label keeps its ; and $.
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 1 --phases mkfs --refill once \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 1 --phases mkfs --refill once \
 	--mkfs "mkfs.ext4 -q -F -L 'a;b\$x' {dev}" --format json -o "$T/lbl.json" 2>"$T/lbl.err"
 if [ $? -eq 0 ] && [ "$(blkid -o value -s LABEL "$E4")" = 'a;b$x' ]; then
 	ok "--mkfs with quotes and metacharacters: passed as one word, no shell"
@@ -212,14 +213,14 @@ else
 fi
 
 # --mkfs none: the first mount is the mkfs (the filesystem is already there).
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 2 --mkfs none --fill none --phases mkfs \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 2 --mkfs none --fill none --phases mkfs \
 	--format json -o "$T/none.json" 2>"$T/none.err"
 check "--mkfs none: no mkfs timing, first mount and umount timed" pycheck "$T/none.json" '
 assert [t["id"] for t in d["tests"]] == ["mkfs-mount", "mkfs-umount"], d["tests"]
 assert d["params"]["mkfs"] == "none" and d["setup"]["fill"] == "none", d["params"]
 '
 
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 2 --copy-size 1m --options noatime \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 2 --copy-size 1m --options noatime \
 	--phases mount-umount --quiet >"$T/text.out" 2>"$T/text.err"
 if [ $? -eq 0 ] && grep -q '^mount-umount' "$T/text.out" && grep -q 'noatime' "$T/text.out" &&
 	[ ! -s "$T/text.err" ]; then
@@ -237,7 +238,7 @@ if [ $rc -eq 1 ] && [ "$(head -n 1 "$T/err")" = "fsbench: mkfs failed: 'mkfs.ext
 else
 	nok "mkfs failing (exit $rc)"; diag "$T/err"
 fi
-"$FSBENCH" lifecycle --fs ext4 --image "$E4" --repeat 1 --phases mount-umount \
+"$FSBENCH" lifecycle --fs ext4 --image "$E4" --destroy-data --repeat 1 --phases mount-umount \
 	--options no_such_option >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "^fsbench: cannot mount '/dev/loop[0-9]*' on '" "$T/err" &&
 	[ -e "$E4" ] && clean_after "$E4"; then
@@ -279,7 +280,7 @@ else
 	nok "SIGINT during write: the write phase never mounted"; diag "$T/err"
 fi
 
-"$FSBENCH" lifecycle --fs xfs --image "$T/xfs.img" --phases mkfs --repeat 20 \
+"$FSBENCH" lifecycle --fs xfs --image "$T/xfs.img" --destroy-data --phases mkfs --repeat 20 \
 	--progress never >"$T/out" 2>"$T/err" &
 pid=$!
 on_exit "kill -9 $pid"
@@ -336,8 +337,9 @@ if mount "$DEV" "$T/m"; then
 		nok "--device mounted: refused (exit $rc)"; diag "$T/err"
 	fi
 	"$FSBENCH" lifecycle --fs ext4 --device "$DEV" --destroy-data --repeat 1 >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -eq 1 ] && grep -q 'exclusively' "$T/err" && [ -d "$T/m/lost+found" ]; then
-		ok "--device mounted, --destroy-data: the kernel's exclusive claim still refuses"
+	if [ $rc -eq 1 ] && one_line "$T/err" && grep -q 'rule: mounted); unmount it first' "$T/err" &&
+		! grep -q -- '--destroy-data' "$T/err" && [ -d "$T/m/lost+found" ]; then
+		ok "--device mounted, --destroy-data: still refused, told to unmount it first"
 	else
 		nok "--device mounted, --destroy-data: refused (exit $rc)"; diag "$T/err"
 	fi

@@ -3,7 +3,7 @@
  * splitting and placeholder expansion (quotes, backslashes, shell
  * metacharacters kept as plain characters), running a tool without a
  * shell, the --device refusal rules on fabricated facts, diskstat delta
- * arithmetic, fill names and patterns, image creation, /proc/filesystems
+ * arithmetic, fill names and patterns, /proc/filesystems
  * parsing, the `time`-style "real" lines and the lifecycle layout, and (as
  * root) a loop device attached and detached through the ioctls.
  */
@@ -25,6 +25,7 @@
 
 #include "device/diskstat.h"
 #include "device/fill.h"
+#include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
@@ -367,15 +368,16 @@ static void rules_each_refusal(void **state)
 	snprintf(f.mounted_on, sizeof(f.mounted_on), "/srv");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
 	assert_non_null(strstr(why, "refusing '/dev/sdx': '/dev/sdx2' is mounted on '/srv'"));
-	assert_non_null(strstr(why, "(rule: mounted)"));
-	assert_non_null(strstr(why, "--destroy-data"));
+	assert_non_null(strstr(why, "(rule: mounted); unmount it first"));
+	/* The kernel refuses a mounted device anyway: no false promise. */
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.swap = true;
 	snprintf(f.swap_dev, sizeof(f.swap_dev), "/dev/sdx3");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SWAP);
-	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap)"));
-	assert_non_null(strstr(why, "--destroy-data"));
+	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap); swapoff it first"));
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.held = true;
@@ -383,7 +385,8 @@ static void rules_each_refusal(void **state)
 	snprintf(f.holder, sizeof(f.holder), "md0");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_HOLDERS);
 	assert_non_null(strstr(why, "'/dev/sdx1' is held by 'md0'"));
-	assert_non_null(strstr(why, "(rule: holders)"));
+	assert_non_null(strstr(why, "(rule: holders); stop that first"));
+	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
 	f.signature = true;
@@ -415,8 +418,17 @@ static void rules_destroy_data_overrides(void **state)
 	(void)state;
 	free_device(&f);
 	f.mounted = f.swap = f.held = f.signature = f.ptable = true;
-	/* The first rule that applies is the one named. */
+	/* The first rule that applies is the one named; a device in use is
+	 * refused with --destroy-data too (the kernel would refuse it). */
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_MOUNTED);
+	f.mounted = false;
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_SWAP);
+	f.swap = false;
+	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_HOLDERS);
+	f.held = false;
+	/* What is on it is what --destroy-data gives up. */
+	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SIGNATURE);
 	assert_int_equal(fsb_probe_decide(&f, true, why, sizeof(why)), FSB_PROBE_OK);
 	assert_string_equal(why, "");
 }
@@ -535,18 +547,14 @@ static void fill_patterns(void **state)
 	const uint64_t size = (5u << 20) + 123; /* crosses the 4 MiB chunk */
 	unsigned char *buf = malloc(size), *want = malloc(size);
 	char path[PATH_MAX + 16];
-	bool created;
 	uint64_t seed = 7;
 	int fd;
 
 	assert_non_null(buf);
 	assert_non_null(want);
 	snprintf(path, sizeof(path), "%s/img", t->dir);
-	/* Missing and no size: refused. */
-	assert_int_equal(fsb_fill_image_open(path, 0, &created), -ENOENT);
-	fd = fsb_fill_image_open(path, size, &created);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	assert_true(fd >= 0);
-	assert_true(created);
 
 	assert_int_equal(fsb_fill_fd(fd, path, size, FSB_FILL_FF, 1), 0);
 	assert_int_equal(pread(fd, buf, size, 0), (ssize_t)size);
@@ -570,22 +578,7 @@ static void fill_patterns(void **state)
 	memset(want, 0, size);
 	assert_memory_equal(buf, want, size);
 	close(fd);
-
-	/* Reused: not created, size kept (0) or changed (given). */
-	fd = fsb_fill_image_open(path, 0, &created);
-	assert_true(fd >= 0);
-	assert_false(created);
-	close(fd);
-	fd = fsb_fill_image_open(path, 1u << 20, &created);
-	assert_true(fd >= 0);
-	close(fd);
-	{
-		struct stat st;
-		assert_int_equal(stat(path, &st), 0);
-		assert_int_equal(st.st_size, 1u << 20);
-	}
-	/* A directory is not an image. */
-	assert_int_equal(fsb_fill_image_open(t->dir, 1u << 20, &created), -EINVAL);
+	unlink(path);
 	free(buf);
 	free(want);
 }
@@ -743,8 +736,8 @@ static void loop_attach_detach(void **state)
 {
 	struct tmp *t = *state;
 	struct fsb_loopdev lo;
+	struct fsb_image img;
 	char path[PATH_MAX + 16], dev[64], sys[128], backing[PATH_MAX];
-	bool created;
 	FILE *f;
 	int fd;
 
@@ -753,18 +746,20 @@ static void loop_attach_detach(void **state)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/loop.img", t->dir);
-	fd = fsb_fill_image_open(path, 8u << 20, &created);
-	assert_true(fd >= 0);
+	assert_int_equal(fsb_image_create(&img, path, 8u << 20), 0);
+	fd = img.fd;
 	fsb_loopdev_init(&lo);
 	assert_int_equal(lo.fd, -1);
 	if (fsb_loopdev_attach(&lo, fd, path, true)) {
-		close(fd);
+		fsb_image_close(&img, true);
 		skip(); /* no loop support in this environment */
 		return;
 	}
 	assert_true(lo.fd >= 0);
 	assert_true(lo.nr >= 0);
 	assert_int_equal(fsb_loopdev_find_backing(path, dev, sizeof(dev)), 1);
+	assert_string_equal(dev, lo.path);
+	assert_int_equal(fsb_loopdev_find_backing_fd(fd, dev, sizeof(dev)), 1);
 	assert_string_equal(dev, lo.path);
 	snprintf(sys, sizeof(sys), "/sys/block/loop%d/loop/backing_file", lo.nr);
 	f = fopen(sys, "r");
@@ -778,7 +773,7 @@ static void loop_attach_detach(void **state)
 	assert_int_equal(fsb_loopdev_find_backing(path, dev, sizeof(dev)), 0);
 	assert_int_equal(fsb_loopdev_detach(&lo), 0);
 	fsb_loopdev_release(&lo);
-	close(fd);
+	fsb_image_close(&img, true);
 }
 
 int main(void)

@@ -2,8 +2,9 @@
  * Unit tests of the matrix: INI loading (src/core/matrix.c) of good files
  * (inheritance from [global], types implied by labels, default templates,
  * indented keys, empty sections) and bad ones, each with its exact
- * "FILE:LINE: what" message; mkfs template expansion for multi-device
- * setups; and the matrix views (src/report/matrix.c) on fabricated results:
+ * "FILE:LINE: what" message; templates naming a block device and files
+ * another user could change, refused; mkfs template expansion for
+ * multi-device setups; and the matrix views (src/report/matrix.c) on fabricated results:
  * the JSON shape compare/report read, the text layout, the CSV lines.
  */
 #include <stdarg.h>
@@ -18,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/matrix.h"
@@ -429,6 +432,65 @@ static void missing_file(void **state)
 	fsb_matrix_config_release(&cfg);
 }
 
+/* Load text; it must fail with a message starting "<ini>:<want>". */
+static void expect_bad_prefix(const char *text, const char *want)
+{
+	struct fsb_matrix_config cfg;
+	char why[4096];
+
+	write_ini(text);
+	assert_int_equal(fsb_matrix_config_load(ini, &cfg, why, sizeof(why)), -EINVAL);
+	assert_memory_equal(why, ini, strlen(ini));
+	assert_int_equal(why[strlen(ini)], ':');
+	assert_memory_equal(why + strlen(ini) + 1, want, strlen(want));
+	fsb_matrix_config_release(&cfg);
+}
+
+/* A template may name no block device but through its placeholders. */
+static void template_naming_a_device(void **state)
+{
+	static char node[PATH_MAX + 16], text[4 * PATH_MAX], want[4 * PATH_MAX];
+
+	(void)state;
+	if (geteuid() != 0) {
+		skip(); /* mknod needs root */
+		return;
+	}
+	snprintf(node, sizeof(node), "%.*s/blk", PATH_MAX - 8, tmpdir);
+	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(7, 251)), 0);
+	snprintf(text, sizeof(text), "[global]\nrun = --size 4m\n[ext4]\nmkfs = wipefs -a %s {dev}\n",
+		 node);
+	snprintf(want, sizeof(want), "4: invalid mkfs 'wipefs -a %s {dev}': '%s' is block device "
+		 "7:251, which fsbench did not make for it: name devices with {dev}, {devN} or "
+		 "{devs}", node, node);
+	expect_bad_prefix(text, want);
+	snprintf(text, sizeof(text), "[global]\nrun = --size 4m\n[ext4]\nmkfs = mkfs.ext4 "
+		 "--device=%s {dev}\n", node);
+	snprintf(want, sizeof(want), "4: invalid mkfs 'mkfs.ext4 --device=%s {dev}': "
+		 "'--device=%s' names block device '%s' (7:251)", node, node, node);
+	expect_bad_prefix(text, want);
+	unlink(node);
+}
+
+/* The file is code run as root: one another user could change is refused. */
+static void untrusted_file(void **state)
+{
+	struct fsb_matrix_config cfg;
+	char why[2 * PATH_MAX];
+
+	(void)state;
+	write_ini("[global]\nrun = --size 4m\n[ext4]\n");
+	assert_int_equal(chmod(ini, 0666), 0);
+	assert_int_equal(fsb_matrix_config_load(ini, &cfg, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "is writable by group or others (mode 0666)"));
+	assert_non_null(strstr(why, "chmod go-w"));
+	assert_int_equal(cfg.nsetups, 0);
+	fsb_matrix_config_release(&cfg);
+	assert_int_equal(chmod(ini, 0644), 0);
+	assert_int_equal(fsb_matrix_config_load(ini, &cfg, why, sizeof(why)), 0);
+	fsb_matrix_config_release(&cfg);
+}
+
 /* ---- the views ---- */
 
 static struct fsb_result *fake_run(const char *label, double write_bps)
@@ -667,6 +729,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(multi_device_templates, tmp_setup, tmp_teardown),
 		cmocka_unit_test(expansion),
 		cmocka_unit_test(missing_file),
+		cmocka_unit_test_setup_teardown(template_naming_a_device, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(untrusted_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test(view_json),
 		cmocka_unit_test(view_text_and_csv),
 		cmocka_unit_test(phase_cells),
