@@ -5,6 +5,7 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/clean.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
@@ -399,7 +400,12 @@ int fsb_cmd_run(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	fsb_warn_set_quiet(p.quiet);
-	if (check_dir(p.dir) || check_space(&p))
+	if (check_dir(p.dir))
+		return FSB_EXIT_FAIL;
+	/* Before the space check: a killed run's scratch dir may be what
+	 * holds the space this one needs. */
+	fsb_clean_warn_stale(p.dir);
+	if (check_space(&p))
 		return FSB_EXIT_FAIL;
 	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));
 	if (err) {
