@@ -145,8 +145,8 @@ stop_case "suite, in rewrite" TERM 143 'timed rewrite' 0 --tests throughput --si
 	--repeat 2 --min-time 0.3
 # The other catchable fatal signals: a clean stop too, not a death that
 # leaves the scratch dir (and, in seeks, orphaned seekers) behind.
-stop_case "write" USR1 138 'timed write' 0.2 --tests write --size "$BIG" "${LONG[@]}"
-stop_case "write" QUIT 131 'timed write' 0.2 --tests write --size "$BIG" "${LONG[@]}"
+stop_case "write" USR1 138 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
+stop_case "write" QUIT 131 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
 stop_case "seeks (3 seekers)" USR1 138 "has_children \$pid 3" 0.2 \
 	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
 stop_case "seeks (3 seekers)" QUIT 131 "has_children \$pid 3" 0.2 \
