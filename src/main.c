@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "compare", fsb_cmd_compare, "result files side by side, speed relative to the first" },
 	{ "report", fsb_cmd_report, "result files as one self-contained HTML page with charts" },
 	{ "guest", fsb_cmd_guest, "run a command inside a QEMU guest (filesystems the host lacks)" },
+	{ "clean", fsb_cmd_clean, "remove what killed fsbench runs left (scratch dirs, mounts, loops)" },
 };
 
 static void usage(FILE *out)

@@ -30,6 +30,7 @@
 #include "report/result.h"
 #include "report/writer.h"
 #include "stats/clock.h"
+#include "util/marker.h"
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
@@ -703,6 +704,19 @@ static int fill_result(const struct lc_plan *p, const struct lc_run *run, uint64
 	return err ? -ENOMEM : 0;
 }
 
+/*
+ * What is made outside plain files is listed in the scratch dir's marker
+ * as soon as it exists, so that after a SIGKILL `fsbench clean` can prove
+ * it is ours. Describes a failed append (marker.h does not).
+ */
+static int mark(const struct lc_run *run, int err)
+{
+	if (err)
+		fsb_err_errno(err, "lifecycle: cannot record what was made in '%s/%s'",
+			      run->scratch, FSB_MARKER_NAME);
+	return err;
+}
+
 /* The mountpoint: an empty directory in a scratch dir of our own. */
 static int make_mountpoint(struct lc_run *run)
 {
@@ -730,7 +744,8 @@ static int make_mountpoint(struct lc_run *run)
 		fsb_err_errno(err, "lifecycle: cannot create mountpoint '%s'", run->mnt);
 		return err;
 	}
-	return 0;
+	/* Listed before anything is mounted there (see mark()). */
+	return mark(run, fsb_marker_add_mount(run->scratch, run->mnt));
 }
 
 /* Image + loop device, or the device itself; the mkfs argv for it. */
@@ -744,9 +759,14 @@ static int open_device(const struct lc_plan *p, struct lc_run *run, uint64_t *si
 	if (p->image) {
 		if ((err = fsb_image_make(&run->image)))
 			return err;
+		if ((err = mark(run, fsb_marker_add_image(run->scratch, p->image, run->image.fd,
+							   run->image.created))))
+			return err;
 		if (fsb_stop_requested())
 			return -EINTR;
 		if ((err = fsb_loopdev_attach(&run->loop, run->image.fd, p->image, true)))
+			return err;
+		if ((err = mark(run, fsb_marker_add_loop(run->scratch, run->loop.path))))
 			return err;
 		if (!run->loop.direct_io && !p->quiet)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem "

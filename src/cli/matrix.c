@@ -34,6 +34,7 @@
 #include "device/mount.h"
 #include "report/json.h"
 #include "report/matrix.h"
+#include "util/marker.h"
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
@@ -536,6 +537,19 @@ static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 	return 0;
 }
 
+/*
+ * What is made outside plain files is listed in the work dir's marker as
+ * soon as it exists, so that after a SIGKILL `fsbench clean` can prove it
+ * is ours. Describes a failed append (marker.h does not).
+ */
+static int mark(const struct mx_ctx *m, int err)
+{
+	if (err)
+		fsb_err_errno(err, "matrix: cannot record what was made in '%s/%s'", m->work,
+			      FSB_MARKER_NAME);
+	return err;
+}
+
 /* Images, their fill (when the run suite uses them) and loop devices. */
 static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
 			struct mx_setup *st)
@@ -552,7 +566,8 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 		snprintf(path, sizeof(path), "%s/setup%zu-dev%u.img", m->work, idx + 1, j + 1);
 		st->ndev = j + 1;
 		/* Fresh in our own work directory: never an existing file. */
-		if ((err = fsb_image_create(img, path, s->image_bytes)))
+		if ((err = fsb_image_create(img, path, s->image_bytes)) ||
+		    (err = mark(m, fsb_marker_add_image(m->work, path, img->fd, img->created))))
 			return err;
 		/* The lifecycle fills its device itself; only the run suite
 		 * needs the images in their state before mkfs now. */
@@ -563,7 +578,7 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 				return err;
 		}
 		err = fsb_loopdev_attach(&st->lo[j], img->fd, img->path, true);
-		if (err)
+		if (err || (err = mark(m, fsb_marker_add_loop(m->work, st->lo[j].path))))
 			return err;
 		if (!st->lo[j].direct_io)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem holding "
@@ -621,6 +636,8 @@ static int mount_fs(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup 
 		return err;
 	}
 	st->mnt_made = true;
+	if ((err = mark(m, fsb_marker_add_mount(m->work, st->mnt))))
+		return err;
 	progress(m, s, "mount -t %s%s%s %s %s", s->type, *s->options ? " -o " : "", s->options,
 		 st->lo[0].path, st->mnt);
 	err = fsb_mount(st->lo[0].path, st->mnt, s->type, s->options);
@@ -981,6 +998,10 @@ static void remove_work(struct mx_ctx *m)
 	if (!m->work_made)
 		return;
 	if (m->kept) {
+		/* The user's now: `fsbench clean` leaves it alone. */
+		if (fsb_marker_add_kept(m->work))
+			fsb_err("matrix: cannot mark '%s' as kept: 'fsbench clean' would remove it",
+				m->work);
 		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n", m->work);
 		return;
 	}

@@ -5,6 +5,7 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/clean.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
@@ -367,7 +368,12 @@ int fsb_cmd_run(int argc, char **argv)
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	fsb_warn_set_quiet(p.quiet);
 	rc = FSB_EXIT_FAIL;
-	if (check_dir(p.dir) || fsb_runner_check_space(&p.cfg, p.ops, p.nops, p.dir))
+	if (check_dir(p.dir))
+		goto out;
+	/* Before the space check: a killed run's scratch dir may be what
+	 * holds the space this one needs. */
+	fsb_clean_warn_stale(p.dir);
+	if (fsb_runner_check_space(&p.cfg, p.ops, p.nops, p.dir))
 		goto out;
 	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));
 	if (err) {

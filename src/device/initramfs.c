@@ -7,11 +7,11 @@
 #include "device/initramfs.h"
 #include "core/error.h"
 #include "util/io.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +19,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define LDD_MAX_BYTES (64u << 10)
 
@@ -185,7 +183,6 @@ nomem:
 /* ldd's output for host_path (empty for a static executable). */
 static int run_ldd(const char *host_path, char **text)
 {
-	posix_spawn_file_actions_t fa;
 	char *const argv[] = { "ldd", (char *)host_path, NULL };
 	size_t len = 0, cap = 4096;
 	int pipefd[2], status, err;
@@ -196,12 +193,8 @@ static int run_ldd(const char *host_path, char **text)
 		return -ENOMEM;
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	err = -posix_spawnp(&pid, "ldd", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	pid = fsb_spawn("ldd", argv, (const int[3]){ -1, pipefd[1], -1 }, FSB_SPAWN_SEARCH_PATH);
+	err = pid < 0 ? (int)pid : 0;
 	close(pipefd[1]);
 	if (err) {
 		close(pipefd[0]);

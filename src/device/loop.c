@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,4 +196,81 @@ int fsb_loopdev_find_backing_fd(int fd, char *dev, size_t len)
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	return find_backing(st.st_dev, st.st_ino, dev, len);
+}
+
+/* The backing file's st_dev: the kernel encodes lo_device with
+ * new_encode_dev (huge_encode_dev), not with the C library's makedev. */
+static dev_t backing_dev(const struct loop_info64 *info)
+{
+	unsigned long long d = info->lo_device;
+
+	return makedev((unsigned)((d & 0xfff00) >> 8), (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
+}
+
+/* Open /dev/loopN and read its status: 1 bound, 0 not, -errno. */
+static int open_status(const char *path, int *fd, struct loop_info64 *info)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT || errno == ENXIO || errno == ENODEV ? 0 : -errno;
+	if (ioctl(*fd, LOOP_GET_STATUS64, info) < 0) {
+		int err = errno == ENXIO ? 0 : -errno;
+
+		close(*fd);
+		*fd = -1;
+		return err;
+	}
+	return 1;
+}
+
+int fsb_loopdev_backing(const char *path, char *file, size_t len, dev_t *dev, ino_t *ino)
+{
+	struct loop_info64 info;
+	const char *name = strrchr(path, '/');
+	char sys[PATH_MAX];
+	FILE *f;
+	int fd, rc;
+
+	if (!name || strncmp(name + 1, "loop", 4))
+		return -EINVAL;
+	rc = open_status(path, &fd, &info);
+	if (rc <= 0)
+		return rc;
+	close(fd);
+	*dev = backing_dev(&info);
+	*ino = (ino_t)info.lo_inode;
+	/* The full name: lo_file_name is cut at 64 bytes and is whatever the
+	 * attacher passed, sysfs has the kernel's path of the open file. */
+	snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file", name + 1);
+	f = fopen(sys, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno; /* unbound meanwhile */
+	if (!fgets(file, (int)len, f))
+		file[0] = '\0';
+	fclose(f);
+	file[strcspn(file, "\n")] = '\0';
+	return 1;
+}
+
+int fsb_loopdev_detach_if(const char *path, dev_t dev, ino_t ino)
+{
+	struct fsb_loopdev lo;
+	struct loop_info64 info;
+	int fd, rc = open_status(path, &fd, &info);
+
+	if (rc < 0) {
+		fsb_err_errno(rc, "cannot open loop device '%s'", path);
+		return rc;
+	}
+	if (rc == 0)
+		return 1;
+	if (backing_dev(&info) != dev || (ino_t)info.lo_inode != ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	fsb_loopdev_init(&lo);
+	lo.fd = fd;
+	lo.nr = 0;
+	snprintf(lo.path, sizeof(lo.path), "%s", path);
+	return fsb_loopdev_detach(&lo);
 }

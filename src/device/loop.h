@@ -8,6 +8,7 @@
 #define FSB_DEVICE_LOOP_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct fsb_loopdev {
 	int fd;               /* open on path while attached, else -1 */
@@ -53,5 +54,22 @@ int fsb_loopdev_find_backing(const char *image, char *dev, size_t len);
 
 /* The same for the file open on fd (no name to race with). */
 int fsb_loopdev_find_backing_fd(int fd, char *dev, size_t len);
+/*
+ * What backs the loop device at path ("/dev/loopN"): 1 when it is bound,
+ * with the backing file's name as /sys/block/loopN/loop/backing_file has
+ * it in file and its st_dev and st_ino (LOOP_GET_STATUS64) in dev, ino;
+ * 0 when it is not bound or does not exist; -errno otherwise. Not
+ * described. For `fsbench clean`, which must prove a device is its own.
+ */
+int fsb_loopdev_backing(const char *path, char *file, size_t len, dev_t *dev, ino_t *ino);
+
+/*
+ * Detach the loop device at path, but only while it is bound to the file
+ * dev:ino (checked again on the descriptor that detaches it). Returns 0
+ * when detached, 1 when it was not bound (nothing done), -ESTALE when it
+ * is bound to another file (nothing done, not described), or -errno after
+ * describing the error.
+ */
+int fsb_loopdev_detach_if(const char *path, dev_t dev, ino_t ino);
 
 #endif

@@ -1,13 +1,13 @@
 #include "device/mkfs.h"
 #include "core/error.h"
 #include "util/signals.h"
+#include "util/spawn.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,6 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* Enough of a failing tool's stderr to explain it; the rest is dropped. */
 #define STDERR_MAX (64u << 10)
@@ -491,10 +489,7 @@ static void drain(int fd, pid_t pid, struct buf *err_text)
 
 int fsb_mkfs_run(const char *path, char *const *argv)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
 	struct buf err_text = { 0 };
-	sigset_t def, none;
 	int pipefd[2] = { -1, -1 }, status = 0, err;
 	pid_t pid;
 
@@ -503,26 +498,11 @@ int fsb_mkfs_run(const char *path, char *const *argv)
 		fsb_err_errno(err, "cannot run '%s': pipe", argv[0]);
 		return err;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	/* The tool gets default dispositions (fsbench ignores SIGPIPE, and an
-	 * ignored signal survives exec) and an empty signal mask. */
-	sigemptyset(&def);
-	sigaddset(&def, SIGINT);
-	sigaddset(&def, SIGTERM);
-	sigaddset(&def, SIGHUP);
-	sigaddset(&def, SIGPIPE);
-	sigaddset(&def, SIGALRM);
-	sigemptyset(&none);
-	posix_spawnattr_setsigdefault(&attr, &def);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-	err = -posix_spawn(&pid, path, &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	/* stdin and stdout on /dev/null, stderr into the pipe; the tool gets
+	 * default dispositions (fsbench ignores SIGPIPE, and an ignored signal
+	 * survives exec) and dies with fsbench if fsbench is killed. */
+	pid = fsb_spawn(path, argv, (const int[3]){ -1, -1, pipefd[1] }, 0);
+	err = pid < 0 ? (int)pid : 0;
 	close(pipefd[1]);
 	if (err) {
 		fsb_err_errno(err, "cannot run '%s'", argv[0]);

@@ -3,8 +3,9 @@
  * is split into words like a shell would split it, but nothing else a
  * shell does happens: no variables, globs, pipes, redirections or command
  * separators. ; | & $ ` > < are ordinary characters of a word. The tool is
- * then run with posix_spawn (fork+exec semantics, no shell), its stderr
- * captured so a failure can be shown under fsbench's own one-line error.
+ * then run with fork+exec (util/spawn.h: no shell, and it dies with
+ * fsbench), its stderr captured so a failure can be shown under fsbench's
+ * own one-line error.
  */
 #ifndef FSB_DEVICE_MKFS_H
 #define FSB_DEVICE_MKFS_H
@@ -82,8 +83,9 @@ int fsb_mkfs_which(const char *prog, char *out, size_t len);
  * Run the program at `path` with argv (argv[0] as the user wrote it),
  * stdin and stdout on /dev/null, stderr into a pipe, and wait for it.
  * On failure prints "fsbench: mkfs failed: '<argv[0]>' exited with status N"
- * followed by what the tool wrote on stderr. When SIGINT/SIGTERM arrives the
- * tool is sent SIGTERM, reaped, and -EINTR returned without a message.
+ * followed by what the tool wrote on stderr. When a stop signal arrives
+ * (util/signals.h) the tool is sent SIGTERM, reaped, and -EINTR returned
+ * without a message.
  * Returns 0, -EINTR, -EIO (the tool failed) or -errno (could not start it).
  */
 int fsb_mkfs_run(const char *path, char *const *argv);

@@ -174,3 +174,51 @@ int fsb_umount_lazy(const char *dir)
 {
 	return umount_with(dir, true);
 }
+
+/* Walk /proc/self/mountinfo: the last entry on target (want_dev == 0) or
+ * the first of device want_dev. 1 found, 0 not, -errno (described). */
+static int find_mount(const char *target, dev_t want_dev, dev_t *devno, char *where, size_t len)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int found = 0;
+
+	if (!tb || !it) {
+		int err = tb ? -ENOMEM : (errno ? -errno : -ENOMEM);
+
+		fsb_err_errno(err, "cannot read /proc/self/mountinfo");
+		mnt_free_iter(it);
+		mnt_unref_table(tb);
+		return err;
+	}
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *t = mnt_fs_get_target(fs);
+
+		if (!t)
+			continue;
+		if (target && !strcmp(t, target)) {
+			/* Later entries are mounted on top: keep the last. */
+			if (devno)
+				*devno = mnt_fs_get_devno(fs);
+			found = 1;
+		} else if (!target && mnt_fs_get_devno(fs) == want_dev) {
+			snprintf(where, len, "%s", t);
+			found = 1;
+			break;
+		}
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return found;
+}
+
+int fsb_mount_at(const char *target, dev_t *devno)
+{
+	return find_mount(target, 0, devno, NULL, 0);
+}
+
+int fsb_mount_of_dev(dev_t devno, char *where, size_t len)
+{
+	return find_mount(NULL, devno, NULL, where, len);
+}

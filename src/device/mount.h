@@ -5,6 +5,8 @@
 #ifndef FSB_DEVICE_MOUNT_H
 #define FSB_DEVICE_MOUNT_H
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Whether `type` appears in the text of /proc/filesystems (one entry per
@@ -43,5 +45,20 @@ int fsb_umount(const char *dir);
  * (described).
  */
 int fsb_umount_lazy(const char *dir);
+
+/*
+ * Whether a filesystem is mounted exactly on target (a real path, compared
+ * with /proc/self/mountinfo's mount points as they are): 1 with the
+ * device number of the topmost such mount in *devno (NULL: not wanted),
+ * 0 when nothing is, -errno after describing the error.
+ */
+int fsb_mount_at(const char *target, dev_t *devno);
+
+/*
+ * Where the filesystem on device devno is mounted: 1 with the first mount
+ * point in where, 0 when it is mounted nowhere, -errno after describing
+ * the error.
+ */
+int fsb_mount_of_dev(dev_t devno, char *where, size_t len);
 
 #endif

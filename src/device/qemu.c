@@ -7,20 +7,18 @@
 #include "core/error.h"
 #include "stats/clock.h"
 #include "util/signals.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define MAX_ARGS 64
 
@@ -157,37 +155,20 @@ void fsb_qemu_scan_feed(struct fsb_qemu_scan *s, const char *buf, size_t n)
 
 static pid_t spawn(char **argv, int *rfd)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	sigset_t def, none;
-	int pipefd[2], err;
+	int pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&attr);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	sigaddset(&def, SIGALRM);
-	/* QEMU ignores the terminal's SIGINT: we kill it ourselves, after
-	 * which the cleanup is ours too. */
-	sigemptyset(&none);
-	posix_spawnattr_setsigdefault(&attr, &def);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-					       POSIX_SPAWN_SETPGROUP);
-	err = -posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+	/* QEMU leads its own process group, so the terminal's SIGINT does not
+	 * reach it: we kill it ourselves, after which the cleanup is ours too.
+	 * It dies with fsbench (PR_SET_PDEATHSIG) if fsbench is killed. */
+	pid = fsb_spawn(argv[0], argv, (const int[3]){ -1, pipefd[1], pipefd[1] },
+			FSB_SPAWN_NEW_PGROUP);
 	close(pipefd[1]);
-	if (err) {
+	if (pid < 0) {
 		close(pipefd[0]);
-		return err;
+		return pid;
 	}
 	*rfd = pipefd[0];
 	return pid;

@@ -1,18 +1,47 @@
 #include "util/scratch.h"
+#include "util/marker.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int fsb_scratch_create(const char *parent, char *out, size_t len)
 {
+	int err;
+
 	if ((size_t)snprintf(out, len, "%s/fsbench.%ld.XXXXXX", parent, (long)getpid()) >= len)
 		return -ENAMETOOLONG;
 	if (!mkdtemp(out))
 		return -errno;
+	err = fsb_marker_create(out);
+	if (err) {
+		rmdir(out);
+		return err;
+	}
 	return 0;
+}
+
+int fsb_scratch_name_ok(const char *name)
+{
+	size_t n;
+
+	if (strncmp(name, "fsbench.", 8))
+		return 0;
+	name += 8;
+	n = strspn(name, "0123456789");
+	if (!n || name[n] != '.')
+		return 0;
+	name += n + 1;
+	for (n = 0; name[n]; n++)
+		if (!isalnum((unsigned char)name[n]))
+			return 0;
+	return n == 6;
 }
 
 static int remove_err;
@@ -20,19 +49,53 @@ static int remove_err;
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
-	(void)ftw;
+	(void)flag;
+	/* The top directory and its marker are removed after the walk. */
+	if (ftw->level == 0 || (ftw->level == 1 && !strcmp(path + ftw->base, FSB_MARKER_NAME)))
+		return 0;
 	if (remove(path) < 0 && errno != ENOENT && !remove_err)
 		remove_err = -errno;
-	(void)flag;
 	return 0;
+}
+
+/* Whether nothing but the marker is left in path (nftw skips, without a
+ * word, what FTW_MOUNT keeps it out of). 0, -ENOTEMPTY or -errno. */
+static int only_marker_left(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+	int err = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!err && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    strcmp(e->d_name, FSB_MARKER_NAME))
+			err = -ENOTEMPTY;
+	closedir(d);
+	return err;
 }
 
 int fsb_scratch_remove(const char *path)
 {
+	char marker[PATH_MAX];
+	int err;
+
+	if ((size_t)snprintf(marker, sizeof(marker), "%s/%s", path, FSB_MARKER_NAME) >=
+	    sizeof(marker))
+		return -ENAMETOOLONG;
 	remove_err = 0;
 	/* FTW_DEPTH: children first; FTW_PHYS: never follow links; FTW_MOUNT:
 	 * never descend into something mounted below the scratch dir. */
-	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (remove_err)
+		return remove_err;
+	if ((err = only_marker_left(path)))
+		return err;
+	if (unlink(marker) < 0 && errno != ENOENT)
 		return -errno;
-	return remove_err;
+	if (rmdir(path) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
 }

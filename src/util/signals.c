@@ -7,13 +7,29 @@
 volatile sig_atomic_t fsb_stop_signal;
 volatile sig_atomic_t fsb_progress_due;
 
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+	SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+int fsb_signal_stops(int signo)
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		if (stop_signals[i] == signo)
+			return 1;
+	return 0;
+}
+
+static void on_tick(int signo);
+
 static void on_stop(int signo)
 {
 	if (!fsb_stop_signal)
 		fsb_stop_signal = signo;
 }
 
-int fsb_signals_install(void)
+static int install_stop(int signo)
 {
 	struct sigaction sa;
 
@@ -22,12 +38,18 @@ int fsb_signals_install(void)
 	/* Block the other stop signals while one is handled, so that two sent
 	 * together are handled in order and the first one decides the exit. */
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
-	    sigaction(SIGHUP, &sa, NULL) < 0)
-		return -errno;
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	return sigaction(signo, &sa, NULL) < 0 ? -errno : 0;
+}
+
+int fsb_signals_install(void)
+{
+	int err;
+
+	for (size_t i = 0; i < NSTOP; i++)
+		if ((err = install_stop(stop_signals[i])))
+			return err;
 	/* A closed output pipe is a write error we report, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
@@ -35,11 +57,24 @@ int fsb_signals_install(void)
 
 void fsb_signals_default(void)
 {
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGALRM, SIG_IGN);
+	struct sigaction sa, old;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	/* Every signal we catch or ignore; handlers others installed (a
+	 * sanitizer's SIGSEGV report) stay. Numbers the C library reserves
+	 * just answer EINVAL. */
+	for (int sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &old) < 0)
+			continue;
+		if (old.sa_handler == SIG_IGN || old.sa_handler == on_stop ||
+		    old.sa_handler == on_tick)
+			(void)sigaction(sig, &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
 static void on_tick(int signo)
@@ -74,6 +109,9 @@ void fsb_progress_timer_stop(void)
 
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
+	/* A tick still pending must not be taken for a stop: ignoring
+	 * SIGALRM discards it, then the stop handler comes back. */
 	signal(SIGALRM, SIG_IGN);
+	install_stop(SIGALRM);
 	fsb_progress_due = 0;
 }

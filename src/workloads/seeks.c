@@ -13,6 +13,8 @@
 #include "workloads/blockfile.h"
 #include "core/error.h"
 #include "util/io.h"
+#include "util/signals.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,6 +174,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 		return -errno;
 	fflush(NULL);
 	for (unsigned i = 0; i < n; i++) {
+		pid_t parent = getpid();
 		uint64_t share = ctx->work / n + (i < ctx->work % n);
 		pid_t pid = fork();
 
@@ -182,8 +184,9 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 			break;
 		}
 		if (pid == 0) {
-			/* Die with the parent; stop on SIGINT/SIGTERM like it. */
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			/* Die with the parent, even by SIGKILL; stop on the
+			 * terminal's SIGINT like it. */
+			fsb_child_die_with_parent(parent);
 			fsb_signals_default();
 			close(pipefd[1]);
 			_exit(seeker(ctx, &p->slots[i], pipefd[0], i, n, share, nchunks));

@@ -2,7 +2,9 @@
 # fsbench run: SIGINT and SIGTERM at several points (per-char write, block
 # write, rewrite, per-char read, block read and its untimed preparation,
 # random seeks with 3 seeker processes, right at the start): exit 130/143,
-# one stop, no scratch directory left, no process left behind.
+# one stop, no scratch directory left, no process left behind. The other
+# catchable fatal signals (SIGQUIT, SIGUSR1, SIGUSR2, ...) stop it the same
+# way, with exit 128+N: their default would kill it with everything left.
 # Runs on a tmpfs (root) or a plain temp dir (not root).
 . "$(dirname "$0")/lib.sh"
 
@@ -141,6 +143,16 @@ stop_case "at start" INT 130 'compgen -G "$D/fsbench.*" >/dev/null' 0 \
 # A whole suite, mid-way (in rewrite), at ordinary settings.
 stop_case "suite, in rewrite" TERM 143 'timed rewrite' 0 --tests throughput --size 64m \
 	--repeat 2 --min-time 0.3
+# The other catchable fatal signals: a clean stop too, not a death that
+# leaves the scratch dir (and, in seeks, orphaned seekers) behind.
+stop_case "write" USR1 138 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
+stop_case "write" QUIT 131 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
+stop_case "seeks (3 seekers)" USR1 138 "has_children \$pid 3" 0.2 \
+	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+stop_case "seeks (3 seekers)" QUIT 131 "has_children \$pid 3" 0.2 \
+	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+stop_case "rewrite" USR2 140 'timed rewrite' 0.2 --tests rewrite --size 256m "${LONG[@]}"
+stop_case "read" XCPU 152 'timed read' 0.2 --tests read --size 64m "${LONG[@]}"
 # Two signals in a row: the first one decides the status.
 stop_case "write" INT,TERM 130 'timed write' 0.2 --tests write --size "$BIG" "${LONG[@]}"
 stop_case "write" TERM,INT 143 'timed write' 0.2 --tests write --size "$BIG" "${LONG[@]}"

@@ -25,6 +25,7 @@
 
 #include "core/registry.h"
 #include "util/filespec.h"
+#include "util/marker.h"
 #include "util/scratch.h"
 #include "workloads/names.h"
 
@@ -397,7 +398,8 @@ static int wl_run(struct wl_env *e, const char *name, uint64_t work, uint64_t *o
 	return err;
 }
 
-/* Entries in dir/sub (0 when it does not exist), recursively. */
+/* Entries in dir/sub (0 when it does not exist), recursively; the scratch
+ * dir's owner marker is the scratch dir's, not the workload's. */
 static unsigned count_entries(const char *dir, const char *sub)
 {
 	char path[1024];
@@ -412,7 +414,8 @@ static unsigned count_entries(const char *dir, const char *sub)
 	while ((d = readdir(dp))) {
 		char child[600];
 
-		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, "..") ||
+		    (!*sub && !strcmp(d->d_name, FSB_MARKER_NAME)))
 			continue;
 		n++;
 		if (d->d_type == DT_DIR) {

@@ -1,0 +1,139 @@
+/*
+ * fsbench clean: list and remove what fsbench processes that did not finish
+ * (SIGKILL, a crash, a power cut) left behind. The finding, proving and
+ * removing is src/core/clean.c; here are the options and the listing.
+ */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/clean.h"
+#include "core/error.h"
+#include "util/signals.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage_text[] =
+	"usage: fsbench clean [OPTIONS] [DIR...]\n"
+	"\n"
+	"Remove what fsbench runs that were killed left behind: scratch directories\n"
+	"fsbench.<pid>.XXXXXX directly under each DIR whose marker names a process\n"
+	"that is gone, the mounts inside them, the loop devices bound to the images\n"
+	"they list, and the images fsbench created. Anything that cannot be proven\n"
+	"fsbench's (no marker, another user's, a process still running, a mount\n"
+	"outside the directory, an image that is not the file fsbench made) is\n"
+	"reported and left alone.\n"
+	"\n"
+	"Default DIRs: . and $TMPDIR (or /tmp), where lifecycle keeps its mountpoint,\n"
+	"and /var/tmp, matrix's default workdir.\n"
+	"\n"
+	"Options:\n"
+	"  -n, --dry-run      list what would be removed, remove nothing\n"
+	"  -h, --help         this text\n"
+	"  -V, --version      the version\n"
+	"\n"
+	"Exit status: 0 when nothing was left or all was removed, 1 when something\n"
+	"was refused or could not be removed (directories of running processes do\n"
+	"not count).\n";
+
+static const struct option long_opts[] = {
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const what_name[] = {
+	[FSB_CLEAN_DIR] = "directory",
+	[FSB_CLEAN_MOUNT] = "mount",
+	[FSB_CLEAN_LOOP] = "loop device",
+	[FSB_CLEAN_IMAGE] = "image",
+};
+
+static void print_event(const struct fsb_clean_event *ev, void *arg)
+{
+	static const char *const done[] = { "removed", "unmounted", "detached", "removed" };
+	const char *what = what_name[ev->what];
+
+	(void)arg;
+	switch (ev->outcome) {
+	case FSB_CLEAN_DONE:
+	case FSB_CLEAN_WOULD:
+		if (ev->outcome == FSB_CLEAN_WOULD)
+			printf("would %s %s '%s'",
+			       ev->what == FSB_CLEAN_MOUNT ? "unmount" :
+			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, ev->path);
+		else
+			printf("%s %s '%s'", done[ev->what], what, ev->path);
+		if (ev->extra)
+			printf(" (backing '%s')", ev->extra);
+		if (ev->what == FSB_CLEAN_DIR)
+			printf(" (left by pid %ld)", (long)ev->pid);
+		putchar('\n');
+		break;
+	case FSB_CLEAN_REFUSED:
+		printf("refused %s '%s': %s\n", what, ev->path, ev->why);
+		break;
+	case FSB_CLEAN_FAILED:
+		printf("failed %s '%s'\n", what, ev->path);
+		break;
+	case FSB_CLEAN_IN_USE:
+		printf("in use %s '%s': pid %ld still runs\n", what, ev->path, (long)ev->pid);
+		break;
+	case FSB_CLEAN_KEPT:
+		printf("kept %s '%s': kept on purpose (matrix --keep-images)\n", what, ev->path);
+		break;
+	case FSB_CLEAN_NOTE:
+		printf("left %s '%s': %s\n", what, ev->path, ev->why);
+		break;
+	}
+}
+
+int fsb_cmd_clean(int argc, char **argv)
+{
+	struct fsb_clean_opts o = { .report = print_event };
+	struct fsb_clean_counts c;
+	const char *defaults[3], *tmp = getenv("TMPDIR");
+	const char *const *dirs;
+	size_t n = 0;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":nhV", long_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return FSB_EXIT_OK;
+		case 'V':
+			printf("fsbench %s\n", FSB_VERSION);
+			return FSB_EXIT_OK;
+		default:
+			return fsb_opt_unknown(argc, argv, ch);
+		}
+	}
+	if (optind < argc) {
+		dirs = (const char *const *)argv + optind;
+		n = (size_t)(argc - optind);
+	} else {
+		/* The defaults that exist: a missing one holds nothing of ours. */
+		const char *cand[] = { ".", tmp && *tmp ? tmp : "/tmp", "/var/tmp" };
+		struct stat st;
+
+		for (size_t i = 0; i < 3; i++)
+			if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
+				defaults[n++] = cand[i];
+		dirs = defaults;
+	}
+	(void)fsb_clean(dirs, n, &o, &c);
+	if (!c.found && !c.failed)
+		printf("nothing to clean\n");
+	if (fsb_stop_requested())
+		return 128 + fsb_stop_signo();
+	return c.refused || c.failed ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+}
