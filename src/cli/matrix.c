@@ -36,6 +36,7 @@
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -434,10 +435,12 @@ static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
 		     const char *fmt, ...)
 {
 	va_list ap;
+	char label[4 * FSB_MATRIX_MAX_LABEL + 8];
 
 	if (!m->progress)
 		return;
-	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->nselected, s->label);
+	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->nselected,
+		fsb_text_safe(s->label, 0, label, sizeof(label)));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

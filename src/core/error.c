@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,13 +10,20 @@ static char last_err[1024 + 128];
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	char line[1024];
+	/* An escape ("\x1b") is at most four times the byte it stands for. */
+	char line[1024], safe[4 * sizeof(line)];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
+	/*
+	 * Messages quote paths, labels and what tools said: someone else's
+	 * text, which must not drive the terminal (nor break the one line).
+	 */
+	fsb_text_safe(line, 0, safe, sizeof(safe));
+	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
 	if (err)
-		fprintf(stderr, "fsbench: %s%s: %s\n", prefix, line, strerror(-err));
+		fprintf(stderr, "fsbench: %s%s: %s\n", prefix, safe, strerror(-err));
 	else
-		fprintf(stderr, "fsbench: %s%s\n", prefix, line);
+		fprintf(stderr, "fsbench: %s%s\n", prefix, safe);
 	/* Warnings are caveats, not the reason something failed. */
 	if (!*prefix)
 		snprintf(last_err, sizeof(last_err), "%s%s%s", line, err ? ": " : "",

@@ -1,6 +1,7 @@
 #include "device/mkfs.h"
 #include "core/error.h"
 #include "util/signals.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -427,7 +428,8 @@ int fsb_mkfs_run(const char *path, char *const *argv)
 		fsb_err("mkfs failed: '%s' was killed by signal %d", argv[0], WTERMSIG(status));
 	if (err_text.len) {
 		fflush(stdout);
-		fputs(err_text.s, stderr);
+		/* What the tool said, line by line, without its control bytes. */
+		fsb_text_put_lines(stderr, err_text.s);
 		if (err_text.s[err_text.len - 1] != '\n')
 			fputc('\n', stderr);
 	}

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "report/json.h"
 #include "util/io.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -661,18 +662,6 @@ static int matrix_head(struct json_object *doc, char *why, size_t why_len)
 	return 0;
 }
 
-/*
- * A string from a file, fit for a one-line message on a terminal: control
- * characters (escape sequences, newlines) become '?', cut to fit len.
- */
-static void terminal_safe(const char *s, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", s);
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-}
-
 static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const char *path,
 		       char *why, size_t why_len)
 {
@@ -725,12 +714,13 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 			return -EINVAL;
 		}
 		if (!nres) {
-			char name[64], error[128];
+			char name[256], error[512];
 
-			/* A setup that failed in the matrix run: say so, show the rest. */
-			terminal_safe(label ? label : "", name, sizeof(name));
-			terminal_safe(get_string(setup, "error") ? get_string(setup, "error") :
-				      "no error recorded", error, sizeof(error));
+			/* A setup that failed in the matrix run: say so, show the rest
+			 * (fsb_warn escapes what the file held; here it is only cut). */
+			fsb_text_safe(label ? label : "", 60, name, sizeof(name));
+			fsb_text_safe(get_string(setup, "error") ? get_string(setup, "error") :
+				      "no error recorded", 120, error, sizeof(error));
 			fsb_warn("'%s': setup %zu '%s' has no results (%s)", path, i + 1, name,
 				 error);
 			continue;

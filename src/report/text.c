@@ -11,6 +11,7 @@
  */
 #include "report/writer.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -130,27 +131,15 @@ static void fmt_us(char *buf, size_t len, double us)
 	with_unit(buf, len, &sc, us);
 }
 
-/* Columns are counted in characters, not bytes: "µ" and "–" are two bytes. */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
+/*
+ * Every string printed goes through cell or kv_item, and they through
+ * util/text: ids, units, labels and paths come from files and must not
+ * drive the terminal. Columns are counted in characters, not bytes ("µ"
+ * and "–" are two bytes), escapes included.
+ */
 static void cell(FILE *out, const char *s, size_t w, bool right)
 {
-	size_t n = width(s);
-
-	if (right)
-		for (; n < w; n++)
-			fputc(' ', out);
-	fputs(s, out);
-	if (!right)
-		for (; n < w; n++)
-			fputc(' ', out);
+	fsb_text_pad(out, s, right ? (int)w : -(int)w);
 }
 
 /* ---- header ----------------------------------------------------------- */
@@ -171,7 +160,7 @@ static void kv_start(struct kv_line *l, FILE *out, const char *key)
 
 static void kv_item(struct kv_line *l, const char *item)
 {
-	size_t n = width(item);
+	size_t n = fsb_text_width(item);
 
 	if (l->col && l->col + 2 + n > LINE_WIDTH - 2 - KEY_WIDTH) {
 		fprintf(l->out, ",\n%*s", 2 + KEY_WIDTH, "");
@@ -180,7 +169,7 @@ static void kv_item(struct kv_line *l, const char *item)
 		fputs(", ", l->out);
 		l->col += 2;
 	}
-	fputs(item, l->out);
+	fsb_text_put(l->out, item);
 	l->col += n;
 }
 
@@ -343,8 +332,11 @@ static void print_params(FILE *out, const struct fsb_result *r)
 
 static void print_header(FILE *out, const struct fsb_result *r)
 {
-	fprintf(out, "fsbench %s, %s\n", r->version ? r->version : "(unknown version)",
-		r->kind ? r->kind : "result");
+	fputs("fsbench ", out);
+	fsb_text_put(out, r->version ? r->version : "(unknown version)");
+	fputs(", ", out);
+	fsb_text_put(out, r->kind ? r->kind : "result");
+	fputc('\n', out);
 	header_field(out, "label", r->setup.label);
 	header_field(out, "directory", r->setup.dir);
 	print_filesystem(out, &r->setup);
@@ -471,10 +463,13 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	if (!hi)
 		lo = hi = (size_t)fsb_result_get_u64(r, "repeat", 0);
 	fputc('\n', out);
-	if (cache)
-		fprintf(out, "Cache mode %s%s; each", cache, cache_words(cache));
-	else
+	if (cache) {
+		fputs("Cache mode ", out);
+		fsb_text_put(out, cache);
+		fprintf(out, "%s; each", cache_words(cache));
+	} else {
 		fputs("Each", out);
+	}
 	if (lo == hi)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
