@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Continuation lines of the header start below the values. */
@@ -354,11 +355,16 @@ static void row(FILE *out, const char *id, const char *median, const char *range
 		const char *cv, const char *noisy, const char *cpu, const char *p99,
 		const char *work)
 {
-	char line[512];
+	char *line = NULL;
+	size_t len = 0;
 	FILE *mem;
 
-	/* Trailing blanks are trimmed: build the line, then print it. */
-	mem = fmemopen(line, sizeof(line), "w");
+	/*
+	 * Trailing blanks are trimmed: build the line, then print it. In a
+	 * growing buffer: an id from a file may be long, and a line cut at a
+	 * fixed size could end inside a character.
+	 */
+	mem = open_memstream(&line, &len);
 	if (!mem)
 		return;
 	cell(mem, id, W_ID, false);
@@ -376,12 +382,14 @@ static void row(FILE *out, const char *id, const char *median, const char *range
 	cell(mem, p99, W_P99, true);
 	fputc(' ', mem);
 	cell(mem, work, W_WORK, true);
-	fputc('\0', mem);
-	fclose(mem);
-	line[sizeof(line) - 1] = '\0';
-	for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
-		line[n - 1] = '\0';
+	if (fclose(mem) == EOF || !line) {
+		free(line);
+		return;
+	}
+	for (; len && line[len - 1] == ' '; len--)
+		line[len - 1] = '\0';
 	fprintf(out, "%s\n", line);
+	free(line);
 }
 
 static void fmt_work(char *buf, size_t len, const struct fsb_test_result *t)
