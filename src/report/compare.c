@@ -758,21 +758,17 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 	return 0;
 }
 
-int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
+			     const char *path, char *why, size_t why_len)
 {
-	struct json_object *doc;
 	struct fsb_result r;
-	char why[256] = "";
 	size_t before = s->n;
 	int err;
 
-	doc = fsb_json_read(path);
-	if (!doc)
-		return -errno;
 	if (is_matrix(doc)) {
-		err = load_matrix(s, doc, path, why, sizeof(why));
+		err = load_matrix(s, doc, path, why, why_len);
 	} else {
-		err = fsb_json_to_result(doc, &r, why, sizeof(why));
+		err = fsb_json_to_result(doc, &r, why, why_len);
 		if (!err) {
 			const char *label = r.setup.label && r.setup.label[0] ? r.setup.label
 									      : base_name(path);
@@ -783,14 +779,27 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
 			if (!copy)
 				fsb_result_release(&r);
 			if (err)
-				set_add_why(err, why, sizeof(why));
+				set_add_why(err, why, why_len);
 		}
 	}
-	json_object_put(doc);
-	if (err) {
+	if (err)
 		set_truncate(s, before);
+	return err;
+}
+
+int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+{
+	struct json_object *doc;
+	char why[256] = "";
+	int err;
+
+	doc = fsb_json_read(path);
+	if (!doc)
+		return -errno;
+	err = fsb_compare_set_add_json(s, doc, path, why, sizeof(why));
+	json_object_put(doc);
+	if (err)
 		fsb_err("cannot read '%s': %s", path, why);
-	}
 	return err;
 }
 
