@@ -961,7 +961,10 @@ static void remove_work(struct mx_ctx *m)
 	if (!m->work_made)
 		return;
 	if (m->kept) {
-		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n", m->work);
+		char path[4 * sizeof(m->work)];
+
+		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n",
+			fsb_text_safe(m->work, 0, path, sizeof(path)));
 		return;
 	}
 	err = fsb_scratch_remove(m->work);
