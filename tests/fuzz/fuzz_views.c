@@ -1,8 +1,9 @@
 /*
  * Every view of parsed results, in memory: a JSON document (a run or
  * lifecycle result, or a matrix of them) is read as `fsbench compare` and
- * `fsbench report` read a file, then rendered by each writer and by the
- * HTML report into open_memstream buffers. Asserted:
+ * `fsbench report` read a file, then rendered by each writer, by the
+ * matrix views (the inputs as setups, their strings in every field) and by
+ * the HTML report into open_memstream buffers. Asserted:
  *  - HTML: every '<' starts a tag of the writer's own fixed list, and no
  *    tag has an attribute outside quotes beginning with "on" (so no data
  *    became markup);
@@ -14,6 +15,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/matrix.h"
 #include "report/writer.h"
 #include "util/text.h"
 
@@ -99,6 +101,63 @@ static char *render(int (*fn)(FILE *, const struct fsb_result *), const struct f
 	return buf;
 }
 
+/*
+ * The matrix views of the inputs as setups: each input's strings fill the
+ * configuration fields, error and note, so every one of them is printed.
+ * The results are borrowed from the set (unhooked before the release).
+ */
+static void check_matrix(const struct fsb_compare_set *set)
+{
+	struct fsb_matrix_doc d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&d, 0, sizeof(d));
+	FUZZ_ASSERT(!fsb_result_init(&d.head, "matrix"));
+	FUZZ_ASSERT(!fsb_strset(&d.config_path, set->sources[0]));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.cpu, set->docs[0]->host.cpu));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.kernel, set->docs[0]->host.kernel));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.hostname, set->docs[0]->host.hostname));
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fsb_result *r = set->docs[i];
+		struct fsb_matrix_entry *e = fsb_matrix_doc_add(&d, set->labels[i]);
+
+		FUZZ_ASSERT(e);
+		FUZZ_ASSERT(!fsb_strset(&e->type, r->setup.fs_type));
+		FUZZ_ASSERT(!fsb_strset(&e->mkfs, r->setup.device));
+		FUZZ_ASSERT(!fsb_strset(&e->options, r->setup.mount_options));
+		FUZZ_ASSERT(!fsb_strset(&e->fill, r->setup.fill));
+		FUZZ_ASSERT(!fsb_strset(&e->run, r->setup.dir));
+		FUZZ_ASSERT(!fsb_strset(&e->lifecycle, r->version));
+		FUZZ_ASSERT(!fsb_strset(&e->note, r->host.cpu));
+		e->devices = (unsigned)(i % 3) + 1;
+		e->image_bytes = (uint64_t)i << 20;
+		if (i % 2)
+			FUZZ_ASSERT(!fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "%s",
+							     r->kind ? r->kind : ""));
+		if (r->kind && !strcmp(r->kind, "lifecycle"))
+			e->lc_res = set->docs[i];
+		else
+			e->run_res = set->docs[i];
+	}
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	FUZZ_ASSERT(fsb_matrix_write_text(f, &d) == 0);
+	FUZZ_ASSERT(fclose(f) == 0);
+	check_text(buf, len, "matrix text");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	fsb_matrix_write_csv(f, &d);   /* -EINVAL when no setup ran the run suite */
+	FUZZ_ASSERT(fclose(f) == 0);
+	check_text(buf, len, "matrix csv");
+	free(buf);
+	for (size_t i = 0; i < d.n; i++)
+		d.entries[i].run_res = d.entries[i].lc_res = NULL;
+	fsb_matrix_doc_release(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const views[] = { "text", "bonnie", "bonnie++", "lifecycle", "csv" };
@@ -129,6 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(buf);
 		}
 	}
+	if (set.n)
+		check_matrix(&set);
 	f = open_memstream(&buf, &len);
 	FUZZ_ASSERT(f);
 	rc = fsb_html_write(f, fsb_compare_set_docs(&set), fsb_compare_set_labels(&set), set.n);

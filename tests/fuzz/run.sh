@@ -3,8 +3,9 @@
 # Each first replays its committed corpus (tests/fuzz/corpus/NAME/), then
 # fuzzes for SECONDS with new inputs kept in build/fuzz/corpus/NAME/ (not
 # committed); a crash or leak input is written to tests/fuzz/corpus/NAME/
-# as a regression input. Prints one summary line per harness; exits 1 when
-# any harness failed.
+# as a regression input; tests/fuzz/NAME.dict, when there is one, gives
+# libFuzzer the words of the format. Prints one summary line per harness;
+# exits 1 when any harness failed.
 cd "$(dirname "$0")/../.." || exit 1
 secs=${1:?usage: run.sh SECONDS HARNESS...}
 shift
@@ -15,10 +16,12 @@ for bin in "$@"; do
 	work=build/fuzz/corpus/$name
 	mkdir -p "$seeds" "$work"
 	log=build/fuzz/$name.log
+	dict=()
+	[ -f "tests/fuzz/$name.dict" ] && dict=(-dict="tests/fuzz/$name.dict")
 	# Inputs may be up to 64 KiB; the views harness renders up to 1024
 	# results, so one input stays well under a second.
 	"$bin" -max_total_time="$secs" -max_len=65536 -timeout=30 -rss_limit_mb=2048 \
-		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$seeds/" \
+		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$seeds/" "${dict[@]}" \
 		"$work" "$seeds" >"$log" 2>&1
 	status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
