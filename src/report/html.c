@@ -227,10 +227,10 @@ static void write_hosts(struct page *p)
 		return;
 	}
 	/* Results from different machines: say so plainly, one row each. */
-	fsb_html_lit(w, "<p><strong>The inputs come from different hosts.</strong></p>\n"
-	      "<div class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>Kind</th>"
-	      "<th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">CPUs</th>"
-	      "<th class=\"num\">RAM</th></tr></thead><tbody>\n");
+	fsb_html_lit(w, "<p><strong>The inputs come from different hosts.</strong></p>\n<div "
+	                "class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>"
+	                "Kind</th><th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">"
+	                "CPUs</th><th class=\"num\">RAM</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_host *h = &p->docs[i]->host;
 		char ram[32];
@@ -407,8 +407,8 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 		else
 			fsb_html_lit(w, " results");
 	}
-	fsb_html_lit(w, "</h3>\n<div class=\"scroll\"><table class=\"params\"><thead><tr>"
-	      "<th>Parameter</th>");
+	fsb_html_lit(w, "</h3>\n<div class=\"scroll\"><table class=\"params\"><thead><tr><th>"
+	                "Parameter</th>");
 	for (size_t i = 0; i < p->n; i++)
 		if (of_kind(p, i, kind))
 			th_label(w, p->labels[i], p->doc_col[i], false);
@@ -424,8 +424,8 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 	}
 	fsb_html_lit(w, "</tbody></table></div>\n");
 	if (ndocs > 1)
-		fsb_html_lit(w, "<p class=\"note\">Shaded rows differ between inputs; a value shown once "
-		      "holds for all.</p>\n");
+		fsb_html_lit(w, "<p class=\"note\">Shaded rows differ between inputs; a value "
+		                "shown once holds for all.</p>\n");
 }
 
 static void write_params(struct page *p)
@@ -475,9 +475,9 @@ static void write_setups(struct page *p)
 	struct fsb_html_out *w = p->w;
 
 	fsb_html_lit(w, "<section id=\"setups\">\n<h2>Setups</h2>\n<div class=\"scroll\"><table "
-	      "class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
-	      "<th>Mount options</th><th>Device</th><th>Fill</th>"
-	      "<th>fsbench</th></tr></thead><tbody>\n");
+	                "class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
+	                "<th>Mount options</th><th>Device</th><th>Fill</th><th>fsbench</th></tr>"
+	                "</thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_setup *s = &p->docs[i]->setup;
 
@@ -543,10 +543,12 @@ static void write_summary(struct page *p)
 		return;
 	fsb_html_lit(w, "<section id=\"summary\">\n<h2>Summary</h2>\n");
 	if (t->ncols > 1) {
-		fsb_html_lit(w, "<p>Medians side by side; the speed of each input relative to <strong>");
+		fsb_html_lit(w, "<p>Medians side by side; the speed of each input relative to "
+		                "<strong>");
 		fsb_html_text(w, t->cols[0].label);
-		fsb_html_lit(w, "</strong> (for times, less is faster). <span class=\"same\">~</span> "
-		      "marks a difference within the measured spread: not significant.</p>\n");
+		fsb_html_lit(w, "</strong> (for times, less is faster). <span class=\"same\">"
+		                "~</span> marks a difference within the measured spread: not "
+		                "significant.</p>\n");
 	}
 	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Test</th>");
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -740,8 +742,8 @@ static void write_chart(struct page *p, size_t r)
 				 yc + 4);
 		fsb_html_text_cut(w, t->cols[c].label, CH_LABEL_CHARS);
 		fsb_html_lit(w, "</text>\n");
-		fsb_html_markupf(w, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
-				 "fill=\"", CH_LABEL, y, xm - CH_LABEL, CH_BAR);
+		fsb_html_markupf(w, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+				 "rx=\"2\" fill=\"", CH_LABEL, y, xm - CH_LABEL, CH_BAR);
 		fsb_html_attr(w, colour(c));
 		if (fsb_test_noisy(cell))
 			fsb_html_lit(w, "\" fill-opacity=\"0.55");
@@ -781,9 +783,10 @@ static void write_results(struct page *p)
 		any = !is_lifecycle_row(&p->tab.rows[r]);
 	if (!any)
 		return;
-	fsb_html_lit(w, "<section id=\"results\">\n<h2>Throughput and metadata</h2>\n<p class=\"note\">"
-	      "Bars are medians; whiskers span the lowest and highest run. Faded bars are "
-	      "noisy figures (coefficient of variation above 10%).</p>\n");
+	fsb_html_lit(w, "<section id=\"results\">\n<h2>Throughput and metadata</h2>\n<p "
+	                "class=\"note\">Bars are medians; whiskers span the lowest and highest "
+	                "run. Faded bars are noisy figures (coefficient of variation above "
+	                "10%).</p>\n");
 	write_charts(p, false);
 	fsb_html_lit(w, "</section>\n");
 }
@@ -817,15 +820,16 @@ static void write_lifecycle(struct page *p)
 
 	if (!has_kind(p, "lifecycle"))
 		return;
-	fsb_html_lit(w, "<section id=\"lifecycle\">\n<h2>Lifecycle</h2>\n<p class=\"note\">Wall time of "
-	      "each phase on the device (mkfs, mount, copy, read, umount): bars are medians, "
-	      "whiskers span the highest and lowest time. Lower is better.</p>\n");
+	fsb_html_lit(w, "<section id=\"lifecycle\">\n<h2>Lifecycle</h2>\n<p class=\"note\">Wall "
+	                "time of each phase on the device (mkfs, mount, copy, read, umount): bars "
+	                "are medians, whiskers span the highest and lowest time. Lower is "
+	                "better.</p>\n");
 	write_charts(p, true);
 	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"lifecycle\"><thead><tr><th>Phase</th>"
-	      "<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
-	      "<th class=\"num\">Highest</th><th class=\"num\">Runs</th>"
-	      "<th class=\"num\">Device read</th><th class=\"num\">Device written</th>"
-	      "<th class=\"num\">Write amp.</th></tr></thead><tbody>\n");
+	                "<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
+	                "<th class=\"num\">Highest</th><th class=\"num\">Runs</th><th "
+	                "class=\"num\">Device read</th><th class=\"num\">Device written</th><th "
+	                "class=\"num\">Write amp.</th></tr></thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -886,11 +890,12 @@ static void write_latency(struct page *p)
 		any = t->cells[i] && t->cells[i]->has_latency;
 	if (!any)
 		return;
-	fsb_html_lit(w, "<section id=\"latency\">\n<h2>Latency</h2>\n<p class=\"note\">Time of a single "
-	      "operation (one chunk, one file, one seek), from a log-linear histogram.</p>\n"
-	      "<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
-	      "<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">p99</th>"
-	      "<th class=\"num\">p99.9</th><th class=\"num\">max</th></tr></thead><tbody>\n");
+	fsb_html_lit(w, "<section id=\"latency\">\n<h2>Latency</h2>\n<p class=\"note\">Time of a "
+	                "single operation (one chunk, one file, one seek), from a log-linear "
+	                "histogram.</p>\n<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
+	                "<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">"
+	                "p99</th><th class=\"num\">p99.9</th><th class=\"num\">max</th></tr>"
+	                "</thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -979,7 +984,7 @@ static void cache_words(struct fsb_html_out *w, const char *mode)
 {
 	if (!strcmp(mode, "drop"))
 		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
-			     "read test, so reads come from the device");
+		                "read test, so reads come from the device");
 	else if (!strcmp(mode, "direct"))
 		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
 	else if (!strcmp(mode, "keep"))
@@ -1030,18 +1035,20 @@ static void write_method(struct page *p)
 	static const char *const modes[] = { "drop", "direct", "keep" };
 
 	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
-	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured runs, drawn "
-	      "as a bar; its whisker spans the lowest and highest run (min–max).");
+	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
+	                "runs, drawn as a bar; its whisker spans the lowest and highest run "
+	                "(min–max).");
 	fsb_html_lit(w, " Repeats: ");
 	write_repeats(p);
 	fsb_html_lit(w, ".</li>\n");
-	fsb_html_lit(w, "<li>A figure is flagged <span class=\"badge\">noisy</span> when its coefficient "
-	      "of variation (standard deviation / mean of the runs) exceeds 10%.</li>\n");
+	fsb_html_lit(w, "<li>A figure is flagged <span class=\"badge\">noisy</span> when its "
+	                "coefficient of variation (standard deviation / mean of the runs) exceeds "
+	                "10%.</li>\n");
 	if (any_param(p, "min_time_s")) {
 		fsb_html_lit(w, "<li>Every measured run lasts at least the minimum time (");
 		param_across(p, "min_time_s", NULL, w);
-		fsb_html_lit(w, "): a shorter run is discarded and the work grown, so every figure is a "
-		      "real measurement (no <code>+++++</code>).</li>\n");
+		fsb_html_lit(w, "): a shorter run is discarded and the work grown, so every figure "
+		                "is a real measurement (no <code>+++++</code>).</li>\n");
 	}
 	if (any_param(p, "cache")) {
 		fsb_html_lit(w, "<li>Cache mode: ");
@@ -1085,21 +1092,24 @@ static void write_method(struct page *p)
 		fsb_html_lit(w, "<li>Metadata tests: ");
 		param_across(p, "files", NULL, w);
 		fsb_html_lit(w, " files created, stat'ed and deleted, in sequential and in random "
-		      "order.</li>\n");
+		                "order.</li>\n");
 	}
 	if (has_kind(p, "lifecycle"))
-		fsb_html_lit(w, "<li>Lifecycle phases are timed on a block device (a loop device over an "
-		      "image file, attached with direct I/O, or the device given), each phase "
-		      "repeated and reported as highest, median and lowest wall time; device "
-		      "bytes come from the <code>/sys/block</code> counters.</li>\n");
+		fsb_html_lit(w, "<li>Lifecycle phases are timed on a block device (a loop device "
+		                "over an image file, attached with direct I/O, or the device "
+		                "given), each phase repeated and reported as highest, median and "
+		                "lowest wall time; device bytes come from the <code>"
+		                "/sys/block</code> counters.</li>\n");
 	fsb_html_lit(w, "<li>%CPU is user + system time of every process of a test divided by wall "
-	      "time; latency is that of single operations (p50, p99, p99.9, max).</li>\n");
+	                "time; latency is that of single operations (p50, p99, p99.9, max).</li>"
+	                "\n");
 	if (p->tab.ncols > 1) {
 		fsb_html_lit(w, "<li>Ratios compare medians with the first input, <strong>");
 		fsb_html_text(w, p->tab.cols[0].label);
-		fsb_html_lit(w, "</strong>. A difference is called significant only when both figures were "
-		      "measured at least twice and their [min, max] ranges do not overlap; "
-		      "otherwise it lies within the measured spread and is marked ~.</li>\n");
+		fsb_html_lit(w, "</strong>. A difference is called significant only when both "
+		                "figures were measured at least twice and their [min, max] ranges "
+		                "do not overlap; otherwise it lies within the measured spread and "
+		                "is marked ~.</li>\n");
 	}
 	fsb_html_lit(w, "</ul>\n</section>\n");
 }
