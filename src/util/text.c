@@ -87,12 +87,22 @@ static size_t next_piece(const char *s, bool keep_nl, struct piece *pc)
 
 static int put(FILE *out, const char *s, bool keep_nl)
 {
+	/* In chunks: stderr is unbuffered, and a byte per write(2) is slow. */
+	char buf[512];
+	size_t used = 0;
 	struct piece pc;
 
 	while (s && *s) {
 		s += next_piece(s, keep_nl, &pc);
-		fwrite(pc.p, 1, pc.n, out);
+		if (used + pc.n > sizeof(buf)) {
+			fwrite(buf, 1, used, out);
+			used = 0;
+		}
+		memcpy(buf + used, pc.p, pc.n);
+		used += pc.n;
 	}
+	if (used)
+		fwrite(buf, 1, used, out);
 	return ferror(out) ? -EIO : 0;
 }
 
