@@ -19,7 +19,16 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
 SAN       := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_OBJ   := $(LIB_SRC:%.c=build/san/%.o)
 
-.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c), built with clang: the library
+# again with coverage (fuzzer-no-link) and the sanitizers, into build/fuzz/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 120
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJ     := $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+
+.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build
 
 all: fsbench
 
@@ -45,6 +54,17 @@ fsbench: build/src/main.o build/libfsbench.a
 
 build/san/fsbench: build/san/src/main.o build/san/libfsbench.a
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c -o $@ $<
+
+build/fuzz/libfsbench.a: $(FUZZ_OBJ)
+	$(AR) rcs $@ $^
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libfsbench.a
+	$(FUZZ_CC) $(CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -Itests/fuzz -o $@ $< \
+		build/fuzz/libfsbench.a $(LDLIBS)
 
 build/tests/%: tests/unit/%.c build/san/libfsbench.a
 	@mkdir -p $(dir $@)
@@ -75,6 +95,13 @@ test:
 bench: fsbench
 	./bench/vs-peers.sh
 
+# Each harness over its corpus, then fuzzed for FUZZ_SECONDS (default 120)
+# each; a crash input is kept in tests/fuzz/corpus/HARNESS/ (commit it).
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	@./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
 # The distribution kernel `fsbench guest` boots when the running kernel's own
 # /boot/vmlinuz and /lib/modules are absent: the package linux-image-amd64
 # depends on, unpacked into the cache fsbench looks in, with the modules.dep
@@ -102,4 +129,4 @@ install: fsbench
 clean:
 	rm -rf build fsbench
 
--include $(LIB_OBJ:.o=.d) $(SAN_OBJ:.o=.d) build/src/main.d build/san/src/main.d
+-include $(LIB_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) build/src/main.d build/san/src/main.d

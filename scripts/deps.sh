@@ -8,6 +8,9 @@ what=${1:-build}
 pkgs="pkg-config libmount-dev libblkid-dev libjson-c-dev libinih-dev"
 if [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"
+	# The fuzz harnesses (tests/fuzz): clang, and libFuzzer's runtime, which
+	# Debian 12's clang only recommends.
+	pkgs="$pkgs clang libclang-rt-14-dev"
 fi
 if [ "$what" = bench ]; then
 	pkgs="$pkgs bonnie++ fio fsmark xfsprogs e2fsprogs util-linux"

@@ -11,6 +11,7 @@
 #include "report/compare.h"
 #include "report/writer.h"
 #include "util/signals.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -62,64 +63,6 @@ struct compare_ctx {
 
 /* ---- text -------------------------------------------------------------- */
 
-/* Columns are counted in characters, not bytes: "µ" is two bytes. */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/*
- * A string from someone else's file, fit for a terminal: control
- * characters (escape sequences, newlines) become '?', and more than max
- * characters end in "...". Always NUL-terminates; returns buf.
- */
-static char *printable(const char *s, size_t max, char *buf, size_t len)
-{
-	size_t used = 0, chars = 0;
-
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-
-		if (strnlen(s, n) < n)
-			n = 1;
-		/* Keep a UTF-8 sequence whole or not at all; room for "...". */
-		if (used + n + 4 > len || ++chars > max) {
-			memcpy(buf + used, "...", 3);
-			used += 3;
-			break;
-		}
-		if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0) {
-			/* C1 controls (U+0080-U+009F): some terminals obey them. */
-			buf[used] = '?';
-			n = 1;
-			s++;
-		} else if (n > 1) {
-			memcpy(buf + used, s, n);
-		} else if (c < 0x20 || c >= 0x7f) {
-			/* Controls and stray bytes of broken UTF-8. */
-			buf[used] = '?';
-		} else {
-			buf[used] = (char)c;
-		}
-		used += n;
-		s += n;
-	}
-	buf[used] = '\0';
-	return buf;
-}
-
-static void pad(FILE *out, const char *s, size_t w)
-{
-	fputs(s, out);
-	for (size_t n = width(s); n < w; n++)
-		fputc(' ', out);
-}
-
 /* The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when absent. */
 static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 {
@@ -149,30 +92,31 @@ static int write_text(FILE *out, const void *arg)
 		goto out;
 	}
 	for (size_t r = 0; r < t->nrows; r++) {
-		printable(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
-		if (width(lab) > wname)
-			wname = width(lab);
+		fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+		if (fsb_text_width(lab) > wname)
+			wname = fsb_text_width(lab);
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
-		wval[c] = width(printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab)));
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		wval[c] = fsb_text_width(lab);
 		if (wval[c] > wlabel)
 			wlabel = wval[c];
 		for (size_t r = 0; r < t->nrows; r++) {
 			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
 
 			value_text(cell, buf, sizeof(buf));
-			if (width(buf) > wval[c])
-				wval[c] = width(buf);
+			if (fsb_text_width(buf) > wval[c])
+				wval[c] = fsb_text_width(buf);
 			if (c && cell) {
 				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), cell, buf,
 						       sizeof(buf));
-				if (width(buf) > wratio[c])
-					wratio[c] = width(buf);
+				if (fsb_text_width(buf) > wratio[c])
+					wratio[c] = fsb_text_width(buf);
 			}
 		}
 	}
 
-	printable(t->cols[0].label, LABEL_CHARS, lab, sizeof(lab));
+	fsb_text_safe(t->cols[0].label, LABEL_CHARS, lab, sizeof(lab));
 	if (t->ncols > 1)
 		fprintf(out, "fsbench compare: %zu inputs, speed relative to '%s'\n", t->ncols,
 			lab);
@@ -180,27 +124,29 @@ static int write_text(FILE *out, const void *arg)
 		fputs("fsbench compare: 1 input\n", out);
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs("  ", out);
-		pad(out, printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab)), wlabel);
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		fsb_text_pad(out, lab, -(int)wlabel);
 		fputs("  ", out);
 		for (size_t i = 0, k = 0; i < set->n; i++) {
 			if (strcmp(set->labels[i], t->cols[c].label))
 				continue;
-			printable(set->sources[i], 2 * LABEL_CHARS, buf, sizeof(buf));
-			fprintf(out, "%s%s (%s)", k++ ? ", " : "", buf,
-				set->docs[i]->kind ? set->docs[i]->kind : "?");
+			fsb_text_safe(set->sources[i], 2 * LABEL_CHARS, buf, sizeof(buf));
+			fprintf(out, "%s%s (", k++ ? ", " : "", buf);
+			fsb_text_put(out, set->docs[i]->kind ? set->docs[i]->kind : "?");
+			fputc(')', out);
 		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);
 
-	pad(out, "test", wname);
+	fsb_text_pad(out, "test", -(int)wname);
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs("  ", out);
-		printable(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
 		if (c == t->ncols - 1)
 			fputs(lab, out);
 		else
-			pad(out, lab, wval[c] + (c ? 2 + wratio[c] : 0));
+			fsb_text_pad(out, lab, -(int)(wval[c] + (c ? 2 + wratio[c] : 0)));
 	}
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -213,13 +159,14 @@ static int write_text(FILE *out, const void *arg)
 			err = -errno;
 			goto out;
 		}
-		pad(mem, printable(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab)), wname);
+		fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+		fsb_text_pad(mem, lab, -(int)wname);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
 
 			fputs("  ", mem);
 			value_text(cell, buf, sizeof(buf));
-			pad(mem, buf, wval[c]);
+			fsb_text_pad(mem, buf, -(int)wval[c]);
 			if (!c)
 				continue;
 			fputs("  ", mem);
@@ -227,7 +174,7 @@ static int write_text(FILE *out, const void *arg)
 				fsb_compare_ratio_text(base, cell, buf, sizeof(buf));
 			else
 				buf[0] = '\0';
-			pad(mem, buf, wratio[c]);
+			fsb_text_pad(mem, buf, -(int)wratio[c]);
 		}
 		if (fclose(mem) == EOF || !line) {
 			free(line);
@@ -416,20 +363,30 @@ static int write_json(FILE *out, const void *arg)
 
 /* ---- csv --------------------------------------------------------------- */
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void csv_field(FILE *out, const char *s)
+/*
+ * RFC 4180: quote a field holding a comma or a quote. Controls are escaped
+ * first (util/text.h), as everywhere a terminal may show the output, so no
+ * field holds a line break.
+ */
+static int csv_field(FILE *out, const char *str)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	char *s = fsb_text_dup(str ? str : "");
+
+	if (!s)
+		return -ENOMEM;
+	if (!strpbrk(s, ",\"")) {
 		fputs(s, out);
-		return;
+	} else {
+		fputc('"', out);
+		for (const char *c = s; *c; c++) {
+			if (*c == '"')
+				fputc('"', out);
+			fputc(*c, out);
+		}
+		fputc('"', out);
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	free(s);
+	return 0;
 }
 
 static int write_csv(FILE *out, const void *arg)
@@ -448,13 +405,11 @@ static int write_csv(FILE *out, const void *arg)
 
 			if (!cell)
 				continue;
-			csv_field(out, t->rows[r].id);
-			fputc(',', out);
-			csv_field(out, t->rows[r].kind);
-			fputc(',', out);
-			csv_field(out, t->rows[r].unit);
-			fputc(',', out);
-			csv_field(out, t->cols[c].label);
+			if (csv_field(out, t->rows[r].id) || fputc(',', out) == EOF ||
+			    csv_field(out, t->rows[r].kind) || fputc(',', out) == EOF ||
+			    csv_field(out, t->rows[r].unit) || fputc(',', out) == EOF ||
+			    csv_field(out, t->cols[c].label))
+				return ferror(out) ? -EIO : -ENOMEM;
 			fprintf(out, ",%.6g,%.6g,%.6g,%.4g,%zu,%d,", cell->median, cell->min,
 				cell->max, cell->cv, cell->nruns, fsb_test_noisy(cell));
 			if (isfinite(ratio))

@@ -30,6 +30,7 @@
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -548,8 +549,12 @@ static void show_tail(const struct fsb_qemu_outcome *o)
 {
 	fflush(stdout);
 	fprintf(stderr, "fsbench: guest: last console lines:\n");
-	for (size_t i = 0; i < o->ntail; i++)
-		fprintf(stderr, "  | %s\n", o->tail[i]);
+	for (size_t i = 0; i < o->ntail; i++) {
+		char line[4 * sizeof(o->tail[i])];
+
+		/* A guest's console may print anything: keep our terminal ours. */
+		fprintf(stderr, "  | %s\n", fsb_text_safe(o->tail[i], 0, line, sizeof(line)));
+	}
 }
 
 /* The KVM verdict for this kernel, remembered so a broken KVM is probed once. */

@@ -38,6 +38,7 @@
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -456,10 +457,12 @@ static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
 		     const char *fmt, ...)
 {
 	va_list ap;
+	char label[4 * FSB_MATRIX_MAX_LABEL + 8];
 
 	if (!m->progress)
 		return;
-	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->nselected, s->label);
+	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->nselected,
+		fsb_text_safe(s->label, 0, label, sizeof(label)));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -998,11 +1001,14 @@ static void remove_work(struct mx_ctx *m)
 	if (!m->work_made)
 		return;
 	if (m->kept) {
+		char path[4 * sizeof(m->work)];
+
 		/* The user's now: `fsbench clean` leaves it alone. */
 		if (fsb_marker_add_kept(m->work))
 			fsb_err("matrix: cannot mark '%s' as kept: 'fsbench clean' would remove it",
 				m->work);
-		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n", m->work);
+		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n",
+			fsb_text_safe(m->work, 0, path, sizeof(path)));
 		return;
 	}
 	err = fsb_scratch_remove(m->work);

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,14 +32,21 @@ static void hold_line(const char *text)
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
 {
-	char line[1024], text[sizeof(last_err)];
+	/* An escape ("\x1b") is at most four times the byte it stands for. */
+	char line[1024], safe[4 * sizeof(line)], text[sizeof(safe) + 256];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	snprintf(text, sizeof(text), "%s%s%s", line, err ? ": " : "", err ? strerror(-err) : "");
+	/*
+	 * Messages quote paths, labels and what tools said: someone else's
+	 * text, which must not drive the terminal (nor break the one line).
+	 */
+	fsb_text_safe(line, 0, safe, sizeof(safe));
+	snprintf(text, sizeof(text), "%s%s%s", safe, err ? ": " : "", err ? strerror(-err) : "");
 	if (!*prefix && held.pid && held.pid == getpid()) {
 		hold_line(text);
 		return;
 	}
+	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
 	fprintf(stderr, "fsbench: %s%s\n", prefix, text);
 	/* Warnings are caveats, not the reason something failed. */
 	if (!*prefix)

@@ -6,7 +6,9 @@
  * the lines reach inih through our own reader, which counts them, notes
  * each section header (an empty [xfs] is a setup too) and strips leading
  * blanks: with inih's multi-line values, an indented `key = value` would
- * otherwise be glued to the key above it.
+ * otherwise be glued to the key above it. The reader is the one place
+ * that sees the file's bytes: it ends lines at LF, CR or CRLF, never
+ * writes past inih's buffer, and refuses binary content.
  */
 #include "core/matrix.h"
 #include "device/mkfs.h"
@@ -67,7 +69,7 @@ struct loader {
 	const char *path;
 	FILE *f;
 	unsigned lineno;
-	char buf[4096];
+	bool stop;                  /* the reader found binary content: no more lines */
 	struct section global;
 	bool global_seen;
 	struct section *setups;
@@ -183,51 +185,100 @@ static void section_header(struct loader *ld, char *name)
 	ld->cur = &grown[ld->nsetups++];
 }
 
-/* inih's reader: one line per call, so ld->lineno is inih's line number. */
+/* A line being read into inih's buffer. */
+struct line {
+	char *str;
+	size_t len, max;        /* max: characters that fit with "\n" and NUL */
+	bool leading;           /* still in the leading blanks */
+	bool too_long;
+};
+
+static void line_put(struct line *l, int c)
+{
+	if (l->leading && (c == ' ' || c == '\t'))
+		return;
+	l->leading = false;
+	if (l->len < l->max)
+		l->str[l->len++] = (char)c;
+	else
+		l->too_long = true;
+}
+
+/*
+ * inih's reader: one line per call, so ld->lineno is inih's line number.
+ * The line goes straight into inih's buffer (num bytes, fixed when libinih
+ * was built: 200 by default), which must hold it, the newline we end it
+ * with and a NUL; whatever the file holds, nothing is written past that.
+ * A line ends at LF, at CR (old Mac files) or at CRLF (one end, not two).
+ * Leading blanks and, on line 1, a UTF-8 byte order mark are dropped.
+ * A NUL byte or another control character (tab apart) means this is not
+ * a text file: refused with its line, and nothing after it is read.
+ */
 static char *read_line(char *str, int num, void *stream)
 {
+	static const unsigned char bom[] = { 0xef, 0xbb, 0xbf };
 	struct loader *ld = stream;
-	char *p;
-	size_t len;
+	struct line l = { .str = str, .leading = true };
+	size_t nbom;     /* bytes of a byte order mark seen; 3: none expected */
+	int c, bad = -1;
 
-	if (!fgets(ld->buf, sizeof(ld->buf), ld->f))
+	if (ld->stop || num < 4 || (c = getc(ld->f)) == EOF)
 		return NULL;
-	ld->lineno++;
-	len = strlen(ld->buf);
-	if (len == sizeof(ld->buf) - 1 && ld->buf[len - 1] != '\n') {
-		int c;
-
-		while ((c = fgetc(ld->f)) != EOF && c != '\n')
-			;
-		fail(ld, ld->lineno, "line too long");
-		snprintf(str, (size_t)num, "\n");
-		return str;
+	l.max = (size_t)num - 3;
+	nbom = ++ld->lineno == 1 ? 0 : 3;
+	for (; c != EOF && c != '\n'; c = getc(ld->f)) {
+		if (nbom < 3) {
+			if (c == bom[nbom]) {
+				nbom++;
+				continue;
+			}
+			/* Not a byte order mark after all: its bytes are the line's. */
+			for (size_t i = 0; i < nbom; i++)
+				line_put(&l, bom[i]);
+			nbom = 3;
+		}
+		if (c == '\r') {
+			c = getc(ld->f);
+			if (c != '\n' && c != EOF)
+				ungetc(c, ld->f);
+			break;
+		}
+		if (bad < 0 && ((c < 0x20 && c != '\t') || c == 0x7f))
+			bad = c;
+		line_put(&l, c);
 	}
-	p = ld->buf;
-	if (ld->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	/* inih's buffer is fixed at build time (200 bytes by default) and
-	 * must hold the line, its newline and a NUL. */
-	len = strcspn(p, "\r\n");
-	if (len + 3 > (size_t)num) {
-		fail(ld, ld->lineno, "line too long (at most %d characters)", num - 3);
-		snprintf(str, (size_t)num, "\n");
-		return str;
+	for (size_t i = 0; nbom < 3 && i < nbom; i++)
+		line_put(&l, bom[i]);
+	if (bad == 0)
+		fail(ld, ld->lineno, "contains a NUL byte: not a text file");
+	else if (bad > 0)
+		fail(ld, ld->lineno, "contains the control character 0x%02x: not a text file",
+		     (unsigned)bad);
+	else if (l.too_long)
+		fail(ld, ld->lineno, "line too long (at most %zu characters)", l.max);
+	if (bad >= 0 || l.too_long) {
+		/* Not the file we want: reading on would only bring more of it. */
+		ld->stop = true;
+		return NULL;
 	}
-	if (*p == '[') {
-		char *end = strchr(p, ']');
+	str[l.len] = '\0';
+	if (str[0] == '[') {
+		char *end = strchr(str, ']');
 
 		/* Without ']' inih reports the line as a syntax error. */
 		if (end) {
-			char name[sizeof(ld->buf)];
+			/* A copy: the name is trimmed, inih still parses the line. */
+			char *name = strndup(str + 1, (size_t)(end - str - 1));
 
-			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
-			section_header(ld, name);
+			if (name)
+				section_header(ld, name);
+			else
+				ld->nomem = true;
+			free(name);
 		}
 	}
-	memcpy(str, p, strlen(p) + 1);
+	str[l.len] = '\n';
+	str[l.len + 1] = '\0';
 	return str;
 }
 
@@ -648,11 +699,11 @@ static int resolve(struct loader *ld, struct fsb_matrix_config *cfg)
 	return 0;
 }
 
-int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
-			   size_t why_len)
+int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
+				  char *why, size_t why_len)
 {
 	struct loader *ld;
-	int rc, fd, err = 0;
+	int rc, err = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	ld = calloc(1, sizeof(*ld));
@@ -661,22 +712,9 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 		return -ENOMEM;
 	}
 	ld->path = path;
+	ld->f = f;
 	if (!(cfg->path = strdup(path))) {
 		err = -ENOMEM;
-		goto out;
-	}
-	/* The file is code run as root: opened once, checked on that
-	 * descriptor (and its directories), parsed from it. */
-	fd = fsb_trusted_file_open(path, fsb_trust_invoking_uid(), why, why_len);
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	ld->f = fdopen(fd, "r");
-	if (!ld->f) {
-		err = -errno;
-		snprintf(why, why_len, "cannot read '%s': %s", path, strerror(errno));
-		close(fd);
 		goto out;
 	}
 	rc = ini_parse_stream(read_line, ld, handler, ld);
@@ -704,13 +742,35 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 out:
 	if (err == -ENOMEM)
 		snprintf(why, why_len, "%s: out of memory", path);
-	if (ld->f)
-		fclose(ld->f);
 	section_release(&ld->global);
 	for (size_t i = 0; i < ld->nsetups; i++)
 		section_release(&ld->setups[i]);
 	free(ld->setups);
 	free(ld);
+	return err;
+}
+
+int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
+			   size_t why_len)
+{
+	FILE *f;
+	int fd, err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	/* The file is code run as root: opened once, checked on that
+	 * descriptor (and its directories), parsed from it. */
+	fd = fsb_trusted_file_open(path, fsb_trust_invoking_uid(), why, why_len);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
+	if (!f) {
+		err = -errno;
+		snprintf(why, why_len, "cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return err;
+	}
+	err = fsb_matrix_config_load_stream(f, path, cfg, why, why_len);
+	fclose(f);
 	return err;
 }
 

@@ -17,12 +17,15 @@
  * unknown sections; so are unknown keys, keys set twice, bad sizes,
  * malformed templates, templates that leave a device unnamed, and run /
  * lifecycle arguments the matrix sets itself (--format, --output, --label,
- * --device, ...): errors naming the file and the line.
+ * --device, ...), lines longer than libinih takes, and binary content (a
+ * NUL byte, control characters other than tab): errors naming the file
+ * and the line. Lines end at LF, CR or CRLF.
  * A template word that names a block device (a path, a symlink to one, or
  * the value of an option: "--device=/dev/sda", "-d/dev/sda") is refused:
  * a template may name only the devices made for its setup, through its
  * placeholders. The file itself is code run as root: one that another
- * user could change (see src/util/trust.h) is refused before it is read.
+ * user could change (see src/util/trust.h) is refused before it is read
+ * (by fsb_matrix_config_load; the stream loader takes what it is given).
  * Loading only reads: whether the mkfs tool exists or the kernel has the
  * type is not checked here.
  */
@@ -31,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "device/fill.h"
 
@@ -80,6 +84,15 @@ struct fsb_matrix_config {
  */
 int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
 			   size_t why_len);
+
+/*
+ * The same, reading the configuration from f (borrowed, not closed; a
+ * file, or a buffer through fmemopen) and naming it path in messages and
+ * in cfg->path. Touches nothing else: this is what the fuzzer calls.
+ * -EIO when f reports a read error.
+ */
+int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
+				  char *why, size_t why_len);
 
 /* Free what cfg owns (not cfg). Safe on a zeroed or half-loaded cfg. */
 void fsb_matrix_config_release(struct fsb_matrix_config *cfg);

@@ -5,6 +5,7 @@
 #include "device/fsinfo.h"
 #include "stats/scale.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,20 +47,20 @@ static void show_progress(struct fsb_sink *out)
 	uint64_t now = fsb_clock_ns();
 	double secs = (double)(now - ps->start_ns) / 1e9;
 	uint64_t done = ps->ops->work_unit == FSB_WORK_BYTES ? out->bytes : out->ops;
-	char rate[32] = "";
+	char rate[32] = "", prefix[160];
 
 	fsb_progress_due = 0;
+	/* The prefix may name a setup from a file: no control bytes on the line. */
+	fsb_text_safe(ps->rn->progress_prefix, 40, prefix, sizeof(prefix));
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
 		fmt_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES, rate,
 			 sizeof(rate));
 	if (ps->ops->work_unit == FSB_WORK_TIME)
 		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s",
-			ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name,
-			ps->run, ps->runs, secs);
+			prefix, ps->ops->name, ps->run, ps->runs, secs);
 	else
 		fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s",
-			ps->rn->progress_prefix ? ps->rn->progress_prefix : "", ps->ops->name,
-			ps->run, ps->runs,
+			prefix, ps->ops->name, ps->run, ps->runs,
 			ps->work ? 100.0 * (double)done / (double)ps->work : 0.0, rate);
 	fflush(stderr);
 }

@@ -2,6 +2,7 @@
 #include "core/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -532,7 +533,8 @@ int fsb_mkfs_run(const char *path, char *const *argv)
 		fsb_err("mkfs failed: '%s' was killed by signal %d", argv[0], WTERMSIG(status));
 	if (err_text.len) {
 		fflush(stdout);
-		fputs(err_text.s, stderr);
+		/* What the tool said, line by line, without its control bytes. */
+		fsb_text_put_lines(stderr, err_text.s);
 		if (err_text.s[err_text.len - 1] != '\n')
 			fputc('\n', stderr);
 	}

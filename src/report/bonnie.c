@@ -4,6 +4,7 @@
  * are separate so the matrix view prints all its setups under one header.
  */
 #include "report/writer.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -123,7 +124,8 @@ int fsb_bonnie_row(FILE *out, const struct fsb_result *r)
 	if (err)
 		return err;
 	/* A long label widens its row rather than losing what tells rows apart. */
-	fprintf(out, "%-11s|", fsb_writer_label(r));
+	fsb_text_pad(out, fsb_writer_label(r), -11);
+	fputc('|', out);
 	for (int i = 0; i < 3; i++)
 		io_cell(out, r, io_ids[i]);
 	fputs("  ", out);

@@ -11,6 +11,7 @@
  */
 #include "report/writer.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -113,19 +114,26 @@ static void print_latency(FILE *out, const struct fsb_result *r, const struct fs
 static void print_title(FILE *out, const char *name, const char *what)
 {
 	size_t n = strlen(what);
+	char cut[18 * 4 + 1];
 
-	if (n < 18)
-		fprintf(out, "%-*.*s %s", (int)(18 - n), (int)(18 - n), name, what);
-	else
+	if (n < 18) {
+		/* Cut by characters, escapes whole: a label is anyone's text. */
+		fsb_text_cut(name, 18 - n, cut, sizeof(cut));
+		fsb_text_pad(out, cut, -(int)(18 - n));
+		fprintf(out, " %s", what);
+	} else {
 		fprintf(out, "%19s", what);
+	}
 }
 
 static void print_version(FILE *out, const struct fsb_result *r)
 {
-	if (r->version)
-		fprintf(out, "Version  fsbench-%s\n", r->version);
-	else
-		fputs("Version  fsbench\n", out);
+	fputs("Version  fsbench", out);
+	if (r->version) {
+		fputc('-', out);
+		fsb_text_put(out, r->version);
+	}
+	fputc('\n', out);
 }
 
 int fsb_bonnie_pp_io_header(FILE *out, const struct fsb_result *first)

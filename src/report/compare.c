@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "report/json.h"
 #include "util/io.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -661,18 +662,6 @@ static int matrix_head(struct json_object *doc, char *why, size_t why_len)
 	return 0;
 }
 
-/*
- * A string from a file, fit for a one-line message on a terminal: control
- * characters (escape sequences, newlines) become '?', cut to fit len.
- */
-static void terminal_safe(const char *s, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", s);
-	for (char *c = buf; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-}
-
 static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const char *path,
 		       char *why, size_t why_len)
 {
@@ -725,12 +714,13 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 			return -EINVAL;
 		}
 		if (!nres) {
-			char name[64], error[128];
+			char name[256], error[512];
 
-			/* A setup that failed in the matrix run: say so, show the rest. */
-			terminal_safe(label ? label : "", name, sizeof(name));
-			terminal_safe(get_string(setup, "error") ? get_string(setup, "error") :
-				      "no error recorded", error, sizeof(error));
+			/* A setup that failed in the matrix run: say so, show the rest
+			 * (fsb_warn escapes what the file held; here it is only cut). */
+			fsb_text_safe(label ? label : "", 60, name, sizeof(name));
+			fsb_text_safe(get_string(setup, "error") ? get_string(setup, "error") :
+				      "no error recorded", 120, error, sizeof(error));
 			fsb_warn("'%s': setup %zu '%s' has no results (%s)", path, i + 1, name,
 				 error);
 			continue;
@@ -768,21 +758,17 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 	return 0;
 }
 
-int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
+			     const char *path, char *why, size_t why_len)
 {
-	struct json_object *doc;
 	struct fsb_result r;
-	char why[256] = "";
 	size_t before = s->n;
 	int err;
 
-	doc = fsb_json_read(path);
-	if (!doc)
-		return -errno;
 	if (is_matrix(doc)) {
-		err = load_matrix(s, doc, path, why, sizeof(why));
+		err = load_matrix(s, doc, path, why, why_len);
 	} else {
-		err = fsb_json_to_result(doc, &r, why, sizeof(why));
+		err = fsb_json_to_result(doc, &r, why, why_len);
 		if (!err) {
 			const char *label = r.setup.label && r.setup.label[0] ? r.setup.label
 									      : base_name(path);
@@ -793,14 +779,27 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
 			if (!copy)
 				fsb_result_release(&r);
 			if (err)
-				set_add_why(err, why, sizeof(why));
+				set_add_why(err, why, why_len);
 		}
 	}
-	json_object_put(doc);
-	if (err) {
+	if (err)
 		set_truncate(s, before);
+	return err;
+}
+
+int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+{
+	struct json_object *doc;
+	char why[256] = "";
+	int err;
+
+	doc = fsb_json_read(path);
+	if (!doc)
+		return -errno;
+	err = fsb_compare_set_add_json(s, doc, path, why, sizeof(why));
+	json_object_put(doc);
+	if (err)
 		fsb_err("cannot read '%s': %s", path, why);
-	}
 	return err;
 }
 

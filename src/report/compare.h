@@ -157,6 +157,15 @@ struct fsb_compare_set {
 int fsb_compare_set_load(struct fsb_compare_set *s, const char *path);
 
 /*
+ * The same for a document already parsed (fsb_json_parse), path naming
+ * where it came from (labels, sources); says nothing on failure but why
+ * (a matrix setup without results is still a warning). Touches no file.
+ */
+struct json_object;
+int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
+			     const char *path, char *why, size_t why_len);
+
+/*
  * Load n files in order; the first bad one stops it (described, naming
  * the file), and so does SIGINT/SIGTERM (-EINTR, nothing described).
  */

@@ -6,10 +6,12 @@
  */
 #include "report/writer.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CSV_FIELDS 50
@@ -118,18 +120,26 @@ static void fill_latency(char *cell, const struct fsb_result *r, const struct fs
 		fsb_writer_bonnie_latency(t->latency.max_us, cell, CELL);
 }
 
-/* A free-text field must not split the line: commas and controls go. */
-static void put_text(FILE *out, const char *s)
+/*
+ * A free-text field (version, label) must not split the line, and the
+ * bonnie++ format has no quoting (bon_csv2txt splits on every comma): its
+ * controls are escaped as everywhere (util/text.h: a newline becomes the
+ * two characters "\n"), then each comma becomes ';'. 0 or -ENOMEM.
+ */
+static int put_text(FILE *out, const char *str)
 {
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char *s;
 
-		if (c == ',')
-			c = ';';
-		else if (c < 0x20 || c == 0x7f)
-			c = ' ';
-		fputc(c, out);
-	}
+	if (!str)
+		return 0;
+	if (!(s = fsb_text_dup(str)))
+		return -ENOMEM;
+	for (char *c = s; *c; c++)
+		if (*c == ',')
+			*c = ';';
+	fputs(s, out);
+	free(s);
+	return 0;
 }
 
 int fsb_csv_line(FILE *out, const struct fsb_result *r)
@@ -154,16 +164,18 @@ int fsb_csv_line(FILE *out, const struct fsb_result *r)
 		fill_latency(cells[44 + i], r, &fsb_bonnie_file_cols[i]);
 	}
 
-	for (int i = 0; i < CSV_FIELDS; i++) {
+	for (int i = 0; i < CSV_FIELDS && !err; i++) {
 		if (i)
 			fputc(',', out);
 		if (i == 1)
-			put_text(out, r->version);
+			err = put_text(out, r->version);
 		else if (i == 2)
-			put_text(out, fsb_writer_label(r));
+			err = put_text(out, fsb_writer_label(r));
 		else
 			fputs(cells[i], out);
 	}
+	if (err)
+		return err;
 	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
 }

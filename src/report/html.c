@@ -4,7 +4,9 @@
  * inline CSS and inline SVG, and it runs nothing: no script element, no
  * event handler, no external URL (a Content-Security-Policy says so too,
  * so even a mistake here could not fetch or run anything). Everything
- * taken from the documents is someone else's text and is escaped.
+ * taken from the documents is someone else's text: this file writes
+ * nothing itself, only through report/html_out.h, where markup is string
+ * literals and every value from a document is escaped on the way out.
  *
  * Charts are horizontal bars, one per input, so long labels stay legible:
  * the bar is the median, the whisker spans the lowest and highest run,
@@ -12,6 +14,7 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
+#include "report/html_out.h"
 #include "core/error.h"
 #include "report/compare.h"
 #include "util/size.h"
@@ -22,89 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- escaping ---------------------------------------------------------- */
-
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		return (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		/* No overlong forms, no UTF-16 surrogates. */
-		if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f))
-			return 0;
-		return (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		if ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-			return 0;
-		return (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80 &&
-		       (s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
-/*
- * Escape at most max characters of s; when s is longer, end with "…" so
- * a reader knows (the whole string goes in a <title> beside it).
- */
-static void escape_n(FILE *out, const char *str, size_t max)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	size_t chars = 0;
-
-	for (; *s; chars++) {
-		size_t n = utf8_len(s);
-
-		if (chars + 1 == max && s[n ? n : 1]) {
-			fputs("…", out);
-			return;
-		}
-		if (!n) {
-			fputs("\xef\xbf\xbd", out);
-			s++;
-			continue;
-		}
-		if (n == 1) {
-			switch (*s) {
-			case '&': fputs("&amp;", out); break;
-			case '<': fputs("&lt;", out); break;
-			case '>': fputs("&gt;", out); break;
-			case '"': fputs("&quot;", out); break;
-			case '\'': fputs("&#39;", out); break;
-			case '\t': case '\n': case '\r':
-				fputc(*s, out);
-				break;
-			default:
-				/* Controls are parse errors in HTML: show U+FFFD instead. */
-				if (*s < 0x20 || *s == 0x7f)
-					fputs("\xef\xbf\xbd", out);
-				else
-					fputc(*s, out);
-			}
-		} else if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) {
-			/* C1 controls (U+0080-U+009F). */
-			fputs("\xef\xbf\xbd", out);
-		} else {
-			fwrite(s, 1, n, out);
-		}
-		s += n;
-	}
-}
-
-void fsb_html_escape(FILE *out, const char *s)
-{
-	escape_n(out, s, SIZE_MAX);
-}
-
-#define esc fsb_html_escape
-
 /* ---- page context ------------------------------------------------------ */
 
 struct page {
-	FILE *out;
+	struct fsb_html_out *w;   /* every byte of the page goes through it */
 	const struct fsb_result *const *docs;
 	const char *const *labels;
 	size_t n;
@@ -146,74 +70,76 @@ static bool is_lifecycle_row(const struct fsb_compare_row *row)
 
 /* ---- head and style ----------------------------------------------------- */
 
-static const char style[] =
-	":root{--fg:#1c2230;--muted:#5d6778;--line:#d9dee7;--head:#f3f5f9;--good:#1a7f37;"
-	"--bad:#b42318}\n"
-	"*{box-sizing:border-box}\n"
-	"html{-webkit-text-size-adjust:100%}\n"
-	"body{margin:0;color:var(--fg);background:#fff;font:15px/1.45 system-ui,-apple-system,"
-	"\"Segoe UI\",Roboto,\"Noto Sans\",\"DejaVu Sans\",sans-serif}\n"
-	"main{max-width:1200px;margin:0 auto;padding:28px 32px 56px}\n"
-	"h1{font-size:26px;margin:0 0 2px}\n"
-	"h2{font-size:19px;margin:34px 0 10px;padding-bottom:4px;"
-	"border-bottom:2px solid var(--line)}\n"
-	"h3{font-size:15px;margin:18px 0 6px}\n"
-	"p{margin:6px 0}\n"
-	".sub,.note{color:var(--muted)}\n"
-	".note{font-size:13px}\n"
-	"dl.host{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0}\n"
-	"dl.host dt{color:var(--muted)}dl.host dd{margin:0}\n"
-	".scroll{overflow-x:auto}\n"
-	"table{border-collapse:collapse;font-size:14px;margin:8px 0}\n"
-	"th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left;"
-	"vertical-align:top}\n"
-	"thead th{background:var(--head);font-weight:600;border-bottom:2px solid var(--line)}\n"
-	"tbody th{font-weight:600}\n"
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	"td.none{color:var(--muted)}\n"
-	"tr.diff td{background:#fff7e0}\n"
-	".better{color:var(--good);font-weight:600}.worse{color:var(--bad);font-weight:600}\n"
-	".same{color:var(--muted)}\n"
-	".badge{display:inline-block;font-size:11px;line-height:1.3;padding:0 5px;"
-	"border-radius:3px;background:#fde7c8;color:#7a4100;margin-left:4px}\n"
-	".key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n"
-	".charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:16px 24px}\n"
-	"figure{margin:0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;"
-	"break-inside:avoid;page-break-inside:avoid}\n"
-	"svg.chart{display:block;width:100%;height:auto}\n"
-	"svg text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\","
-	"\"DejaVu Sans\",sans-serif;font-size:12px;fill:var(--fg)}\n"
-	"svg .t{font-size:14px;font-weight:600}svg .u,svg .tick{fill:var(--muted)}\n"
-	"svg .grid{stroke:#e6e9ef;stroke-width:1}svg .axis{stroke:#9aa3b2;stroke-width:1}\n"
-	"svg .wh{stroke:#1c2230;stroke-width:1.5}svg .nz{fill:#a15c00;font-weight:600}\n"
-	"ul{margin:6px 0;padding-left:22px}li{margin:3px 0}\n"
-	"footer{margin-top:36px;color:var(--muted);font-size:12px}\n"
-	"@media (max-width:900px){.charts{grid-template-columns:1fr}main{padding:16px}}\n"
-	"@media print{@page{margin:14mm}body{font-size:10.5pt}main{max-width:none;padding:0}"
-	"h2,h2+p{break-after:avoid;page-break-after:avoid}.scroll{overflow:visible}"
-	/* One chart a row on paper: two would print their labels at 5 pt. */
-	".charts{grid-template-columns:1fr;gap:10px}.charts figure{max-width:160mm}"
-	"table,figure{break-inside:avoid;page-break-inside:avoid}"
-	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+/* A macro, not an array: markup is written from string literals only. */
+#define STYLE \
+	":root{--fg:#1c2230;--muted:#5d6778;--line:#d9dee7;--head:#f3f5f9;--good:#1a7f37;" \
+	"--bad:#b42318}\n" \
+	"*{box-sizing:border-box}\n" \
+	"html{-webkit-text-size-adjust:100%}\n" \
+	"body{margin:0;color:var(--fg);background:#fff;font:15px/1.45 system-ui,-apple-system," \
+	"\"Segoe UI\",Roboto,\"Noto Sans\",\"DejaVu Sans\",sans-serif}\n" \
+	"main{max-width:1200px;margin:0 auto;padding:28px 32px 56px}\n" \
+	"h1{font-size:26px;margin:0 0 2px}\n" \
+	"h2{font-size:19px;margin:34px 0 10px;padding-bottom:4px;" \
+	"border-bottom:2px solid var(--line)}\n" \
+	"h3{font-size:15px;margin:18px 0 6px}\n" \
+	"p{margin:6px 0}\n" \
+	".sub,.note{color:var(--muted)}\n" \
+	".note{font-size:13px}\n" \
+	"dl.host{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0}\n" \
+	"dl.host dt{color:var(--muted)}dl.host dd{margin:0}\n" \
+	".scroll{overflow-x:auto}\n" \
+	"table{border-collapse:collapse;font-size:14px;margin:8px 0}\n" \
+	"th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left;" \
+	"vertical-align:top}\n" \
+	"thead th{background:var(--head);font-weight:600;border-bottom:2px solid var(--line)}\n" \
+	"tbody th{font-weight:600}\n" \
+	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n" \
+	"td.none{color:var(--muted)}\n" \
+	"tr.diff td{background:#fff7e0}\n" \
+	".better{color:var(--good);font-weight:600}.worse{color:var(--bad);font-weight:600}\n" \
+	".same{color:var(--muted)}\n" \
+	".badge{display:inline-block;font-size:11px;line-height:1.3;padding:0 5px;" \
+	"border-radius:3px;background:#fde7c8;color:#7a4100;margin-left:4px}\n" \
+	".key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n" \
+	".charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:16px 24px}\n" \
+	"figure{margin:0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;" \
+	"break-inside:avoid;page-break-inside:avoid}\n" \
+	"svg.chart{display:block;width:100%;height:auto}\n" \
+	"svg text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\"," \
+	"\"DejaVu Sans\",sans-serif;font-size:12px;fill:var(--fg)}\n" \
+	"svg .t{font-size:14px;font-weight:600}svg .u,svg .tick{fill:var(--muted)}\n" \
+	"svg .grid{stroke:#e6e9ef;stroke-width:1}svg .axis{stroke:#9aa3b2;stroke-width:1}\n" \
+	"svg .wh{stroke:#1c2230;stroke-width:1.5}svg .nz{fill:#a15c00;font-weight:600}\n" \
+	"ul{margin:6px 0;padding-left:22px}li{margin:3px 0}\n" \
+	"footer{margin-top:36px;color:var(--muted);font-size:12px}\n" \
+	"@media (max-width:900px){.charts{grid-template-columns:1fr}main{padding:16px}}\n" \
+	"@media print{@page{margin:14mm}body{font-size:10.5pt}main{max-width:none;padding:0}" \
+	"h2,h2+p{break-after:avoid;page-break-after:avoid}.scroll{overflow:visible}" \
+	/* One chart a row on paper: two would print their labels at 5 pt. */ \
+	".charts{grid-template-columns:1fr;gap:10px}.charts figure{max-width:160mm}" \
+	"table,figure{break-inside:avoid;page-break-inside:avoid}" \
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n"
 
 static void write_head(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	fsb_html_lit(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      /* Nothing to fetch, nothing to run: only inline styles may apply. */
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"fsbench " FSB_VERSION "\">\n"
-	      "<title>fsbench report: ",
-	      out);
+	      "<title>fsbench report: ");
 	for (size_t c = 0; c < p->tab.ncols; c++) {
-		if (c)
-			fputs(c + 1 == p->tab.ncols ? " vs " : ", ", out);
-		escape_n(out, p->tab.cols[c].label, 40);
+		if (c + 1 == p->tab.ncols && c)
+			fsb_html_lit(w, " vs ");
+		else if (c)
+			fsb_html_lit(w, ", ");
+		fsb_html_text_cut(w, p->tab.cols[c].label, 40);
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", style);
+	fsb_html_lit(w, "</title>\n<style>\n" STYLE "</style>\n</head>\n<body>\n<main>\n");
 }
 
 /* ---- header: host and parameters ---------------------------------------- */
@@ -240,50 +166,58 @@ static void ram_text(uint64_t bytes, char *buf, size_t len)
 
 static void write_host_list(struct page *p, const struct fsb_host *h)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	char buf[32];
 
-	fputs("<dl class=\"host\">\n", out);
+	fsb_html_lit(w, "<dl class=\"host\">\n");
 	if (h->hostname) {
-		fputs("<dt>Host</dt><dd>", out);
-		esc(out, h->hostname);
-		fputs("</dd>\n", out);
+		fsb_html_lit(w, "<dt>Host</dt><dd>");
+		fsb_html_text(w, h->hostname);
+		fsb_html_lit(w, "</dd>\n");
 	}
-	fputs("<dt>Kernel</dt><dd>", out);
-	esc(out, h->kernel ? h->kernel : "unknown");
-	fputs("</dd>\n<dt>CPU</dt><dd>", out);
-	esc(out, h->cpu ? h->cpu : "unknown");
-	fputs("</dd>\n<dt>CPUs</dt><dd>", out);
+	fsb_html_lit(w, "<dt>Kernel</dt><dd>");
+	fsb_html_text(w, h->kernel ? h->kernel : "unknown");
+	fsb_html_lit(w, "</dd>\n<dt>CPU</dt><dd>");
+	fsb_html_text(w, h->cpu ? h->cpu : "unknown");
+	fsb_html_lit(w, "</dd>\n<dt>CPUs</dt><dd>");
 	if (h->cpus > 0)
-		fprintf(out, "%d", h->cpus);
+		fsb_html_markupf(w, "%d", h->cpus);
 	else
-		fputs("unknown", out);
+		fsb_html_lit(w, "unknown");
 	ram_text(h->ram_bytes, buf, sizeof(buf));
-	fprintf(out, "</dd>\n<dt>RAM</dt><dd>%s</dd>\n</dl>\n", buf);
+	fsb_html_lit(w, "</dd>\n<dt>RAM</dt><dd>");
+	fsb_html_text(w, buf);
+	fsb_html_lit(w, "</dd>\n</dl>\n");
 }
 
-static void td(FILE *out, const char *s)
+static void td(struct fsb_html_out *w, const char *s)
 {
 	if (!s || !s[0]) {
-		fputs("<td class=\"none\">—</td>", out);
+		fsb_html_lit(w, "<td class=\"none\">—</td>");
 		return;
 	}
-	fputs("<td>", out);
-	esc(out, s);
-	fputs("</td>", out);
+	fsb_html_lit(w, "<td>");
+	fsb_html_text(w, s);
+	fsb_html_lit(w, "</td>");
 }
 
-static void th_label(FILE *out, const char *label, size_t col, const char *cls)
+/* A column's heading with its colour key; num: right-aligned like its figures. */
+static void th_label(struct fsb_html_out *w, const char *label, size_t col, bool num)
 {
-	fprintf(out, "<th%s%s%s><span class=\"key\" style=\"background:%s\"></span>",
-		cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", colour(col));
-	esc(out, label);
-	fputs("</th>", out);
+	if (num)
+		fsb_html_lit(w, "<th class=\"num\">");
+	else
+		fsb_html_lit(w, "<th>");
+	fsb_html_lit(w, "<span class=\"key\" style=\"background:");
+	fsb_html_attr(w, colour(col));
+	fsb_html_lit(w, "\"></span>");
+	fsb_html_text(w, label);
+	fsb_html_lit(w, "</th>");
 }
 
 static void write_hosts(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	bool all_same = true;
 
 	for (size_t i = 1; i < p->n && all_same; i++)
@@ -293,28 +227,30 @@ static void write_hosts(struct page *p)
 		return;
 	}
 	/* Results from different machines: say so plainly, one row each. */
-	fputs("<p><strong>The inputs come from different hosts.</strong></p>\n"
-	      "<div class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>Kind</th>"
-	      "<th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">CPUs</th>"
-	      "<th class=\"num\">RAM</th></tr></thead><tbody>\n", out);
+	fsb_html_lit(w, "<p><strong>The inputs come from different hosts.</strong></p>\n<div "
+	                "class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>"
+	                "Kind</th><th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">"
+	                "CPUs</th><th class=\"num\">RAM</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_host *h = &p->docs[i]->host;
 		char ram[32];
 
-		fputs("<tr>", out);
-		td(out, p->labels[i]);
-		td(out, p->docs[i]->kind);
-		td(out, h->hostname);
-		td(out, h->kernel);
-		td(out, h->cpu);
+		fsb_html_lit(w, "<tr>");
+		td(w, p->labels[i]);
+		td(w, p->docs[i]->kind);
+		td(w, h->hostname);
+		td(w, h->kernel);
+		td(w, h->cpu);
 		if (h->cpus > 0)
-			fprintf(out, "<td class=\"num\">%d</td>", h->cpus);
+			fsb_html_markupf(w, "<td class=\"num\">%d</td>", h->cpus);
 		else
-			td(out, NULL);
+			td(w, NULL);
 		ram_text(h->ram_bytes, ram, sizeof(ram));
-		fprintf(out, "<td class=\"num\">%s</td></tr>\n", ram);
+		fsb_html_lit(w, "<td class=\"num\">");
+		fsb_html_text(w, ram);
+		fsb_html_lit(w, "</td></tr>\n");
 	}
-	fputs("</tbody></table></div>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n");
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -400,7 +336,7 @@ static bool param_listed(const struct page *p, const char *kind, size_t doc, siz
 
 static void param_row(struct page *p, const char *kind, size_t ndocs, const char *key)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	char name[96], first[256] = "", val[256];
 	bool differs = false, any = false, seen = false;
 
@@ -422,14 +358,17 @@ static void param_row(struct page *p, const char *kind, size_t ndocs, const char
 	if (!any)
 		return;
 	param_name(key, name, sizeof(name));
-	fprintf(out, "<tr%s><th>", differs ? " class=\"diff\"" : "");
-	esc(out, name);
-	fputs("</th>", out);
+	if (differs)
+		fsb_html_lit(w, "<tr class=\"diff\"><th>");
+	else
+		fsb_html_lit(w, "<tr><th>");
+	fsb_html_text(w, name);
+	fsb_html_lit(w, "</th>");
 	if (!differs && ndocs > 1) {
 		/* One value for all: say it once, so what differs stands out. */
-		fprintf(out, "<td colspan=\"%zu\">", ndocs);
-		esc(out, first);
-		fputs("</td></tr>\n", out);
+		fsb_html_markupf(w, "<td colspan=\"%zu\">", ndocs);
+		fsb_html_text(w, first);
+		fsb_html_lit(w, "</td></tr>\n");
 		return;
 	}
 	for (size_t i = 0; i < p->n; i++) {
@@ -440,15 +379,15 @@ static void param_row(struct page *p, const char *kind, size_t ndocs, const char
 		val[0] = '\0';
 		if (prm)
 			param_value(prm, val, sizeof(val));
-		td(out, val);
+		td(w, val);
 	}
-	fputs("</tr>\n", out);
+	fsb_html_lit(w, "</tr>\n");
 }
 
 /* One table per kind of result: run and lifecycle parameters have little in common. */
 static void write_param_table(struct page *p, const char *kind, bool several_kinds)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	size_t ndocs = 0, nparams = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
@@ -459,18 +398,21 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 	}
 	if (!nparams)
 		return;
-	fputs("<h3>Parameters", out);
+	fsb_html_lit(w, "<h3>Parameters");
 	if (several_kinds) {
-		fputs(" of the ", out);
-		esc(out, kind);
-		fputs(!strcmp(kind, "run") ? " suites" : " results", out);
+		fsb_html_lit(w, " of the ");
+		fsb_html_text(w, kind);
+		if (!strcmp(kind, "run"))
+			fsb_html_lit(w, " suites");
+		else
+			fsb_html_lit(w, " results");
 	}
-	fputs("</h3>\n<div class=\"scroll\"><table class=\"params\"><thead><tr>"
-	      "<th>Parameter</th>", out);
+	fsb_html_lit(w, "</h3>\n<div class=\"scroll\"><table class=\"params\"><thead><tr><th>"
+	                "Parameter</th>");
 	for (size_t i = 0; i < p->n; i++)
 		if (of_kind(p, i, kind))
-			th_label(out, p->labels[i], p->doc_col[i], NULL);
-	fputs("</tr></thead><tbody>\n", out);
+			th_label(w, p->labels[i], p->doc_col[i], false);
+	fsb_html_lit(w, "</tr></thead><tbody>\n");
 	for (size_t k = 0; k < NFIRST; k++)
 		param_row(p, kind, ndocs, first_params[k]);
 	for (size_t d = 0; d < p->n; d++) {
@@ -480,10 +422,10 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 			if (!param_listed(p, kind, d, i))
 				param_row(p, kind, ndocs, p->docs[d]->params[i].key);
 	}
-	fputs("</tbody></table></div>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n");
 	if (ndocs > 1)
-		fputs("<p class=\"note\">Shaded rows differ between inputs; a value shown once "
-		      "holds for all.</p>\n", out);
+		fsb_html_lit(w, "<p class=\"note\">Shaded rows differ between inputs; a value "
+		                "shown once holds for all.</p>\n");
 }
 
 static void write_params(struct page *p)
@@ -505,65 +447,73 @@ static void write_params(struct page *p)
 
 static void write_header(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 
-	fputs("<header>\n<h1>fsbench report</h1>\n<p class=\"sub\">", out);
+	fsb_html_lit(w, "<header>\n<h1>fsbench report</h1>\n<p class=\"sub\">");
 	for (size_t c = 0; c < p->tab.ncols; c++) {
-		if (c)
-			fputs(c + 1 == p->tab.ncols ? " vs " : ", ", out);
-		fputs("<strong>", out);
-		esc(out, p->tab.cols[c].label);
-		fputs("</strong>", out);
+		if (c + 1 == p->tab.ncols && c)
+			fsb_html_lit(w, " vs ");
+		else if (c)
+			fsb_html_lit(w, ", ");
+		fsb_html_lit(w, "<strong>");
+		fsb_html_text(w, p->tab.cols[c].label);
+		fsb_html_lit(w, "</strong>");
 	}
-	fprintf(out, " · %zu result%s · fsbench " FSB_VERSION "</p>\n", p->n,
-		p->n == 1 ? "" : "s");
+	fsb_html_markupf(w, " · %zu result", p->n);
+	if (p->n != 1)
+		fsb_html_lit(w, "s");
+	fsb_html_lit(w, " · fsbench " FSB_VERSION "</p>\n");
 	write_hosts(p);
 	write_params(p);
-	fputs("</header>\n", out);
+	fsb_html_lit(w, "</header>\n");
 }
 
 /* ---- setups --------------------------------------------------------------- */
 
 static void write_setups(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 
-	fputs("<section id=\"setups\">\n<h2>Setups</h2>\n<div class=\"scroll\"><table "
-	      "class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
-	      "<th>Mount options</th><th>Device</th><th>Fill</th>"
-	      "<th>fsbench</th></tr></thead><tbody>\n", out);
+	fsb_html_lit(w, "<section id=\"setups\">\n<h2>Setups</h2>\n<div class=\"scroll\"><table "
+	                "class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
+	                "<th>Mount options</th><th>Device</th><th>Fill</th><th>fsbench</th></tr>"
+	                "</thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_setup *s = &p->docs[i]->setup;
 
-		fputs("<tr>", out);
-		th_label(out, p->labels[i], p->doc_col[i], NULL);
-		td(out, p->docs[i]->kind);
-		td(out, s->fs_type);
-		td(out, s->mount_options);
-		td(out, s->device);
-		td(out, s->fill);
-		td(out, p->docs[i]->version);
-		fputs("</tr>\n", out);
+		fsb_html_lit(w, "<tr>");
+		th_label(w, p->labels[i], p->doc_col[i], false);
+		td(w, p->docs[i]->kind);
+		td(w, s->fs_type);
+		td(w, s->mount_options);
+		td(w, s->device);
+		td(w, s->fill);
+		td(w, p->docs[i]->version);
+		fsb_html_lit(w, "</tr>\n");
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
 }
 
 /* ---- summary: the compare table ------------------------------------------ */
 
-static void value_cell(FILE *out, const struct fsb_test_result *t)
+static void value_cell(struct fsb_html_out *w, const struct fsb_test_result *t)
 {
 	char buf[64];
 
 	if (!t) {
-		fputs("<td class=\"none num\">—</td>", out);
+		fsb_html_lit(w, "<td class=\"none num\">—</td>");
 		return;
 	}
+	/* The unit is the document's: "512 <img...>" is text like any other. */
 	fsb_compare_format_value(t->unit, t->median, buf, sizeof(buf));
-	fprintf(out, "<td class=\"num\">%s%s</td>", buf,
-		fsb_test_noisy(t) ? "<span class=\"badge\">noisy</span>" : "");
+	fsb_html_lit(w, "<td class=\"num\">");
+	fsb_html_text(w, buf);
+	if (fsb_test_noisy(t))
+		fsb_html_lit(w, "<span class=\"badge\">noisy</span>");
+	fsb_html_lit(w, "</td>");
 }
 
-static void ratio_cell(FILE *out, const struct fsb_test_result *base,
+static void ratio_cell(struct fsb_html_out *w, const struct fsb_test_result *base,
 		       const struct fsb_test_result *t)
 {
 	static const char *const cls[] = {
@@ -573,47 +523,53 @@ static void ratio_cell(FILE *out, const struct fsb_test_result *base,
 	char buf[64];
 
 	if (!t) {
-		fputs("<td></td>", out);
+		fsb_html_lit(w, "<td></td>");
 		return;
 	}
 	fsb_compare_ratio_text(base, t, buf, sizeof(buf));
-	fprintf(out, "<td class=\"num %s\">%s</td>", cls[fsb_compare_verdict(base, t)], buf);
+	fsb_html_lit(w, "<td class=\"num ");
+	fsb_html_attr(w, cls[fsb_compare_verdict(base, t)]);
+	fsb_html_lit(w, "\">");
+	fsb_html_text(w, buf);
+	fsb_html_lit(w, "</td>");
 }
 
 static void write_summary(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	const struct fsb_compare_table *t = &p->tab;
 
 	if (!t->nrows)
 		return;
-	fputs("<section id=\"summary\">\n<h2>Summary</h2>\n", out);
+	fsb_html_lit(w, "<section id=\"summary\">\n<h2>Summary</h2>\n");
 	if (t->ncols > 1) {
-		fputs("<p>Medians side by side; the speed of each input relative to <strong>", out);
-		esc(out, t->cols[0].label);
-		fputs("</strong> (for times, less is faster). <span class=\"same\">~</span> "
-		      "marks a difference within the measured spread: not significant.</p>\n", out);
+		fsb_html_lit(w, "<p>Medians side by side; the speed of each input relative to "
+		                "<strong>");
+		fsb_html_text(w, t->cols[0].label);
+		fsb_html_lit(w, "</strong> (for times, less is faster). <span class=\"same\">"
+		                "~</span> marks a difference within the measured spread: not "
+		                "significant.</p>\n");
 	}
-	fputs("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Test</th>", out);
+	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Test</th>");
 	for (size_t c = 0; c < t->ncols; c++) {
-		th_label(out, t->cols[c].label, c, "num");
+		th_label(w, t->cols[c].label, c, true);
 		if (c)
-			fputs("<th class=\"num\">vs first</th>", out);
+			fsb_html_lit(w, "<th class=\"num\">vs first</th>");
 	}
-	fputs("</tr></thead><tbody>\n", out);
+	fsb_html_lit(w, "</tr></thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
-		fputs("<tr><th>", out);
-		esc(out, t->rows[r].name);
-		fputs("</th>", out);
+		fsb_html_lit(w, "<tr><th>");
+		fsb_html_text(w, t->rows[r].name);
+		fsb_html_lit(w, "</th>");
 		for (size_t c = 0; c < t->ncols; c++) {
-			value_cell(out, fsb_compare_cell(t, r, c));
+			value_cell(w, fsb_compare_cell(t, r, c));
 			if (c)
-				ratio_cell(out, fsb_compare_cell(t, r, 0),
+				ratio_cell(w, fsb_compare_cell(t, r, 0),
 					   fsb_compare_cell(t, r, c));
 		}
-		fputs("</tr>\n", out);
+		fsb_html_lit(w, "</tr>\n");
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
 }
 
 /* ---- charts ---------------------------------------------------------------- */
@@ -655,19 +611,16 @@ static double bounded(double v)
 	return isfinite(v) && v > 0 ? v : 0;
 }
 
-/* v (already in unit) with three significant digits, escaped. */
-static void axis_value(FILE *out, double v, const char *unit)
+/* v (already in unit) with three significant digits, then the unit: text. */
+static void axis_value(struct fsb_html_out *w, double v, const char *unit)
 {
-	char buf[32];
-
 	if (v < 9.995)
-		snprintf(buf, sizeof(buf), "%.2f ", v);
+		fsb_html_textf(w, "%.2f ", v);
 	else if (v < 99.95)
-		snprintf(buf, sizeof(buf), "%.1f ", v);
+		fsb_html_textf(w, "%.1f ", v);
 	else
-		snprintf(buf, sizeof(buf), "%.0f ", v);
-	fputs(buf, out);
-	esc(out, unit);
+		fsb_html_textf(w, "%.0f ", v);
+	fsb_html_text(w, unit);
 }
 
 /* What to call a row where the section already says what kind it is. */
@@ -676,15 +629,39 @@ static const char *row_title(const struct fsb_compare_row *row)
 	return strcmp(row->kind, "run") ? row->id : row->name;
 }
 
+static void better_words(struct fsb_html_out *w, const struct fsb_compare_row *row)
+{
+	if (fsb_compare_lower_is_better(row->unit))
+		fsb_html_lit(w, "lower is better");
+	else
+		fsb_html_lit(w, "higher is better");
+}
+
+/* The tooltip of one bar: "label: median 5 MiB/s, lowest ..., 3 runs". */
+static void bar_title(struct fsb_html_out *w, const char *label,
+		      const struct fsb_test_result *cell)
+{
+	char med[64], lo[64], hi[64];
+
+	/* The unit picks the format and is the document's text: all escaped. */
+	fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
+	fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
+	fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
+	fsb_html_lit(w, "<g><title>");
+	fsb_html_textf(w, "%s: median %s, lowest %s, highest %s, %zu run%s", label, med, lo, hi,
+		       cell->nruns, cell->nruns == 1 ? "" : "s");
+	fsb_html_lit(w, "</title>\n");
+}
+
 static void write_chart(struct page *p, size_t r)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	const struct fsb_compare_table *t = &p->tab;
 	const struct fsb_compare_row *row = &t->rows[r];
 	const char *aunit;
 	double vmax = 0, div, step, top, plot = CH_W - CH_LABEL - CH_RIGHT;
 	size_t nbars = 0, k = 0;
-	int h;
+	int ht;
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
@@ -698,28 +675,35 @@ static void write_chart(struct page *p, size_t r)
 	aunit = fsb_compare_axis_unit(row->unit, vmax, &div);
 	step = nice_step(vmax / div / 4);
 	top = ceil(vmax / div / step - 1e-9) * step;
+	if (!isfinite(top)) {
+		/* Near DBL_MAX the rounded-up axis overflows: end it at the value. */
+		top = vmax / div;
+		step = top / 4;
+	}
 	if (!(top > 0))
 		top = step;
-	h = CH_TOP + (int)nbars * (CH_BAR + CH_GAP) - CH_GAP + CH_AXIS;
+	ht = CH_TOP + (int)nbars * (CH_BAR + CH_GAP) - CH_GAP + CH_AXIS;
 
-	fputs("<figure><svg class=\"chart\" data-test=\"", out);
-	esc(out, row->id);
-	fputs("\" data-kind=\"", out);
-	esc(out, row->kind);
-	fprintf(out, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n",
-		CH_W, h, CH_W, h);
-	fputs("<title>", out);
-	esc(out, row_title(row));
-	fputs(": median of each input, whisker from lowest to highest run (", out);
-	esc(out, aunit);
-	fprintf(out, ", %s is better)</title>\n",
-		fsb_compare_lower_is_better(row->unit) ? "lower" : "higher");
-	fputs("<text x=\"0\" y=\"16\"><tspan class=\"t\">", out);
-	esc(out, row_title(row));
-	fputs("</tspan><tspan class=\"u\" dx=\"8\">", out);
-	esc(out, aunit);
-	fprintf(out, " · %s is better</tspan></text>\n",
-		fsb_compare_lower_is_better(row->unit) ? "lower" : "higher");
+	fsb_html_lit(w, "<figure><svg class=\"chart\" data-test=\"");
+	fsb_html_attr(w, row->id);
+	fsb_html_lit(w, "\" data-kind=\"");
+	fsb_html_attr(w, row->kind);
+	fsb_html_markupf(w, "\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">\n",
+			 CH_W, ht, CH_W, ht);
+	fsb_html_lit(w, "<title>");
+	fsb_html_text(w, row_title(row));
+	fsb_html_lit(w, ": median of each input, whisker from lowest to highest run (");
+	fsb_html_text(w, aunit);
+	fsb_html_lit(w, ", ");
+	better_words(w, row);
+	fsb_html_lit(w, ")</title>\n");
+	fsb_html_lit(w, "<text x=\"0\" y=\"16\"><tspan class=\"t\">");
+	fsb_html_text(w, row_title(row));
+	fsb_html_lit(w, "</tspan><tspan class=\"u\" dx=\"8\">");
+	fsb_html_text(w, aunit);
+	fsb_html_lit(w, " · ");
+	better_words(w, row);
+	fsb_html_lit(w, "</tspan></text>\n");
 
 	/* Grid and ticks: at most a handful of round numbers. */
 	for (int i = 0; i <= 10; i++) {
@@ -728,16 +712,19 @@ static void write_chart(struct page *p, size_t r)
 		if (v > top + step * 1e-6)
 			break;
 		x = CH_LABEL + plot * v / top;
-		fprintf(out, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-			"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-			"%.4g</text>\n",
-			i ? "grid" : "axis", x, CH_TOP - 6, x, h - CH_AXIS + 4, x, h - 8, v);
+		if (i)
+			fsb_html_lit(w, "<line class=\"grid\"");
+		else
+			fsb_html_lit(w, "<line class=\"axis\"");
+		fsb_html_markupf(w, " x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+				 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+				 "%.4g</text>\n",
+				 x, CH_TOP - 6, x, ht - CH_AXIS + 4, x, ht - 8, v);
 	}
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
 		double y, med, lo, hi, xm, xlo, xhi, yc, xt;
-		char value[64];
 
 		if (!cell)
 			continue;
@@ -750,92 +737,99 @@ static void write_chart(struct page *p, size_t r)
 		xlo = CH_LABEL + plot * lo / top;
 		xhi = CH_LABEL + plot * hi / top;
 
-		fputs("<g><title>", out);
-		esc(out, t->cols[c].label);
-		fsb_compare_format_value(cell->unit, cell->median, value, sizeof(value));
-		fprintf(out, ": median %s", value);
-		fsb_compare_format_value(cell->unit, cell->min, value, sizeof(value));
-		fprintf(out, ", lowest %s", value);
-		fsb_compare_format_value(cell->unit, cell->max, value, sizeof(value));
-		fprintf(out, ", highest %s, %zu run%s</title>\n", value, cell->nruns,
-			cell->nruns == 1 ? "" : "s");
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", CH_LABEL - 8,
-			yc + 4);
-		escape_n(out, t->cols[c].label, CH_LABEL_CHARS);
-		fputs("</text>\n", out);
-		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"2\" "
-			"fill=\"%s\"%s/>\n", CH_LABEL, y, xm - CH_LABEL, CH_BAR, colour(c),
-			fsb_test_noisy(cell) ? " fill-opacity=\"0.55\"" : "");
+		bar_title(w, t->cols[c].label, cell);
+		fsb_html_markupf(w, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", CH_LABEL - 8,
+				 yc + 4);
+		fsb_html_text_cut(w, t->cols[c].label, CH_LABEL_CHARS);
+		fsb_html_lit(w, "</text>\n");
+		fsb_html_markupf(w, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+				 "rx=\"2\" fill=\"", CH_LABEL, y, xm - CH_LABEL, CH_BAR);
+		fsb_html_attr(w, colour(c));
+		if (fsb_test_noisy(cell))
+			fsb_html_lit(w, "\" fill-opacity=\"0.55");
+		fsb_html_lit(w, "\"/>\n");
 		if (xhi - xlo >= 0.5)
-			fprintf(out, "<path class=\"wh\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f "
-				"%.1fV%.1f\"/>\n", xlo, yc, xhi, xlo, yc - 6, yc + 6, xhi, yc - 6,
-				yc + 6);
+			fsb_html_markupf(w, "<path class=\"wh\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f"
+					 "M%.1f %.1fV%.1f\"/>\n", xlo, yc, xhi, xlo, yc - 6,
+					 yc + 6, xhi, yc - 6, yc + 6);
 		xt = fmax(xm, xhi) + 6;
 		/* In the axis's unit, so the label and the scale read alike. */
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", xt, yc + 4);
-		axis_value(out, med, aunit);
-		fprintf(out, "%s</text>\n</g>\n",
-			fsb_test_noisy(cell) ? " <tspan class=\"nz\">noisy</tspan>" : "");
+		fsb_html_markupf(w, "<text x=\"%.1f\" y=\"%.1f\">", xt, yc + 4);
+		axis_value(w, med, aunit);
+		if (fsb_test_noisy(cell))
+			fsb_html_lit(w, " <tspan class=\"nz\">noisy</tspan>");
+		fsb_html_lit(w, "</text>\n</g>\n");
 	}
-	fputs("</svg></figure>\n", out);
+	fsb_html_lit(w, "</svg></figure>\n");
 }
 
 static void write_charts(struct page *p, bool lifecycle)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 
-	fputs("<div class=\"charts\">\n", out);
+	fsb_html_lit(w, "<div class=\"charts\">\n");
 	for (size_t r = 0; r < p->tab.nrows; r++)
 		if (is_lifecycle_row(&p->tab.rows[r]) == lifecycle)
 			write_chart(p, r);
-	fputs("</div>\n", out);
+	fsb_html_lit(w, "</div>\n");
 }
 
 static void write_results(struct page *p)
 {
+	struct fsb_html_out *w = p->w;
 	bool any = false;
 
 	for (size_t r = 0; r < p->tab.nrows && !any; r++)
 		any = !is_lifecycle_row(&p->tab.rows[r]);
 	if (!any)
 		return;
-	fputs("<section id=\"results\">\n<h2>Throughput and metadata</h2>\n<p class=\"note\">"
-	      "Bars are medians; whiskers span the lowest and highest run. Faded bars are "
-	      "noisy figures (coefficient of variation above 10%).</p>\n", p->out);
+	fsb_html_lit(w, "<section id=\"results\">\n<h2>Throughput and metadata</h2>\n<p "
+	                "class=\"note\">Bars are medians; whiskers span the lowest and highest "
+	                "run. Faded bars are noisy figures (coefficient of variation above "
+	                "10%).</p>\n");
 	write_charts(p, false);
-	fputs("</section>\n", p->out);
+	fsb_html_lit(w, "</section>\n");
 }
 
 /* ---- lifecycle ------------------------------------------------------------- */
 
-static void size_cell(FILE *out, bool known, uint64_t bytes)
+/* A figure formatted with its unit, which may be the document's: text. */
+static void num_cell(struct fsb_html_out *w, const char *formatted)
+{
+	fsb_html_lit(w, "<td class=\"num\">");
+	fsb_html_text(w, formatted);
+	fsb_html_lit(w, "</td>");
+}
+
+static void size_cell(struct fsb_html_out *w, bool known, uint64_t bytes)
 {
 	char buf[32];
 
 	if (!known) {
-		fputs("<td class=\"none num\">—</td>", out);
+		fsb_html_lit(w, "<td class=\"none num\">—</td>");
 		return;
 	}
 	fsb_size_format_human(bytes, buf, sizeof(buf));
-	fprintf(out, "<td class=\"num\">%s</td>", buf);
+	num_cell(w, buf);
 }
 
 static void write_lifecycle(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	const struct fsb_compare_table *t = &p->tab;
 
 	if (!has_kind(p, "lifecycle"))
 		return;
-	fputs("<section id=\"lifecycle\">\n<h2>Lifecycle</h2>\n<p class=\"note\">Wall time of "
-	      "each phase on the device (mkfs, mount, copy, read, umount): bars are medians, "
-	      "whiskers span the highest and lowest time. Lower is better.</p>\n", out);
+	fsb_html_lit(w, "<section id=\"lifecycle\">\n<h2>Lifecycle</h2>\n<p class=\"note\">Wall "
+	                "time of each phase on the device (mkfs, mount, copy, read, umount): bars "
+	                "are medians, whiskers span the highest and lowest time. Lower is "
+	                "better.</p>\n");
 	write_charts(p, true);
-	fputs("<div class=\"scroll\"><table class=\"lifecycle\"><thead><tr><th>Phase</th>"
-	      "<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
-	      "<th class=\"num\">Highest</th><th class=\"num\">Runs</th>"
-	      "<th class=\"num\">Device read</th><th class=\"num\">Device written</th>"
-	      "<th class=\"num\">Write amp.</th></tr></thead><tbody>\n", out);
+	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"lifecycle\"><thead><tr><th>Phase</th>"
+	                "<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
+	                "<th class=\"num\">Highest</th><th class=\"num\">Runs</th><th "
+	                "class=\"num\">Device read</th><th class=\"num\">Device written</th><th "
+	                "class=\"num\">Write amp.</th></tr></thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -852,42 +846,43 @@ static void write_lifecycle(struct page *p)
 			fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
 			fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
 			fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
-			fputs("<tr>", out);
+			fsb_html_lit(w, "<tr>");
 			if (!k++) {
-				fprintf(out, "<th rowspan=\"%zu\">", n);
-				esc(out, row_title(&t->rows[r]));
-				fputs("</th>", out);
+				fsb_html_markupf(w, "<th rowspan=\"%zu\">", n);
+				fsb_html_text(w, row_title(&t->rows[r]));
+				fsb_html_lit(w, "</th>");
 			}
-			td(out, t->cols[c].label);
-			fprintf(out, "<td class=\"num\">%s</td><td class=\"num\">%s</td>"
-				"<td class=\"num\">%s</td><td class=\"num\">%zu</td>", lo, med, hi,
-				cell->nruns);
-			size_cell(out, cell->has_device, cell->dev_read_bytes);
-			size_cell(out, cell->has_device, cell->dev_write_bytes);
+			td(w, t->cols[c].label);
+			num_cell(w, lo);
+			num_cell(w, med);
+			num_cell(w, hi);
+			fsb_html_markupf(w, "<td class=\"num\">%zu</td>", cell->nruns);
+			size_cell(w, cell->has_device, cell->dev_read_bytes);
+			size_cell(w, cell->has_device, cell->dev_write_bytes);
 			if (cell->has_wa)
-				fprintf(out, "<td class=\"num\">%.2f</td>",
-					bounded(cell->write_amplification));
+				fsb_html_markupf(w, "<td class=\"num\">%.2f</td>",
+						 bounded(cell->write_amplification));
 			else
-				fputs("<td class=\"none num\">—</td>", out);
-			fputs("</tr>\n", out);
+				fsb_html_lit(w, "<td class=\"none num\">—</td>");
+			fsb_html_lit(w, "</tr>\n");
 		}
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
 }
 
 /* ---- latency ----------------------------------------------------------------- */
 
-static void us_cell(FILE *out, double us)
+static void us_cell(struct fsb_html_out *w, double us)
 {
 	char buf[32];
 
 	fsb_compare_format_us(us, buf, sizeof(buf));
-	fprintf(out, "<td class=\"num\">%s</td>", buf);
+	num_cell(w, buf);
 }
 
 static void write_latency(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	const struct fsb_compare_table *t = &p->tab;
 	bool any = false;
 
@@ -895,12 +890,12 @@ static void write_latency(struct page *p)
 		any = t->cells[i] && t->cells[i]->has_latency;
 	if (!any)
 		return;
-	fputs("<section id=\"latency\">\n<h2>Latency</h2>\n<p class=\"note\">Time of a single "
-	      "operation (one chunk, one file, one seek), from a log-linear histogram.</p>\n"
-	      "<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
-	      "<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">p99</th>"
-	      "<th class=\"num\">p99.9</th><th class=\"num\">max</th></tr></thead><tbody>\n",
-	      out);
+	fsb_html_lit(w, "<section id=\"latency\">\n<h2>Latency</h2>\n<p class=\"note\">Time of a "
+	                "single operation (one chunk, one file, one seek), from a log-linear "
+	                "histogram.</p>\n<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
+	                "<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">"
+	                "p99</th><th class=\"num\">p99.9</th><th class=\"num\">max</th></tr>"
+	                "</thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -911,21 +906,21 @@ static void write_latency(struct page *p)
 
 			if (!cell || !cell->has_latency)
 				continue;
-			fputs("<tr>", out);
+			fsb_html_lit(w, "<tr>");
 			if (!k++) {
-				fprintf(out, "<th rowspan=\"%zu\">", n);
-				esc(out, t->rows[r].name);
-				fputs("</th>", out);
+				fsb_html_markupf(w, "<th rowspan=\"%zu\">", n);
+				fsb_html_text(w, t->rows[r].name);
+				fsb_html_lit(w, "</th>");
 			}
-			td(out, t->cols[c].label);
-			us_cell(out, cell->latency.p50_us);
-			us_cell(out, cell->latency.p99_us);
-			us_cell(out, cell->latency.p999_us);
-			us_cell(out, cell->latency.max_us);
-			fputs("</tr>\n", out);
+			td(w, t->cols[c].label);
+			us_cell(w, cell->latency.p50_us);
+			us_cell(w, cell->latency.p99_us);
+			us_cell(w, cell->latency.p999_us);
+			us_cell(w, cell->latency.max_us);
+			fsb_html_lit(w, "</tr>\n");
 		}
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
 }
 
 /* ---- how measured -------------------------------------------------------------- */
@@ -934,7 +929,7 @@ static void write_latency(struct page *p)
  * One parameter across the inputs of a kind (NULL: all): "3" when all
  * that have it agree, else "3 (a), 12 (b)". Returns false when none has it.
  */
-static bool param_across(struct page *p, const char *key, const char *kind, FILE *out)
+static bool param_across(struct page *p, const char *key, const char *kind, struct fsb_html_out *w)
 {
 	char first[256] = "", val[256];
 	bool any = false, differ = false;
@@ -954,9 +949,9 @@ static bool param_across(struct page *p, const char *key, const char *kind, FILE
 	if (!any)
 		return false;
 	if (!differ) {
-		fputs("<strong>", out);
-		esc(out, first);
-		fputs("</strong>", out);
+		fsb_html_lit(w, "<strong>");
+		fsb_html_text(w, first);
+		fsb_html_lit(w, "</strong>");
 		return true;
 	}
 	for (size_t i = 0, k = 0; i < p->n; i++) {
@@ -965,11 +960,13 @@ static bool param_across(struct page *p, const char *key, const char *kind, FILE
 		if (!prm || !of_kind(p, i, kind))
 			continue;
 		param_value(prm, val, sizeof(val));
-		fputs(k++ ? ", <strong>" : "<strong>", out);
-		esc(out, val);
-		fputs("</strong> (", out);
-		esc(out, p->labels[i]);
-		fputs(")", out);
+		if (k++)
+			fsb_html_lit(w, ", ");
+		fsb_html_lit(w, "<strong>");
+		fsb_html_text(w, val);
+		fsb_html_lit(w, "</strong> (");
+		fsb_html_text(w, p->labels[i]);
+		fsb_html_lit(w, ")");
 	}
 	return true;
 }
@@ -982,22 +979,22 @@ static bool any_param(const struct page *p, const char *key)
 	return false;
 }
 
-static const char *cache_words(const char *mode)
+/* What a cache mode means, as the page's own words (markup, not data). */
+static void cache_words(struct fsb_html_out *w, const char *mode)
 {
 	if (!strcmp(mode, "drop"))
-		return "files are fsync'ed and dropped from the page cache before each read test, "
-		       "so reads come from the device";
-	if (!strcmp(mode, "direct"))
-		return "block tests bypass the page cache with O_DIRECT";
-	if (!strcmp(mode, "keep"))
-		return "the page cache is kept on purpose: reads may come from memory";
-	return NULL;
+		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
+		                "read test, so reads come from the device");
+	else if (!strcmp(mode, "direct"))
+		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
+	else if (!strcmp(mode, "keep"))
+		fsb_html_lit(w, "the page cache is kept on purpose: reads may come from memory");
 }
 
 /* "3" or, with several kinds, "run suites 3, lifecycle phases 12". */
 static void write_repeats(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	size_t nkinds = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
@@ -1014,96 +1011,107 @@ static void write_repeats(struct page *p)
 		if (earlier)
 			continue;
 		if (nkinds++)
-			fputs("; ", out);
-		if (several)
-			fputs(!strcmp(kind, "run") ? "run suites " :
-			      !strcmp(kind, "lifecycle") ? "lifecycle phases " : "other ", out);
-		if (param_across(p, "repeat", kind, out))
+			fsb_html_lit(w, "; ");
+		if (several && !strcmp(kind, "run"))
+			fsb_html_lit(w, "run suites ");
+		else if (several && !strcmp(kind, "lifecycle"))
+			fsb_html_lit(w, "lifecycle phases ");
+		else if (several)
+			fsb_html_lit(w, "other ");
+		if (param_across(p, "repeat", kind, w))
 			continue;
 		/* No parameter: the tests say how often they ran. */
 		for (size_t j = 0; j < p->n && !nruns; j++)
 			if (of_kind(p, j, kind) && p->docs[j]->ntests)
 				nruns = p->docs[j]->tests[0].nruns;
-		fprintf(out, "<strong>%zu</strong>", nruns);
+		fsb_html_markupf(w, "<strong>%zu</strong>", nruns);
 	}
 }
 
 static void write_method(struct page *p)
 {
-	FILE *out = p->out;
+	struct fsb_html_out *w = p->w;
 	bool listed[3] = { false };
 	static const char *const modes[] = { "drop", "direct", "keep" };
 
-	fputs("<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n", out);
-	fputs("<li>Each figure is the <strong>median</strong> of repeated measured runs, drawn "
-	      "as a bar; its whisker spans the lowest and highest run (min–max).", out);
-	fputs(" Repeats: ", out);
+	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
+	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
+	                "runs, drawn as a bar; its whisker spans the lowest and highest run "
+	                "(min–max).");
+	fsb_html_lit(w, " Repeats: ");
 	write_repeats(p);
-	fputs(".</li>\n", out);
-	fputs("<li>A figure is flagged <span class=\"badge\">noisy</span> when its coefficient "
-	      "of variation (standard deviation / mean of the runs) exceeds 10%.</li>\n", out);
+	fsb_html_lit(w, ".</li>\n");
+	fsb_html_lit(w, "<li>A figure is flagged <span class=\"badge\">noisy</span> when its "
+	                "coefficient of variation (standard deviation / mean of the runs) exceeds "
+	                "10%.</li>\n");
 	if (any_param(p, "min_time_s")) {
-		fputs("<li>Every measured run lasts at least the minimum time (", out);
-		param_across(p, "min_time_s", NULL, out);
-		fputs("): a shorter run is discarded and the work grown, so every figure is a "
-		      "real measurement (no <code>+++++</code>).</li>\n", out);
+		fsb_html_lit(w, "<li>Every measured run lasts at least the minimum time (");
+		param_across(p, "min_time_s", NULL, w);
+		fsb_html_lit(w, "): a shorter run is discarded and the work grown, so every figure "
+		                "is a real measurement (no <code>+++++</code>).</li>\n");
 	}
 	if (any_param(p, "cache")) {
-		fputs("<li>Cache mode: ", out);
-		param_across(p, "cache", NULL, out);
-		fputs(".", out);
+		fsb_html_lit(w, "<li>Cache mode: ");
+		param_across(p, "cache", NULL, w);
+		fsb_html_lit(w, ".");
 		for (size_t m = 0; m < 3; m++) {
 			for (size_t i = 0; i < p->n && !listed[m]; i++) {
 				const char *mode = fsb_result_get_str(p->docs[i], "cache", NULL);
 
 				if (mode && !strcmp(mode, modes[m])) {
-					fprintf(out, " <em>%s</em>: %s.", modes[m],
-						cache_words(modes[m]));
+					fsb_html_lit(w, " <em>");
+					fsb_html_text(w, modes[m]);
+					fsb_html_lit(w, "</em>: ");
+					cache_words(w, modes[m]);
+					fsb_html_lit(w, ".");
 					listed[m] = true;
 				}
 			}
 		}
-		fputs("</li>\n", out);
+		fsb_html_lit(w, "</li>\n");
 	}
 	if (any_param(p, "size_bytes") &&
 	    (has_test(p, "write") || has_test(p, "rewrite") || has_test(p, "read") ||
 	     has_test(p, "seeks"))) {
-		fputs("<li>Block tests: a file of ", out);
-		param_across(p, "size_bytes", NULL, out);
-		fputs(" in chunks of ", out);
-		if (!param_across(p, "chunk_bytes", NULL, out))
-			fputs("unknown size", out);
+		fsb_html_lit(w, "<li>Block tests: a file of ");
+		param_across(p, "size_bytes", NULL, w);
+		fsb_html_lit(w, " in chunks of ");
+		if (!param_across(p, "chunk_bytes", NULL, w))
+			fsb_html_lit(w, "unknown size");
 		if (any_param(p, "seeks")) {
-			fputs("; random seeks: ", out);
-			param_across(p, "seeks", NULL, out);
-			fputs(" shared by ", out);
-			if (!param_across(p, "seekers", NULL, out))
-				fputs("several", out);
-			fputs(" processes", out);
+			fsb_html_lit(w, "; random seeks: ");
+			param_across(p, "seeks", NULL, w);
+			fsb_html_lit(w, " shared by ");
+			if (!param_across(p, "seekers", NULL, w))
+				fsb_html_lit(w, "several");
+			fsb_html_lit(w, " processes");
 		}
-		fputs(".</li>\n", out);
+		fsb_html_lit(w, ".</li>\n");
 	}
 	if (any_param(p, "files") && (has_test(p, "seq-create") || has_test(p, "rand-create"))) {
-		fputs("<li>Metadata tests: ", out);
-		param_across(p, "files", NULL, out);
-		fputs(" files created, stat'ed and deleted, in sequential and in random "
-		      "order.</li>\n", out);
+		fsb_html_lit(w, "<li>Metadata tests: ");
+		param_across(p, "files", NULL, w);
+		fsb_html_lit(w, " files created, stat'ed and deleted, in sequential and in random "
+		                "order.</li>\n");
 	}
 	if (has_kind(p, "lifecycle"))
-		fputs("<li>Lifecycle phases are timed on a block device (a loop device over an "
-		      "image file, attached with direct I/O, or the device given), each phase "
-		      "repeated and reported as highest, median and lowest wall time; device "
-		      "bytes come from the <code>/sys/block</code> counters.</li>\n", out);
-	fputs("<li>%CPU is user + system time of every process of a test divided by wall "
-	      "time; latency is that of single operations (p50, p99, p99.9, max).</li>\n", out);
+		fsb_html_lit(w, "<li>Lifecycle phases are timed on a block device (a loop device "
+		                "over an image file, attached with direct I/O, or the device "
+		                "given), each phase repeated and reported as highest, median and "
+		                "lowest wall time; device bytes come from the <code>"
+		                "/sys/block</code> counters.</li>\n");
+	fsb_html_lit(w, "<li>%CPU is user + system time of every process of a test divided by wall "
+	                "time; latency is that of single operations (p50, p99, p99.9, max).</li>"
+	                "\n");
 	if (p->tab.ncols > 1) {
-		fputs("<li>Ratios compare medians with the first input, <strong>", out);
-		esc(out, p->tab.cols[0].label);
-		fputs("</strong>. A difference is called significant only when both figures were "
-		      "measured at least twice and their [min, max] ranges do not overlap; "
-		      "otherwise it lies within the measured spread and is marked ~.</li>\n", out);
+		fsb_html_lit(w, "<li>Ratios compare medians with the first input, <strong>");
+		fsb_html_text(w, p->tab.cols[0].label);
+		fsb_html_lit(w, "</strong>. A difference is called significant only when both "
+		                "figures were measured at least twice and their [min, max] ranges "
+		                "do not overlap; otherwise it lies within the measured spread and "
+		                "is marked ~.</li>\n");
 	}
-	fputs("</ul>\n</section>\n", out);
+	fsb_html_lit(w, "</ul>\n</section>\n");
 }
 
 /* ---- the page ---------------------------------------------------------------- */
@@ -1111,7 +1119,8 @@ static void write_method(struct page *p)
 int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
 		   const char *const *labels, size_t n)
 {
-	struct page p = { .out = out, .docs = docs, .labels = labels, .n = n };
+	struct fsb_html_out w;
+	struct page p = { .w = &w, .docs = docs, .labels = labels, .n = n };
 	int err;
 
 	if (!n)
@@ -1124,6 +1133,7 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
 	}
 	if (err)
 		return err;
+	fsb_html_out_init(&w, out);
 	p.doc_col = calloc(n, sizeof(*p.doc_col));
 	if (!p.doc_col) {
 		fsb_compare_table_release(&p.tab);
@@ -1142,10 +1152,11 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
 	write_lifecycle(&p);
 	write_latency(&p);
 	write_method(&p);
-	fputs("<footer>Made by fsbench " FSB_VERSION ". This page is self-contained: it needs no "
-	      "network and runs no scripts.</footer>\n</main>\n</body>\n</html>\n", out);
+	fsb_html_lit(&w, "<footer>Made by fsbench " FSB_VERSION ". This page is self-contained: "
+		     "it needs no network and runs no scripts.</footer>\n</main>\n</body>\n"
+		     "</html>\n");
 
 	free(p.doc_col);
 	fsb_compare_table_release(&p.tab);
-	return ferror(out) ? -EIO : 0;
+	return fsb_html_out_finish(&w);
 }

@@ -20,19 +20,15 @@
  * a min-max whisker, the value labelled), the lifecycle phases when there
  * are any, the latency table and a "How measured" section. Every chart is
  * an <svg class="chart" data-test="ID" data-kind="KIND">. Every string
- * taken from the documents is escaped. Borrows everything; returns 0,
- * -EINVAL when n is 0 or when the documents hold more than
- * FSB_COMPARE_MAX_ROWS distinct tests (described with fsb_err), -ENOMEM,
- * or -EIO when the stream reports an error.
+ * taken from the documents is escaped: the page is written through
+ * report/html_out.h only, where data can never become markup, and
+ * non-finite figures draw at 0. Borrows everything; returns 0, -EINVAL
+ * when n is 0 or when the documents hold more than FSB_COMPARE_MAX_ROWS
+ * distinct tests (described with fsb_err) or, as a bug, when the writer
+ * used a markup format that is not numeric, -ENOMEM, or -EIO when the
+ * stream reports an error.
  */
 int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
 		   const char *const *labels, size_t n);
-
-/*
- * Write s as HTML text or attribute value: & < > " ' become character
- * references; control characters and bytes that are not valid UTF-8
- * become U+FFFD, so the page stays well-formed whatever the document held.
- */
-void fsb_html_escape(FILE *out, const char *s);
 
 #endif

@@ -633,7 +633,7 @@ fail:
 }
 
 /* Parse a whole buffer; NULL with why set on failure. */
-static struct json_object *parse(const char *buf, size_t len, char *why, size_t why_len)
+struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len)
 {
 	struct json_tokener *tok;
 	struct json_object *o = NULL;
@@ -692,7 +692,7 @@ struct json_object *fsb_json_read(const char *path)
 		errno = -err;
 		return NULL;
 	}
-	doc = parse(buf, len, why, sizeof(why));
+	doc = fsb_json_parse(buf, len, why, sizeof(why));
 	free(buf);
 	if (!doc) {
 		fsb_err("cannot read '%s': %s", path, why);

@@ -44,6 +44,14 @@ int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
  */
 struct json_object *fsb_json_read(const char *path);
 
+/*
+ * Parse len bytes of buf as fsb_json_read parses a file's content: one
+ * document, strictly, nothing after it. Returns the document (caller
+ * puts it), or NULL with a short reason in why ("truncated JSON", "not
+ * valid JSON (... at byte N)"). Prints nothing, touches no file.
+ */
+struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len);
+
 /* Print a document pretty, without escaped slashes, plus a newline.
  * 0, -ENOMEM or -EIO. */
 int fsb_json_print(FILE *out, struct json_object *doc);

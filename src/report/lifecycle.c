@@ -2,6 +2,7 @@
 #include "report/writer.h"
 #include "core/error.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,15 +13,15 @@
 /* The phases in the reference's order, and their headings. */
 static const struct {
 	const char *id;
-	const char *heading; /* printf format: %s = label (and size first) */
-	bool sized;          /* heading names the copy size */
+	const char *heading; /* the words before the label */
+	bool sized;          /* heading names the copy size: "Copy 16MiB file to " */
 } phases[] = {
-	{ "mkfs", "Mkfs %s", false },
-	{ "mkfs-mount", "Mount %s", false },
-	{ "mkfs-umount", "Umount %s", false },
-	{ "mount-umount", "Mount/umount %s", false },
-	{ "write", "Copy %s file to %s", true },
-	{ "read", "Read %s from %s", true },
+	{ "mkfs", "Mkfs ", false },
+	{ "mkfs-mount", "Mount ", false },
+	{ "mkfs-umount", "Umount ", false },
+	{ "mount-umount", "Mount/umount ", false },
+	{ "write", "Copy %s file to ", true },
+	{ "read", "Read %s from ", true },
 };
 
 #define NPHASES (sizeof(phases) / sizeof(phases[0]))
@@ -70,10 +71,12 @@ static void block(FILE *out, const struct fsb_result *r, size_t p,
 
 	if (phases[p].sized) {
 		fmt_copy_size(fsb_result_get_u64(r, "copy_size_bytes", t->work), a, sizeof(a));
-		fprintf(out, phases[p].heading, a, label);
+		fprintf(out, phases[p].heading, a);
 	} else {
-		fprintf(out, phases[p].heading, label);
+		fputs(phases[p].heading, out);
 	}
+	/* The label is anyone's text: escaped for the terminal. */
+	fsb_text_put(out, label);
 	fputc('\n', out);
 	/* Highest first, as the reference lists them. */
 	fprintf(out, "real\t%s\n", fsb_lifecycle_fmt_real(t->max, a, sizeof(a)));

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "util/io.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -280,16 +281,26 @@ static void print_head(FILE *out, const struct fsb_matrix_doc *d)
 	const struct fsb_host *h = &d->head.host;
 	char ram[32] = "";
 
-	fprintf(out, "Benchmark using fsbench %s matrix (%s)\n\n",
-		d->head.version ? d->head.version : "", d->config_path ? d->config_path : "");
+	/* Every string here came from a file or a system: escaped (util/text.h). */
+	fputs("Benchmark using fsbench ", out);
+	fsb_text_put(out, str(d->head.version));
+	fputs(" matrix (", out);
+	fsb_text_put(out, str(d->config_path));
+	fputs(")\n\n", out);
 	if (h->ram_bytes)
 		fsb_size_format_human(h->ram_bytes, ram, sizeof(ram));
 	fputs("Hardware: ", out);
 	if (h->cpus > 0)
 		fprintf(out, "%d x ", h->cpus);
-	fprintf(out, "%s%s%s\n", h->cpu ? h->cpu : "CPU", ram[0] ? ", RAM " : "", ram);
-	fprintf(out, "Software: Linux %s%s%s\n\n", h->kernel ? h->kernel : "?",
-		h->hostname ? " on " : "", h->hostname ? h->hostname : "");
+	fsb_text_put(out, h->cpu ? h->cpu : "CPU");
+	fprintf(out, "%s%s\n", ram[0] ? ", RAM " : "", ram);
+	fputs("Software: Linux ", out);
+	fsb_text_put(out, h->kernel ? h->kernel : "?");
+	if (h->hostname) {
+		fputs(" on ", out);
+		fsb_text_put(out, h->hostname);
+	}
+	fputs("\n\n", out);
 }
 
 /*
@@ -305,42 +316,64 @@ static void print_config(FILE *out, const struct fsb_matrix_doc *d)
 	char size[32];
 
 	for (size_t i = 0; i < d->n; i++) {
-		size_t l = strlen(d->entries[i].label) + 1, m = strlen(str(d->entries[i].mkfs));
+		size_t l = fsb_text_width(d->entries[i].label) + 1;
+		size_t m = fsb_text_width(d->entries[i].mkfs);
 
 		lw = l > lw ? l : lw;
 		mw = m > mw ? m : mw;
 	}
 	if (d->n && images) {
 		fsb_size_format_human(d->entries[0].image_bytes, size, sizeof(size));
-		fprintf(out, "Configuration: fresh %s images filled with %s, on loop devices "
-			"(direct I/O), per setup\n", size, str(d->entries[0].fill));
+		fprintf(out, "Configuration: fresh %s images filled with ", size);
+		fsb_text_put(out, str(d->entries[0].fill));
+		fputs(", on loop devices (direct I/O), per setup\n", out);
 	} else {
 		fputs("Configuration: fresh images on loop devices (direct I/O), per setup\n", out);
 	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct fsb_matrix_entry *e = &d->entries[i];
 
-		fprintf(out, "               %s:%*s %-*s  mount -t %s", e->label,
-			(int)(lw - strlen(e->label) - 1), "", (int)mw, str(e->mkfs), str(e->type));
-		if (e->options && *e->options)
-			fprintf(out, " -o %s", e->options);
+		fputs("               ", out);
+		fsb_text_put(out, e->label);
+		fputc(':', out);
+		fsb_text_pad(out, "", (int)(lw - fsb_text_width(e->label) - 1));
+		fputc(' ', out);
+		fsb_text_pad(out, str(e->mkfs), -(int)mw);
+		fputs("  mount -t ", out);
+		fsb_text_put(out, str(e->type));
+		if (e->options && *e->options) {
+			fputs(" -o ", out);
+			fsb_text_put(out, e->options);
+		}
 		if (e->devices > 1)
 			fprintf(out, "  (%u devices)", e->devices);
 		if (!images) {
 			fsb_size_format_human(e->image_bytes, size, sizeof(size));
-			fprintf(out, "  [%s, %s]", size, str(e->fill));
+			fprintf(out, "  [%s, ", size);
+			fsb_text_put(out, str(e->fill));
+			fputc(']', out);
 		}
-		if (!run && e->run)
-			fprintf(out, "  run: %s", e->run);
-		if (!lc && e->lifecycle)
-			fprintf(out, "  lifecycle: %s", e->lifecycle);
+		if (!run && e->run) {
+			fputs("  run: ", out);
+			fsb_text_put(out, e->run);
+		}
+		if (!lc && e->lifecycle) {
+			fputs("  lifecycle: ", out);
+			fsb_text_put(out, e->lifecycle);
+		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);
-	if (run)
-		fprintf(out, "Command: fsbench run %s\n", run);
-	if (lc)
-		fprintf(out, "Lifecycle: fsbench lifecycle %s\n", lc);
+	if (run) {
+		fputs("Command: fsbench run ", out);
+		fsb_text_put(out, run);
+		fputc('\n', out);
+	}
+	if (lc) {
+		fputs("Lifecycle: fsbench lifecycle ", out);
+		fsb_text_put(out, lc);
+		fputc('\n', out);
+	}
 	if (run || lc)
 		fputc('\n', out);
 }
@@ -407,7 +440,7 @@ static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 		if (!e->lc_res)
 			continue;
 		first = first ? first : e->lc_res;
-		lw = strlen(e->label) > lw ? strlen(e->label) : lw;
+		lw = fsb_text_width(e->label) > lw ? fsb_text_width(e->label) : lw;
 		for (size_t p = 0; p < NPHASES; p++) {
 			const struct fsb_test_result *t = phase(e->lc_res, phases[p]);
 
@@ -454,7 +487,8 @@ static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 
 		if (!e->lc_res)
 			continue;
-		fprintf(out, "%-*s |", (int)lw, e->label);
+		fsb_text_pad(out, e->label, -(int)lw);
+		fputs(" |", out);
 		for (size_t p = 0; p < NPHASES; p++) {
 			const struct fsb_test_result *t = phase(e->lc_res, phases[p]);
 
@@ -484,11 +518,20 @@ static void print_problems(FILE *out, const struct fsb_matrix_doc *d)
 		if (!header)
 			fputs("Not measured, or not all of it:\n", out);
 		header = true;
-		if (e->status != FSB_MATRIX_OK)
-			fprintf(out, "  %s: %s: %s\n", e->label, fsb_matrix_status_name(e->status),
-				e->error ? e->error : "(no reason recorded)");
-		if (e->note)
-			fprintf(out, "  %s: note: %s\n", e->label, e->note);
+		if (e->status != FSB_MATRIX_OK) {
+			fputs("  ", out);
+			fsb_text_put(out, e->label);
+			fprintf(out, ": %s: ", fsb_matrix_status_name(e->status));
+			fsb_text_put(out, e->error ? e->error : "(no reason recorded)");
+			fputc('\n', out);
+		}
+		if (e->note) {
+			fputs("  ", out);
+			fsb_text_put(out, e->label);
+			fputs(": note: ", out);
+			fsb_text_put(out, e->note);
+			fputc('\n', out);
+		}
 	}
 	if (header)
 		fputc('\n', out);
@@ -515,10 +558,14 @@ static int print_notes(FILE *out, const struct fsb_matrix_doc *d)
 		if (fclose(mem) == EOF && !err)
 			err = -EIO;
 		if (!err) {
-			if (!strncmp(buf, prefix, sizeof(prefix) - 1))
-				fprintf(out, "# %s: %s", e->label, buf + sizeof(prefix) - 1);
-			else
+			if (!strncmp(buf, prefix, sizeof(prefix) - 1)) {
+				/* The note is escaped already; the label is not. */
+				fputs("# ", out);
+				fsb_text_put(out, e->label);
+				fprintf(out, ": %s", buf + sizeof(prefix) - 1);
+			} else {
 				fputs(buf, out);
+			}
 		}
 		free(buf);
 		if (err)

@@ -11,11 +11,13 @@
  */
 #include "report/writer.h"
 #include "util/size.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Continuation lines of the header start below the values. */
@@ -130,27 +132,15 @@ static void fmt_us(char *buf, size_t len, double us)
 	with_unit(buf, len, &sc, us);
 }
 
-/* Columns are counted in characters, not bytes: "µ" and "–" are two bytes. */
-static size_t width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
+/*
+ * Every string printed goes through cell or kv_item, and they through
+ * util/text: ids, units, labels and paths come from files and must not
+ * drive the terminal. Columns are counted in characters, not bytes ("µ"
+ * and "–" are two bytes), escapes included.
+ */
 static void cell(FILE *out, const char *s, size_t w, bool right)
 {
-	size_t n = width(s);
-
-	if (right)
-		for (; n < w; n++)
-			fputc(' ', out);
-	fputs(s, out);
-	if (!right)
-		for (; n < w; n++)
-			fputc(' ', out);
+	fsb_text_pad(out, s, right ? (int)w : -(int)w);
 }
 
 /* ---- header ----------------------------------------------------------- */
@@ -171,7 +161,7 @@ static void kv_start(struct kv_line *l, FILE *out, const char *key)
 
 static void kv_item(struct kv_line *l, const char *item)
 {
-	size_t n = width(item);
+	size_t n = fsb_text_width(item);
 
 	if (l->col && l->col + 2 + n > LINE_WIDTH - 2 - KEY_WIDTH) {
 		fprintf(l->out, ",\n%*s", 2 + KEY_WIDTH, "");
@@ -180,7 +170,7 @@ static void kv_item(struct kv_line *l, const char *item)
 		fputs(", ", l->out);
 		l->col += 2;
 	}
-	fputs(item, l->out);
+	fsb_text_put(l->out, item);
 	l->col += n;
 }
 
@@ -343,8 +333,11 @@ static void print_params(FILE *out, const struct fsb_result *r)
 
 static void print_header(FILE *out, const struct fsb_result *r)
 {
-	fprintf(out, "fsbench %s, %s\n", r->version ? r->version : "(unknown version)",
-		r->kind ? r->kind : "result");
+	fputs("fsbench ", out);
+	fsb_text_put(out, r->version ? r->version : "(unknown version)");
+	fputs(", ", out);
+	fsb_text_put(out, r->kind ? r->kind : "result");
+	fputc('\n', out);
 	header_field(out, "label", r->setup.label);
 	header_field(out, "directory", r->setup.dir);
 	print_filesystem(out, &r->setup);
@@ -362,11 +355,16 @@ static void row(FILE *out, const char *id, const char *median, const char *range
 		const char *cv, const char *noisy, const char *cpu, const char *p99,
 		const char *work)
 {
-	char line[512];
+	char *line = NULL;
+	size_t len = 0;
 	FILE *mem;
 
-	/* Trailing blanks are trimmed: build the line, then print it. */
-	mem = fmemopen(line, sizeof(line), "w");
+	/*
+	 * Trailing blanks are trimmed: build the line, then print it. In a
+	 * growing buffer: an id from a file may be long, and a line cut at a
+	 * fixed size could end inside a character.
+	 */
+	mem = open_memstream(&line, &len);
 	if (!mem)
 		return;
 	cell(mem, id, W_ID, false);
@@ -384,12 +382,14 @@ static void row(FILE *out, const char *id, const char *median, const char *range
 	cell(mem, p99, W_P99, true);
 	fputc(' ', mem);
 	cell(mem, work, W_WORK, true);
-	fputc('\0', mem);
-	fclose(mem);
-	line[sizeof(line) - 1] = '\0';
-	for (size_t n = strlen(line); n && line[n - 1] == ' '; n--)
-		line[n - 1] = '\0';
+	if (fclose(mem) == EOF || !line) {
+		free(line);
+		return;
+	}
+	for (; len && line[len - 1] == ' '; len--)
+		line[len - 1] = '\0';
 	fprintf(out, "%s\n", line);
+	free(line);
 }
 
 static void fmt_work(char *buf, size_t len, const struct fsb_test_result *t)
@@ -471,7 +471,7 @@ static void print_short_space(FILE *out, const struct fsb_result *r)
 
 		if (!t->short_reason || strcmp(t->short_reason, "space") || !t->id)
 			continue;
-		n = width(t->id);
+		n = fsb_text_width(t->id);
 		if (!col) {
 			fputs(lead, out);
 			col = sizeof(lead) - 1;
@@ -482,7 +482,8 @@ static void print_short_space(FILE *out, const struct fsb_result *r)
 			fputc(',', out);
 			col++;
 		}
-		fprintf(out, " %s", t->id);
+		fputc(' ', out);
+		fsb_text_put(out, t->id);
 		col += 1 + n;
 	}
 	if (col)
@@ -504,10 +505,13 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	if (!hi)
 		lo = hi = (size_t)fsb_result_get_u64(r, "repeat", 0);
 	fputc('\n', out);
-	if (cache)
-		fprintf(out, "Cache mode %s%s; each", cache, cache_words(cache));
-	else
+	if (cache) {
+		fputs("Cache mode ", out);
+		fsb_text_put(out, cache);
+		fprintf(out, "%s; each", cache_words(cache));
+	} else {
 		fputs("Each", out);
+	}
 	if (lo == hi)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else

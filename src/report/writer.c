@@ -2,6 +2,8 @@
 #include "report/json.h"
 #include "report/lifecycle.h"
 #include "core/error.h"
+#include "util/io.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -201,7 +203,10 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 
 	unsigned long long n = (unsigned long long)fsb_result_get_u64(r, "repeat", 0);
 
-	fprintf(out, "# fsbench: cache %s, ", fsb_result_get_str(r, "cache", "?"));
+	/* The cache mode and the ids come from the file: escaped. */
+	fputs("# fsbench: cache ", out);
+	fsb_text_put(out, fsb_result_get_str(r, "cache", "?"));
+	fputs(", ", out);
 	if (n == 1)
 		fputs("a single run", out);
 	else
@@ -211,7 +216,8 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 	for (size_t i = 0; i < r->ntests; i++) {
 		if (!fsb_test_noisy(&r->tests[i]))
 			continue;
-		fprintf(out, "%s%s", sep, r->tests[i].id);
+		fputs(sep, out);
+		fsb_text_put(out, r->tests[i].id);
 		sep = ", ";
 	}
 	fputc('\n', out);

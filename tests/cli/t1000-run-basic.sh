@@ -238,4 +238,36 @@ else
 	nok "--output in a missing dir: exit 2, one line, nothing made (exit $rc)"; diag "$T/err"
 fi
 
+# ---- hostile label and directory name: nothing reaches the terminal raw ----
+# ESC ] 0 ; ... BEL retitles a window, ESC [2J clears the screen, U+009B
+# (C2 9B) and a raw 0x9b byte are CSI to some terminals.
+evil=$'\e]0;pwned\a\e[2Jx\xc2\x9b2J\x9b,y'
+D=$T/$'dir\e[2J\x9b'
+mkdir "$D"
+for fmt in text bonnie bonnie++ csv; do
+	"$FSBENCH" run --size 1m --repeat 1 --min-time 0.01 --tests write,read --quiet \
+		--label "$evil" --format $fmt "$D" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && [ "$(grep -c $'\e' "$T/out" "$T/err" | awk -F: '{ n += $2 } END { print n }')" -eq 0 ] &&
+		! LC_ALL=C grep -q $'\x9b' "$T/out" "$T/err" && grep -q 'x1b' "$T/out"; then
+		ok "--format $fmt, hostile --label and DIR: no ESC, no CSI byte, escapes shown"
+	else
+		nok "--format $fmt, hostile --label and DIR: no ESC, no CSI byte, escapes shown (exit $rc)"
+		LC_ALL=C cat -v "$T/out" | head -5 | sed 's/^/#   /'
+	fi
+done
+# The bonnie++ CSV line has no quoting: the label's comma must not make a field.
+"$FSBENCH" run --size 1m --repeat 1 --min-time 0.01 --tests write --quiet \
+	--label "$evil" --format csv "$D" >"$T/out" 2>"$T/err"
+[ "$(wc -l <"$T/out")" -eq 1 ] && [ "$(tr -cd , <"$T/out" | wc -c)" -eq 49 ] &&
+	ok "csv: a comma in the label makes no field (50 fields, one line)" ||
+	{ nok "csv: a comma in the label makes no field (50 fields, one line)"; diag "$T/out"; }
+# An error quoting a hostile path: one line, no ESC.
+bad=$T/$'missing\e]0;x\a'
+"$FSBENCH" run --size 1m "$bad" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && one_line "$T/err" && [ "$(grep -c $'\e' "$T/err")" -eq 0 ]; then
+	ok "error naming a hostile path: exit 1, one line, no ESC"
+else
+	nok "error naming a hostile path: exit 1, one line, no ESC (exit $rc)"; diag "$T/err"
+fi
+
 done_testing

@@ -158,6 +158,50 @@ else
 	diag "$T/err"
 fi
 
+# ---- hostile strings: escaped for the terminal and for HTML ----
+# A label, a unit and an id holding terminal escapes (OSC retitle, clear
+# screen, U+009B, a raw 0x9b byte) and markup; a matrix setup that failed
+# with such an error.
+python3 - "$T" <<'EOF'
+import json, sys
+t = sys.argv[1]
+a = json.load(open(t + '/a.json'))
+evil = '\x1b]0;pwned\x07\x1b[2J\u009b2J<img src=x onerror=alert(1)>'
+a['setup']['label'] = 'RAWCSI' + evil
+a['tests'][0]['unit'] = evil
+a['tests'][1]['id'] = 'id' + evil
+m = {'format_version': 1, 'kind': 'matrix', 'setups': [
+    {'label': 'ok', 'results': [json.load(open(t + '/b.json'))]},
+    {'label': 'bad' + evil, 'error': 'mkfs said ' + evil, 'results': []}]}
+# A raw 0x9b byte is not valid UTF-8: json-c takes it, Python cannot write it.
+open(t + '/evil.json', 'wb').write(json.dumps(a, ensure_ascii=False).encode().replace(b'RAWCSI', b'\x9b'))
+json.dump(m, open(t + '/evil-matrix.json', 'w'))
+EOF
+no_esc() { [ "$(cat "$@" | grep -c $'\e')" -eq 0 ] && ! cat "$@" | LC_ALL=C grep -q $'\x9b'; }
+for fmt in text csv; do
+	"$FSBENCH" compare -f $fmt "$T/evil.json" "$T/evil-matrix.json" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && no_esc "$T/out" "$T/err" && grep -q 'x1b' "$T/out" && grep -q 'x1b' "$T/err"; then
+		ok "compare -f $fmt: hostile label, unit, id and error: no ESC or CSI byte anywhere"
+	else
+		nok "compare -f $fmt: hostile label, unit, id and error: no ESC or CSI byte anywhere (exit $rc)"
+		LC_ALL=C cat -v "$T/out" "$T/err" | grep -E '\^\[|M-\^\[' | head -3 | sed 's/^/#   /'
+	fi
+done
+"$FSBENCH" report "$T/evil.json" "$T/evil-matrix.json" -o "$T/evil.html" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && ! grep -q '<img' "$T/evil.html" && no_esc "$T/evil.html" "$T/err" &&
+	grep -qF '&lt;img src=x onerror=alert(1)&gt;' "$T/evil.html"; then
+	ok "report: hostile label, unit and id stay text (no <img, no ESC)"
+else
+	nok "report: hostile label, unit and id stay text (no <img, no ESC) (exit $rc)"
+	grep -o '.\{30\}<img.\{30\}' "$T/evil.html" | head -3 | sed 's/^/#   /'
+fi
+# html.c writes through report/html_out.h only: no stdio call of its own.
+if ! grep -nE '\b(fprintf|fputs|fputc|fwrite|putc|printf|puts)\(' "$TOP/src/report/html.c"; then
+	ok "html.c prints nothing itself (all through html_out)"
+else
+	nok "html.c prints nothing itself (all through html_out)"
+fi
+
 # ---- report ----
 H=$T/report.html
 "$FSBENCH" report "$T/a.json" "$T/b.json" >"$T/out" 2>"$T/err"; rc=$?

@@ -93,6 +93,17 @@ bad_ini "unknown run option" "4: run: unknown option '--frob'" \
 	'[global]\nrun = --size 4m\n[ext2]\nrun = --frob\n'
 bad_ini "lifecycle option refused by lifecycle" "2: lifecycle: invalid --phases" \
 	'[global]\nlifecycle = --phases fly\n[ext2]\n'
+# The line reader: a bare CR ends a line (a long line after one once wrote
+# past inih's buffer), binary content is refused at its line.
+long=$(printf 'a%.0s' $(seq 5000))
+bad_ini "bare CR, then 5000 characters" "3: line too long (at most 197 characters)" \
+	"[global]\nrun = --size 4m\r$long\n[ext2]\n"
+bad_ini "bare CR, then 1000 characters" "3: line too long (at most 197 characters)" \
+	"[global]\nrun = --size 4m\r${long:0:1000}\n[ext2]\n"
+bad_ini "NUL byte" "3: contains a NUL byte: not a text file" \
+	'[global]\nrun = --size 4m\n[ext\0]\n'
+bad_ini "escape sequence" "2: contains the control character 0x1b: not a text file" \
+	'[global]\nrun = --size 4m \033[2J\n[ext2]\n'
 
 if ! is_root; then
 	skip "matrix on loop devices" "needs root (loop devices, mount)"

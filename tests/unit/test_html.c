@@ -20,6 +20,7 @@
 
 #include "report/compare.h"
 #include "report/html.h"
+#include "report/html_out.h"
 #include "report/result.h"
 
 /* ---- fabricated results ---------------------------------------------------- */
@@ -351,19 +352,24 @@ static bool contains_nocase(const char *hay, const char *needle)
 
 /*
  * An attribute such as onerror= or onload= inside a tag. Text cannot hold
- * a '<' (it is escaped), so every '<' starts a real tag.
+ * a '<' (it is escaped), so every '<' starts a real tag; inside it, a
+ * quoted value cannot hold a quote (escaped too), so what is between
+ * quotes is a value, not an attribute, and is skipped.
  */
 static bool has_event_handler(const char *page)
 {
 	for (const char *lt = page; (lt = strchr(lt, '<')); lt++) {
 		const char *gt = strchr(lt, '>');
+		bool quoted = false;
 
 		if (!gt)
 			return false;
 		for (const char *p = lt; p < gt; p++) {
 			const char *q = p + 3;
 
-			if (strncmp(p, " on", 3))
+			if (*p == '"')
+				quoted = !quoted;
+			if (quoted || strncmp(p, " on", 3))
 				continue;
 			while (q < gt && *q >= 'a' && *q <= 'z')
 				q++;
@@ -407,21 +413,154 @@ static void html_escapes_everything(void **state)
 	fsb_result_release(&b);
 }
 
-static void html_escape_function(void **state)
+/* What one html_out session wrote, and its finish status in *err. */
+struct session {
+	char *buf;
+	size_t len;
+	FILE *f;
+	struct fsb_html_out w;
+};
+
+static void session_start(struct session *s)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	s->buf = NULL;
+	s->f = open_memstream(&s->buf, &s->len);
+	assert_non_null(s->f);
+	fsb_html_out_init(&s->w, s->f);
+}
+
+static int session_end(struct session *s)
+{
+	int err = fsb_html_out_finish(&s->w);
+
+	assert_int_equal(fclose(s->f), 0);
+	return err;
+}
+
+/* Whether any attribute value of any tag holds "nan" or "inf". */
+static bool nonfinite_in_markup(const char *page)
+{
+	for (const char *lt = page; (lt = strchr(lt, '<')); lt++) {
+		const char *gt = strchr(lt, '>');
+
+		if (!gt)
+			return false;
+		for (const char *p = lt; p < gt; p++)
+			if (!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3))
+				return true;
+	}
+	return false;
+}
+
+static void html_hostile_unit_and_numbers(void **state)
+{
+	static const char img[] = "<img src=x onerror=alert(1)>";
+	struct fsb_result a, b;
+	const struct fsb_result *docs[2] = { &a, &b };
+	const char *labels[2] = { img, "plain" };
+	struct fsb_test_result *t;
+	char *page;
 	(void)state;
 
-	assert_non_null(f);
+	make_run(&a, img, 1.0);
+	make_run(&b, "plain", 2.0);
+	/* The unit goes into table cells, tooltips and the axis; the id into
+	 * data-test and titles; params into the parameter table. */
+	add(&a, img, img, 1, 2, 3);
+	add(&b, img, img, 4, 5, 6);
+	assert_int_equal(fsb_strset(&a.tests[0].unit, img), 0);
+	assert_int_equal(fsb_strset(&b.tests[0].unit, img), 0);
+	assert_int_equal(fsb_result_param_str(&a, img, img), 0);
+	assert_int_equal(fsb_result_param_str(&b, "cache", img), 0);
+	assert_int_equal(fsb_strset(&a.setup.mount_options, img), 0);
+	assert_int_equal(fsb_strset(&a.host.hostname, img), 0);
+	/* Figures no measurement gives: they must not reach the SVG. */
+	t = &a.tests[1];
+	t->median = NAN;
+	t->min = -INFINITY;
+	t->max = INFINITY;
+	t = &b.tests[1];
+	t->median = 1.7e308;
+	t->max = 1.7976931348623157e308;
+	a.tests[2].cpu_pct = NAN;
+	a.tests[2].latency.p99_us = INFINITY;
+
+	page = render(docs, labels, 2);
+	assert_null(strstr(page, "<img"));
+	assert_false(has_event_handler(page));
+	assert_non_null(strstr(page, "&lt;img src=x onerror=alert(1)&gt;"));
+	assert_false(nonfinite_in_markup(page));
+	assert_non_null(strstr(page, "</html>\n"));
+	free(page);
+	fsb_result_release(&a);
+	fsb_result_release(&b);
+}
+
+static void html_escape_function(void **state)
+{
+	struct session s;
+	(void)state;
+
+	session_start(&s);
 	/* Controls, a lone continuation byte, an overlong '<' and a surrogate. */
-	fsb_html_escape(f, "a\x1b[1m\x80<\xc0\xbc\xed\xa0\x80 µ&");
-	fsb_html_escape(f, NULL);
-	assert_int_equal(fclose(f), 0);
-	assert_string_equal(buf, "a\xef\xbf\xbd[1m\xef\xbf\xbd&lt;\xef\xbf\xbd\xef\xbf\xbd"
-				 "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd µ&amp;");
-	free(buf);
+	fsb_html_text(&s.w, "a\x1b[1m\x80<\xc0\xbc\xed\xa0\x80 µ&");
+	fsb_html_text(&s.w, NULL);
+	assert_int_equal(session_end(&s), 0);
+	assert_string_equal(s.buf, "a\xef\xbf\xbd[1m\xef\xbf\xbd&lt;\xef\xbf\xbd\xef\xbf\xbd"
+				   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd µ&amp;");
+	free(s.buf);
+
+	/* The five characters that matter, in text and in attributes. */
+	session_start(&s);
+	fsb_html_lit(&s.w, "<p title=\"");
+	fsb_html_attr(&s.w, "<>&\"'");
+	fsb_html_lit(&s.w, "\">");
+	fsb_html_text(&s.w, "<>&\"'");
+	fsb_html_textf(&s.w, "|%s|%d", "<b>", 5);
+	fsb_html_lit(&s.w, "</p>");
+	assert_int_equal(session_end(&s), 0);
+	assert_string_equal(s.buf, "<p title=\"&lt;&gt;&amp;&quot;&#39;\">&lt;&gt;&amp;&quot;&#39;"
+				   "|&lt;b&gt;|5</p>");
+	free(s.buf);
+
+	/* Cut text ends in an ellipsis; a short one is whole. */
+	session_start(&s);
+	fsb_html_text_cut(&s.w, "abcdef", 4);
+	fsb_html_text_cut(&s.w, "<ab", 4);
+	assert_int_equal(session_end(&s), 0);
+	assert_string_equal(s.buf, "abc…&lt;ab");
+	free(s.buf);
+}
+
+static void html_markup_numbers_only(void **state)
+{
+	struct session s;
+	(void)state;
+
+	/* Numbers of every width; NaN and infinities draw at 0. */
+	session_start(&s);
+	fsb_html_markupf(&s.w, "<rect x=\"%.1f\" y=\"%d\" w=\"%zu\" h=\"%llu\" a=\"%g\" b=\"%5.2f\" "
+			 "c=\"%x\" d=\"%ld\" e=\"%%\"/>", NAN, -3, (size_t)7, 8ULL, INFINITY,
+			 -INFINITY, 255u, -9L);
+	assert_int_equal(session_end(&s), 0);
+	assert_string_equal(s.buf, "<rect x=\"0.0\" y=\"-3\" w=\"7\" h=\"8\" a=\"0\" b=\" 0.00\" "
+				   "c=\"ff\" d=\"-9\" e=\"%\"/>");
+	free(s.buf);
+
+	/* A string conversion in markup is refused: nothing written, -EINVAL
+	 * (format-checked, so a %s still needs a string argument). */
+	session_start(&s);
+	fsb_html_lit(&s.w, "<td>");
+	fsb_html_markupf(&s.w, "<td class=\"%s\">", "x\"><img src=x onerror=alert(1)>");
+	fsb_html_text(&s.w, "after");
+	assert_int_equal(session_end(&s), -EINVAL);
+	assert_string_equal(s.buf, "<td>");
+	free(s.buf);
+
+	session_start(&s);
+	fsb_html_markupf(&s.w, "%c", 'x');
+	assert_int_equal(session_end(&s), -EINVAL);
+	free(s.buf);
 }
 
 static void html_one_chart_per_test(void **state)
@@ -485,6 +624,8 @@ int main(void)
 		cmocka_unit_test(set_refuses_bad_files),
 		cmocka_unit_test(html_escapes_everything),
 		cmocka_unit_test(html_escape_function),
+		cmocka_unit_test(html_markup_numbers_only),
+		cmocka_unit_test(html_hostile_unit_and_numbers),
 		cmocka_unit_test(html_one_chart_per_test),
 		cmocka_unit_test(html_refuses_nothing),
 	};

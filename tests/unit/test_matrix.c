@@ -272,6 +272,97 @@ static void bad_values(void **state)
 	expect_bad(text, "2: line too long (at most 197 characters)");
 }
 
+/* Load len bytes (NULs allowed) from memory, as the fuzzer does. */
+static int load_bytes(const char *bytes, size_t len, struct fsb_matrix_config *cfg, char *why,
+		      size_t why_len)
+{
+	FILE *f = fmemopen((void *)bytes, len, "r");
+	int rc;
+
+	assert_non_null(f);
+	rc = fsb_matrix_config_load_stream(f, "mem.ini", cfg, why, why_len);
+	fclose(f);
+	return rc;
+}
+
+/*
+ * The line reader: bare CR, CRLF and LF all end a line, a line longer
+ * than inih's buffer is refused whatever ends it (a bare CR before a long
+ * line once wrote past that buffer), and binary content is refused with
+ * its line number.
+ */
+static void line_reader(void **state)
+{
+	struct fsb_matrix_config cfg;
+	char text[8192], why[1024];
+	size_t n;
+
+	(void)state;
+	/* Old Mac line ends: a bare CR, then a 5000-character line. */
+	n = (size_t)snprintf(text, sizeof(text), "[global]\nrun = --size 1m\r");
+	memset(text + n, 'a', 5000);
+	strcpy(text + n + 5000, "\n[ext4]\n");
+	expect_bad(text, "3: line too long (at most 197 characters)");
+	/* The same line, shorter than the old 4096-byte buffer. */
+	memset(text + n, 'a', 1000);
+	strcpy(text + n + 1000, "\n[ext4]\n");
+	expect_bad(text, "3: line too long (at most 197 characters)");
+	/* A long first line after a bare CR on the header line. */
+	n = (size_t)snprintf(text, sizeof(text), "[global]\r");
+	memset(text + n, 'b', 5000);
+	strcpy(text + n + 5000, "\n");
+	expect_bad(text, "2: line too long (at most 197 characters)");
+	/* 197 characters fit (after the leading blanks), 198 do not. */
+	n = (size_t)snprintf(text, sizeof(text), "[ext4]\n   run = ");
+	memset(text + n, 'c', 197 - 6);
+	strcpy(text + n + 197 - 6, "\n");
+	load_good(text, &cfg);
+	assert_int_equal(strlen(cfg.setups[0].run), 197 - 6);
+	fsb_matrix_config_release(&cfg);
+	memset(text + n, 'c', 198 - 6);
+	strcpy(text + n + 198 - 6, "\n");
+	expect_bad(text, "2: line too long (at most 197 characters)");
+
+	/* Binary content: NUL, ESC, DEL, each at its line. */
+	assert_int_equal(load_bytes("[global]\nrun = a\n[ext\0]\n", 23, &cfg, why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "mem.ini:3: contains a NUL byte: not a text file");
+	fsb_matrix_config_release(&cfg);
+	assert_int_equal(load_bytes("\0\0\0\0", 4, &cfg, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "mem.ini:1: contains a NUL byte: not a text file");
+	fsb_matrix_config_release(&cfg);
+	expect_bad("[ext4]\nrun = a\x1b]0;x\x07\n",
+		   "2: contains the control character 0x1b: not a text file");
+	expect_bad("[ext4]\r\nrun = a\r\n\x7f\r\n",
+		   "3: contains the control character 0x7f: not a text file");
+	/* A tab is text. */
+	load_good("[ext4]\n\trun =\t--size 8m\n", &cfg);
+	assert_string_equal(cfg.setups[0].run, "--size 8m");
+	fsb_matrix_config_release(&cfg);
+
+	/* The same file with CR, CRLF and LF line ends, and a byte order mark. */
+	static const char *const ends[] = { "\r", "\r\n", "\n" };
+	for (size_t e = 0; e < 3; e++) {
+		snprintf(text, sizeof(text),
+			 "\xef\xbb\xbf# ends %zu%s[global]%srun = --size 8m%s%s[ext2]%s[ext4-wb]%s"
+			 "type = ext4%soptions = data=writeback%s", e, ends[e], ends[e], ends[e],
+			 ends[e], ends[e], ends[e], ends[e], ends[e]);
+		load_good(text, &cfg);
+		assert_int_equal(cfg.nsetups, 2);
+		assert_string_equal(cfg.setups[0].label, "ext2");
+		assert_int_equal(cfg.setups[0].line, 5);
+		assert_int_equal(cfg.setups[1].line, 6);
+		assert_string_equal(cfg.setups[1].options, "data=writeback");
+		assert_string_equal(cfg.setups[1].run, "--size 8m");
+		assert_int_equal(cfg.setups[1].run_line, 3);
+		fsb_matrix_config_release(&cfg);
+	}
+	/* Half a byte order mark is not one: those bytes are the line's. */
+	expect_bad("\xef\xbb[ext2]\nrun = a\n",
+		   "1: syntax error: expected [section], key = value, or a comment starting "
+		   "with '#' or ';'");
+}
+
 /* guest = yes and mtd = SIZE: values, where they may go, and what they
  * cannot be combined with, each error at the line that set it. */
 static void guest_keys(void **state)
@@ -725,6 +816,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_keys_and_sections, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(bad_values, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(reserved_options, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(line_reader, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(guest_keys, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(multi_device_templates, tmp_setup, tmp_teardown),
 		cmocka_unit_test(expansion),

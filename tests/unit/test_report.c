@@ -174,10 +174,11 @@ static void test_csv_shapes(void **state)
 	assert_int_equal(fsb_result_param_u64(&r, "file_max_bytes", 4096), 0);
 	assert_int_equal(fsb_result_param_u64(&r, "file_min_bytes", 1024), 0);
 	assert_int_equal(fsb_result_param_u64(&r, "file_dirs", 2), 0);
-	assert_int_equal(fsb_strset(&r.setup.label, "a,b\nc"), 0);
+	/* No quoting in this format: commas become ';', controls are escaped. */
+	assert_int_equal(fsb_strset(&r.setup.label, "a,b\nc\x1b[2J"), 0);
 	s = render(fsb_csv_line, &r, &err);
 	assert_int_equal(err, 0);
-	assert_string_equal(s, "1.98,0.1.0,a;b c,1,1795997322,,,,,,,,,,,,,,,,,1,4096,1024,,2,"
+	assert_string_equal(s, "1.98,0.1.0,a;b\\nc\\x1b[2J,1,1795997322,,,,,,,,,,,,,,,,,1,4096,1024,,2,"
 			       "7513,99,45000,100,5140,98,3964,67,52000,99,5652,99,"
 			       ",,,,,,19351us,56us,77us,15us,41us,150s\n");
 	assert_int_equal(count_fields(s), 50);

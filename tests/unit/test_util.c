@@ -1,6 +1,6 @@
 /*
  * Unit tests: size parsing and formatting, scratch directories, stop
- * signals, child processes that die with their parent.
+ * signals, child processes that die with their parent, terminal-safe text.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +24,7 @@
 #include "util/signals.h"
 #include "util/size.h"
 #include "util/spawn.h"
+#include "util/text.h"
 
 static void size_parse_good(void **state)
 {
@@ -330,6 +331,103 @@ static void spawn_dies_with_parent(void **state)
 	assert_true(status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
+/* fsb_text_put into a string. */
+static char *put_str(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fsb_text_put(f, s), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* in escapes to want, which shows width characters. */
+static void expect_put(const char *in, const char *want, size_t width)
+{
+	char *got = put_str(in), buf[256], *dup = fsb_text_dup(in);
+
+	assert_string_equal(got, want);
+	assert_int_equal(fsb_text_width(in), width);
+	assert_string_equal(fsb_text_safe(in, 0, buf, sizeof(buf)), want);
+	assert_non_null(dup);
+	assert_string_equal(dup, want);
+	/* Escaping what is already safe changes nothing. */
+	free(dup);
+	dup = put_str(got);
+	assert_string_equal(dup, want);
+	free(dup);
+	free(got);
+}
+
+static void text_escapes_terminal_controls(void **state)
+{
+	(void)state;
+	/* OSC: retitle the window, ended by BEL. */
+	expect_put("a\x1b]0;pwned\x07z", "a\\x1b]0;pwned\\x07z", 18);
+	/* CSI: clear the screen. */
+	expect_put("\x1b[2Jlabel", "\\x1b[2Jlabel", 12);
+	/* A raw 0x9b byte (8-bit CSI), not valid UTF-8 on its own. */
+	expect_put("x\x9b" "2Jy", "x\\x9b2Jy", 8);
+	/* U+009B as UTF-8 (C2 9B), and U+0085 (NEL). */
+	expect_put("x\xc2\x9b" "2J\xc2\x85", "x\\u009b2J\\u0085", 15);
+	/* Valid UTF-8 text is kept: U+00A0 and above are not controls. */
+	expect_put("m\xc3\xbcller 5 \xc2\xb5s", "m\xc3\xbcller 5 \xc2\xb5s", 11);
+	/* Invalid bytes: lone continuation, overlong '<', surrogate, cut short. */
+	expect_put("\x80\xc0\xbc\xed\xa0\x80\xe2\x82", "\\x80\\xc0\\xbc\\xed\\xa0\\x80\\xe2\\x82", 32);
+	/* Newline, tab, CR, DEL. */
+	expect_put("a\nb\tc\rd\x7f", "a\\nb\\tc\\rd\\x7f", 14);
+	expect_put("", "", 0);
+	assert_int_equal(fsb_text_width(NULL), 0);
+}
+
+static void text_lines_keep_newlines(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	(void)state;
+
+	assert_non_null(f);
+	assert_int_equal(fsb_text_put_lines(f, "one\x1b[31m\ntwo\r\n"), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "one\\x1b[31m\ntwo\\r\n");
+	free(buf);
+}
+
+static void text_cut_and_pad(void **state)
+{
+	char buf[64], small[8], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	/* At most max characters, then "..."; an escape is never split. */
+	assert_string_equal(fsb_text_safe("abcdef", 4, buf, sizeof(buf)), "abcd...");
+	assert_string_equal(fsb_text_safe("abcd", 4, buf, sizeof(buf)), "abcd");
+	assert_string_equal(fsb_text_safe("ab\x1bz", 4, buf, sizeof(buf)), "ab...");
+	assert_string_equal(fsb_text_cut("ab\x1bz", 4, buf, sizeof(buf)), "ab");
+	assert_string_equal(fsb_text_cut("\xc3\xbc\xc3\xbc\xc3\xbc", 2, buf, sizeof(buf)),
+			    "\xc3\xbc\xc3\xbc");
+	/* A buffer too small: cut to fit, ellipsis included, NUL-terminated. */
+	assert_string_equal(fsb_text_safe("abcdefghij", 0, small, sizeof(small)), "abcd...");
+	assert_string_equal(fsb_text_safe("\x1b\x1b", 0, small, sizeof(small)), "\\x1b...");
+	assert_string_equal(fsb_text_safe(NULL, 0, small, sizeof(small)), "");
+
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	fsb_text_pad(f, "\xc2\xb5s", 4);
+	fputc('|', f);
+	fsb_text_pad(f, "\x1b", -6);
+	fputc('|', f);
+	fsb_text_pad(f, "long", 2);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(out, "  \xc2\xb5s|\\x1b  |long");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +441,9 @@ int main(void)
 		cmocka_unit_test(signals_default_in_child),
 		cmocka_unit_test(spawn_runs_and_reports),
 		cmocka_unit_test(spawn_dies_with_parent),
+		cmocka_unit_test(text_escapes_terminal_controls),
+		cmocka_unit_test(text_lines_keep_newlines),
+		cmocka_unit_test(text_cut_and_pad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,206 @@
+/*
+ * Every view of parsed results, in memory: a JSON document (a run or
+ * lifecycle result, or a matrix of them) is read as `fsbench compare` and
+ * `fsbench report` read a file, then rendered by each writer, by the
+ * matrix views (the inputs as setups, their strings in every field) and by
+ * the HTML report into open_memstream buffers. Asserted:
+ *  - HTML: every '<' starts a tag of the writer's own fixed list, and no
+ *    tag has an attribute outside quotes beginning with "on" (so no data
+ *    became markup);
+ *  - text views: no control character but '\n' (and '\t', which the
+ *    lifecycle view uses), no C1 control, and valid UTF-8.
+ */
+#include "fuzz.h"
+#include "core/error.h"
+#include "report/compare.h"
+#include "report/html.h"
+#include "report/json.h"
+#include "report/matrix.h"
+#include "report/writer.h"
+#include "util/text.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+
+static const char *const tags[] = {
+	"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "main", "header",
+	"h1", "h2", "h3", "p", "strong", "em", "code", "dl", "dt", "dd", "div", "table",
+	"thead", "tbody", "tr", "th", "td", "span", "section", "figure", "svg", "g",
+	"text", "tspan", "line", "rect", "path", "ul", "li", "footer", NULL,
+};
+
+static bool known_tag(const char *p, size_t n)
+{
+	for (size_t i = 0; tags[i]; i++)
+		if (strlen(tags[i]) == n && !strncmp(tags[i], p, n))
+			return true;
+	return false;
+}
+
+static void check_html(const char *page, size_t len)
+{
+	FUZZ_ASSERT(strlen(page) == len);   /* no NUL in the page */
+	for (const char *lt = strchr(page, '<'); lt; lt = strchr(lt + 1, '<')) {
+		const char *name = lt + 1 + (lt[1] == '/'), *gt;
+		size_t n = strspn(name, "!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					"0123456789");
+		bool quoted = false;
+
+		FUZZ_ASSERT(known_tag(name, n));
+		gt = strchr(name, '>');
+		FUZZ_ASSERT(gt);
+		for (const char *p = name + n; p < gt; p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			FUZZ_ASSERT(*p != '<');
+			if (!quoted && (p[0] == ' ' && (p[1] == 'o' || p[1] == 'O') &&
+					(p[2] == 'n' || p[2] == 'N')))
+				FUZZ_ASSERT(!"an attribute starting with 'on'");
+		}
+		FUZZ_ASSERT(!quoted);
+	}
+}
+
+static void check_text(const char *out, size_t len, const char *view)
+{
+	/* A view may print a NUL nowhere: each byte up to len is looked at. */
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)out[i];
+		size_t n;
+
+		if (c == '\n' || c == '\t') {
+			i++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			fprintf(stderr, "view %s: control byte 0x%02x at %zu\n", view, c, i);
+			abort();
+		}
+		n = fsb_utf8_len(out + i);
+		if (!n || (n == 2 && c == 0xc2 && (unsigned char)out[i + 1] < 0xa0)) {
+			fprintf(stderr, "view %s: invalid UTF-8 or C1 at %zu\n", view, i);
+			abort();
+		}
+		i += n;
+	}
+}
+
+/* Render with fn into memory; returns the buffer (caller frees). */
+static char *render(int (*fn)(FILE *, const struct fsb_result *), const struct fsb_result *r,
+		    size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int rc;
+
+	FUZZ_ASSERT(f);
+	rc = fn(f, r);
+	FUZZ_ASSERT(rc == 0 || rc == -EINVAL || rc == -ENOMEM);
+	FUZZ_ASSERT(fclose(f) == 0);
+	return buf;
+}
+
+/*
+ * The matrix views of the inputs as setups: each input's strings fill the
+ * configuration fields, error and note, so every one of them is printed.
+ * The results are borrowed from the set (unhooked before the release).
+ */
+static void check_matrix(const struct fsb_compare_set *set)
+{
+	struct fsb_matrix_doc d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&d, 0, sizeof(d));
+	FUZZ_ASSERT(!fsb_result_init(&d.head, "matrix"));
+	FUZZ_ASSERT(!fsb_strset(&d.config_path, set->sources[0]));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.cpu, set->docs[0]->host.cpu));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.kernel, set->docs[0]->host.kernel));
+	FUZZ_ASSERT(!fsb_strset(&d.head.host.hostname, set->docs[0]->host.hostname));
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fsb_result *r = set->docs[i];
+		struct fsb_matrix_entry *e = fsb_matrix_doc_add(&d, set->labels[i]);
+
+		FUZZ_ASSERT(e);
+		FUZZ_ASSERT(!fsb_strset(&e->type, r->setup.fs_type));
+		FUZZ_ASSERT(!fsb_strset(&e->mkfs, r->setup.device));
+		FUZZ_ASSERT(!fsb_strset(&e->options, r->setup.mount_options));
+		FUZZ_ASSERT(!fsb_strset(&e->fill, r->setup.fill));
+		FUZZ_ASSERT(!fsb_strset(&e->run, r->setup.dir));
+		FUZZ_ASSERT(!fsb_strset(&e->lifecycle, r->version));
+		FUZZ_ASSERT(!fsb_strset(&e->note, r->host.cpu));
+		e->devices = (unsigned)(i % 3) + 1;
+		e->image_bytes = (uint64_t)i << 20;
+		if (i % 2)
+			FUZZ_ASSERT(!fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "%s",
+							     r->kind ? r->kind : ""));
+		if (r->kind && !strcmp(r->kind, "lifecycle"))
+			e->lc_res = set->docs[i];
+		else
+			e->run_res = set->docs[i];
+	}
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	FUZZ_ASSERT(fsb_matrix_write_text(f, &d) == 0);
+	FUZZ_ASSERT(fclose(f) == 0);
+	check_text(buf, len, "matrix text");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	fsb_matrix_write_csv(f, &d);   /* -EINVAL when no setup ran the run suite */
+	FUZZ_ASSERT(fclose(f) == 0);
+	check_text(buf, len, "matrix csv");
+	free(buf);
+	for (size_t i = 0; i < d.n; i++)
+		d.entries[i].run_res = d.entries[i].lc_res = NULL;
+	fsb_matrix_doc_release(&d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const views[] = { "text", "bonnie", "bonnie++", "lifecycle", "csv" };
+	struct fsb_compare_set set = { 0 };
+	struct json_object *doc;
+	char why[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	fsb_warn_set_quiet(1);
+	doc = fsb_json_parse((const char *)data, size, why, sizeof(why));
+	if (!doc)
+		return 0;
+	rc = fsb_compare_set_add_json(&set, doc, "fuzz.json", why, sizeof(why));
+	json_object_put(doc);
+	if (rc) {
+		fsb_compare_set_release(&set);
+		return 0;
+	}
+	for (size_t i = 0; i < set.n; i++) {
+		for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
+			const struct fsb_writer *w = fsb_writer_find(views[v]);
+
+			FUZZ_ASSERT(w);
+			buf = render(w->write, set.docs[i], &len);
+			check_text(buf, len, views[v]);
+			free(buf);
+		}
+	}
+	if (set.n)
+		check_matrix(&set);
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	rc = fsb_html_write(f, fsb_compare_set_docs(&set), fsb_compare_set_labels(&set), set.n);
+	FUZZ_ASSERT(fclose(f) == 0);
+	/* -EINVAL only for more distinct tests than a table takes (a markup
+	 * format that is not numeric would be a bug in the writer). */
+	FUZZ_ASSERT(rc == 0 || rc == -ENOMEM ||
+		    (rc == -EINVAL && strstr(fsb_err_last(), "distinct tests")));
+	if (!rc)
+		check_html(buf, len);
+	free(buf);
+	fsb_compare_set_release(&set);
+	return 0;
+}
