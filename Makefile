@@ -1,5 +1,11 @@
 # fsbench — see README.md. `make` builds ./fsbench; `make run` runs the default
 # suite in a scratch dir under .; `make test` runs every test.
+#
+# Every target works on a fresh Debian 12 machine with gcc, make and git:
+# the ones that need packages first install those missing through
+# scripts/deps.sh (as root, or via sudo; otherwise it names them), then
+# build in a sub-make, since the pkg-config flags above are only right
+# once the -dev packages are there.
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
@@ -30,7 +36,9 @@ FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
 .PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build
 
-all: fsbench
+all:
+	@./scripts/deps.sh build
+	@$(MAKE) --no-print-directory fsbench
 
 deps:
 	@./scripts/deps.sh build
@@ -77,11 +85,19 @@ run:
 	@$(MAKE) --no-print-directory fsbench
 	./fsbench run .
 
-unit-test: $(UNIT_BIN)
-	@./tests/run-unit.sh $(UNIT_BIN)
+# The cmocka unit tests alone (sanitized build); ends with "N passed, N failed".
+unit-test:
+	@./scripts/deps.sh unit
+	@$(MAKE) --no-print-directory $(UNIT_BIN)
+	@./tests/run-all.sh --unit $(UNIT_BIN)
 
-cli-test: fsbench build/san/fsbench
-	@./tests/run-cli.sh
+# The end-to-end tests alone (tests/cli/t*.sh on the sanitized binary),
+# with what they need, as `make test` runs them.
+cli-test:
+	@./scripts/deps.sh test
+	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
+	@$(MAKE) --no-print-directory fsbench build/san/fsbench
+	@./tests/run-all.sh --cli
 
 # Every test: cmocka unit tests and end-to-end tests, both on the
 # sanitized build; ends with "N passed, N failed". As root the end-to-end
@@ -92,12 +108,16 @@ test:
 	@$(MAKE) --no-print-directory $(UNIT_BIN) fsbench build/san/fsbench
 	@./tests/run-all.sh $(UNIT_BIN)
 
-bench: fsbench
+bench:
+	@./scripts/deps.sh bench
+	@$(MAKE) --no-print-directory fsbench
 	./bench/vs-peers.sh
 
 # Each harness over its corpus, then fuzzed for FUZZ_SECONDS (default 120)
 # each; a crash input is kept in tests/fuzz/corpus/HARNESS/ (commit it).
-fuzz-build: $(FUZZ_BIN)
+fuzz-build:
+	@./scripts/deps.sh fuzz
+	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
 fuzz: fuzz-build
 	@./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
@@ -105,10 +125,13 @@ fuzz: fuzz-build
 # The distribution kernel `fsbench guest` boots when the running kernel's own
 # /boot/vmlinuz and /lib/modules are absent: the package linux-image-amd64
 # depends on, unpacked into the cache fsbench looks in, with the modules.dep
-# the .deb does not ship. Idempotent; nothing here is committed.
+# the .deb does not ship. Idempotent; nothing here is committed. depmod
+# (package kmod) and apt's lists come through scripts/deps.sh guest; depmod
+# lives in /usr/sbin, outside a normal user's PATH.
 GUEST_KERNEL_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/fsbench/kernel
 guest-kernel:
-	@set -e; pkg=$$(apt-cache depends linux-image-amd64 | \
+	@./scripts/deps.sh guest
+	@set -e; PATH="$$PATH:/usr/sbin:/sbin"; pkg=$$(apt-cache depends linux-image-amd64 | \
 		sed -n 's/^  Depends: \(linux-image-[0-9].*\)$$/\1/p' | head -n1); \
 	test -n "$$pkg" || { echo "guest-kernel: no linux-image-amd64 in apt's lists (apt-get update?)" >&2; exit 1; }; \
 	ver=$${pkg#linux-image-}; \
@@ -121,7 +144,7 @@ guest-kernel:
 	rm -rf "$(GUEST_KERNEL_DIR)/deb"; \
 	echo "guest-kernel: $$ver in $(GUEST_KERNEL_DIR)"
 
-install: fsbench
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 fsbench $(DESTDIR)$(PREFIX)/bin/fsbench
 	install -m 644 man/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1

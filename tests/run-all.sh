@@ -1,8 +1,18 @@
 #!/bin/bash
-# Run every test: the cmocka unit binaries given as arguments (TAP output),
-# then each end-to-end script tests/cli/t*.sh (TAP too). Prints each
-# result line, then one summary line "N passed, N failed[, N skipped]".
+# Run the tests and count them:
+#   tests/run-all.sh [--unit | --cli] [UNIT_BINARY...]
+# the cmocka unit binaries given as arguments (TAP output), then each
+# end-to-end script tests/cli/t*.sh (TAP too); --unit runs only the former
+# (`make unit-test`), --cli only the latter (`make cli-test`). Prints each
+# result line, then one summary line "N passed, N failed[, N skipped]";
+# exits 0 when nothing failed.
 cd "$(dirname "$0")/.." || exit 1
+unit=1 cli=1
+case ${1:-} in
+--unit) cli=0; shift ;;
+--cli) unit=0; shift ;;
+--*) echo "usage: tests/run-all.sh [--unit | --cli] [UNIT_BINARY...]" >&2; exit 2 ;;
+esac
 pass=0 fail=0 skip=0
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
@@ -18,6 +28,7 @@ count() { # reads TAP on stdin, echoes it, updates counters via the log
 	done
 }
 
+[ "$unit" -eq 1 ] || set --
 for bin in "$@"; do
 	echo "# unit: $bin"
 	before=$(grep -c '^f$' "$log")
@@ -31,7 +42,7 @@ for bin in "$@"; do
 done
 
 for t in tests/cli/t[0-9]*.sh; do
-	[ -e "$t" ] || continue
+	[ "$cli" -eq 1 ] && [ -e "$t" ] || continue
 	echo "# cli: $t"
 	timeout 1200 bash "$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
