@@ -58,13 +58,14 @@ static char *slurp(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	for (;;) {
+		size_t got;
+
 		if (n + 4096 + 1 > cap) {
 			cap = cap ? cap * 2 : 65536;
 			buf = realloc(buf, cap);
 			assert_non_null(buf);
 		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
+		got = fread(buf + n, 1, cap - n - 1, f);
 		n += got;
 		if (got == 0)
 			break;
@@ -193,9 +194,12 @@ static void load_matrix(struct fsb_matrix_doc *d)
 		set(&e->lifecycle, cfg, "lifecycle");
 		e->devices = (unsigned)get_int(cfg, "devices");
 		e->image_bytes = (uint64_t)get_int(cfg, "image_size");
-		e->status = !strcmp(status, "ok")	 ? FSB_MATRIX_OK
-			    : !strcmp(status, "failed") ? FSB_MATRIX_FAILED
-							 : FSB_MATRIX_SKIPPED;
+		if (!strcmp(status, "ok"))
+			e->status = FSB_MATRIX_OK;
+		else if (!strcmp(status, "failed"))
+			e->status = FSB_MATRIX_FAILED;
+		else
+			e->status = FSB_MATRIX_SKIPPED;
 		set(&e->error, s, "error");
 		set(&e->note, s, "note");
 		assert_true(json_object_object_get_ex(s, "results", &results));
