@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +37,32 @@ static uint64_t next_rand(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
-void *fsb_block_buf_alloc(const struct fsb_config *cfg)
+void *fsb_block_bufs_alloc(const struct fsb_config *cfg, size_t chunk_bytes, size_t count)
 {
 	uint64_t s = cfg->seed * CHECK_MUL + 1, *w;
 	void *buf;
-	int err = posix_memalign(&buf, 4096, cfg->chunk_bytes);
+	int err;
 
+	if (!count || chunk_bytes > SIZE_MAX / count) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = posix_memalign(&buf, 4096, chunk_bytes * count);
 	if (err) {
 		errno = err;
 		return NULL;
 	}
 	w = buf;
-	for (size_t i = 0; i < cfg->chunk_bytes / 8; i++)
+	for (size_t i = 0; i < chunk_bytes / 8; i++)
 		w[i] = next_rand(&s);
+	for (size_t i = 1; i < count; i++)
+		memcpy((char *)buf + i * chunk_bytes, buf, chunk_bytes);
 	return buf;
+}
+
+void *fsb_block_buf_alloc(const struct fsb_config *cfg)
+{
+	return fsb_block_bufs_alloc(cfg, cfg->chunk_bytes, 1);
 }
 
 /*
@@ -142,16 +155,22 @@ int fsb_cache_prepare_fd(const struct fsb_ctx *ctx, const char *test, int fd)
 	return err;
 }
 
-int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)
+/* Pattern chunks appended per write while preparing: about 1 MiB, so a
+ * file of small blocks is not made with a system call per block. */
+#define PREPARE_BYTES (1u << 20)
+
+int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
+			  size_t chunk_bytes, uint64_t bytes)
 {
 	const struct fsb_config *cfg = ctx->cfg;
+	size_t batch = chunk_bytes < PREPARE_BYTES ? PREPARE_BYTES / chunk_bytes : 1;
 	char path[4096];
 	void *buf = NULL;
 	uint64_t have;
 	struct stat st;
 	int fd, err = 0;
 
-	err = fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	err = fsb_scratch_path(ctx, name, path, sizeof(path));
 	if (err)
 		return err;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -164,16 +183,21 @@ int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t 
 		err = -errno;
 		goto out;
 	}
-	have = (uint64_t)st.st_size / cfg->chunk_bytes * cfg->chunk_bytes;
+	have = (uint64_t)st.st_size / chunk_bytes * chunk_bytes;
 	if (have < bytes) {
-		buf = fsb_block_buf_alloc(cfg);
+		buf = fsb_block_bufs_alloc(cfg, chunk_bytes, batch);
 		if (!buf) {
 			err = -errno;
 			goto out;
 		}
-		for (uint64_t off = have; off < bytes && !err; off += cfg->chunk_bytes) {
-			fsb_block_stamp(buf, cfg->chunk_bytes, off, 0);
-			err = fsb_pwrite_full(fd, buf, cfg->chunk_bytes, (off_t)off);
+		for (uint64_t off = have; off < bytes && !err;) {
+			size_t n = 0;
+
+			for (; n < batch && off + n * chunk_bytes < bytes; n++)
+				fsb_block_stamp((char *)buf + n * chunk_bytes, chunk_bytes,
+						off + n * chunk_bytes, 0);
+			err = fsb_pwrite_full(fd, buf, n * chunk_bytes, (off_t)off);
+			off += n * chunk_bytes;
 			if (!err && fsb_stop_requested())
 				err = -EINTR;
 		}
@@ -191,12 +215,17 @@ out:
 	return err;
 }
 
-int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
+int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)
+{
+	return fsb_chunkfile_prepare(ctx, test, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes, bytes);
+}
+
+int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags)
 {
 	char path[4096];
 	int fd, err;
 
-	err = fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	err = fsb_scratch_path(ctx, name, path, sizeof(path));
 	if (err)
 		return err;
 	if (ctx->cfg->cache == FSB_CACHE_DIRECT)
@@ -209,6 +238,11 @@ int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
 		return err;
 	}
 	return fd;
+}
+
+int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
+{
+	return fsb_chunkfile_open(ctx, test, FSB_BLOCKFILE_NAME, flags);
 }
 
 int fsb_io_error(const char *test, const char *what, const char *path, uint64_t off, int err,

@@ -21,6 +21,8 @@
 
 #define FSB_BLOCKFILE_NAME "block.dat"
 #define FSB_CHARFILE_NAME "char.dat"
+/* randread and randwrite's own file, so the block tests' file is untouched. */
+#define FSB_RANDFILE_NAME "random.dat"
 
 /* Path of a file in the scratch dir into out. 0 or -ENAMETOOLONG. */
 int fsb_scratch_path(const struct fsb_ctx *ctx, const char *name, char *out, size_t len);
@@ -28,6 +30,12 @@ int fsb_scratch_path(const struct fsb_ctx *ctx, const char *name, char *out, siz
 /* A chunk-aligned buffer (posix_memalign 4096, O_DIRECT-safe) filled with
  * the seed's bytes. NULL with errno set. Free with free(). */
 void *fsb_block_buf_alloc(const struct fsb_config *cfg);
+
+/* The same for `count` chunks of chunk_bytes (a multiple of 8) in one
+ * allocation, each filled with the seed's bytes: chunk i at
+ * buf + i * chunk_bytes, 4096-aligned when chunk_bytes is a multiple of
+ * 4096. NULL with errno set. Free with free(). */
+void *fsb_block_bufs_alloc(const struct fsb_config *cfg, size_t chunk_bytes, size_t count);
 
 /* Stamp the header of the chunk at offset with generation gen. */
 void fsb_block_stamp(void *chunk, size_t chunk_bytes, uint64_t offset, uint64_t gen);
@@ -53,11 +61,19 @@ uint64_t fsb_scratch_file_size(const struct fsb_ctx *ctx, const char *name);
  */
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
 
+/* The same for any file of chunks in the scratch dir: `name`, chunks of
+ * chunk_bytes (>= 40, a multiple of 8) stamped with generation 0. */
+int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
+			  size_t chunk_bytes, uint64_t bytes);
+
 /*
  * Open the block file for a test: O_RDWR or O_RDONLY, plus O_DIRECT for
  * --cache=direct. Returns the fd or -errno after describing the failure.
  */
 int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
+
+/* The same for the file `name` in the scratch dir. */
+int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags);
 
 /*
  * Free bytes for the scratch dir's filesystem (statvfs f_bavail), plus
