@@ -10,7 +10,7 @@ VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
 CC        ?= cc
-PKGS      := mount blkid json-c inih
+PKGS      := mount blkid json-c inih liburing
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Isrc \
              -DFSB_VERSION=\"$(VERSION)\" $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -73,6 +73,11 @@ build/fuzz/libfsbench.a: $(FUZZ_OBJ)
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libfsbench.a
 	$(FUZZ_CC) $(CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -Itests/fuzz -o $@ $< \
 		build/fuzz/libfsbench.a $(LDLIBS)
+
+# Micro-benchmark programs (bench/*.c), optimised like ./fsbench.
+build/bench/%: bench/%.c build/libfsbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< build/libfsbench.a $(LDLIBS)
 
 build/tests/%: tests/unit/%.c build/san/libfsbench.a
 	@mkdir -p $(dir $@)

@@ -17,7 +17,7 @@ build | unit | test | fuzz | bench | guest) ;;
 	exit 2
 	;;
 esac
-pkgs="pkg-config libmount-dev libblkid-dev libjson-c-dev libinih-dev"
+pkgs="pkg-config libmount-dev libblkid-dev libjson-c-dev libinih-dev liburing-dev"
 if [ "$what" = unit ] || [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev"
 fi
