@@ -9,6 +9,7 @@
 /* Each workload file exports its ops; list them here in report order. */
 extern const struct fsb_workload_ops fsb_wl_putc, fsb_wl_write, fsb_wl_rewrite,
 	fsb_wl_getc, fsb_wl_read, fsb_wl_seeks, fsb_wl_null;
+extern const struct fsb_workload_ops fsb_wl_randread, fsb_wl_randwrite;
 extern const struct fsb_workload_ops fsb_wl_seq_create, fsb_wl_seq_stat, fsb_wl_seq_delete,
 	fsb_wl_rand_create, fsb_wl_rand_stat, fsb_wl_rand_delete;
 /* Lifecycle phases (src/workloads/lifecycle.c); ids "write" and "read" are
@@ -18,6 +19,7 @@ extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount,
 
 static const struct fsb_workload_ops *const registry[] = {
 	&fsb_wl_putc, &fsb_wl_write, &fsb_wl_rewrite, &fsb_wl_getc, &fsb_wl_read, &fsb_wl_seeks,
+	&fsb_wl_randread, &fsb_wl_randwrite,
 	&fsb_wl_seq_create, &fsb_wl_seq_stat, &fsb_wl_seq_delete,
 	&fsb_wl_rand_create, &fsb_wl_rand_stat, &fsb_wl_rand_delete,
 	&fsb_wl_lc_mkfs, &fsb_wl_lc_mkfs_mount, &fsb_wl_lc_mkfs_umount, &fsb_wl_lc_mount_umount,

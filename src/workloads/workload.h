@@ -32,6 +32,8 @@
 #include "stats/clock.h"
 #include "stats/hist.h"
 
+struct fsb_engine_ops;
+
 enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
 enum fsb_char_io { FSB_CHAR_STDIO, FSB_CHAR_SYSCALL };
 enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
@@ -51,6 +53,10 @@ struct fsb_config {
 	enum fsb_char_io char_io;
 	uint64_t seeks;               /* --seeks, shared by all seekers */
 	unsigned seekers;             /* --seekers processes */
+	/* I/O engines and the random tests (0 / NULL: the default) */
+	const struct fsb_engine_ops *engine; /* --engine (NULL: psync) */
+	unsigned iodepth;             /* --iodepth: I/Os in flight (0: 1) */
+	uint64_t block_bytes;         /* --block-size of randread/randwrite (0: 4096) */
 	/* metadata suite */
 	uint64_t files;               /* --files N (0 = skip the suite) */
 	uint64_t file_max_bytes;      /* --files N:max */
