@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/registry.h"
+#include "engines/engine.h"
 #include "util/signals.h"
 
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	if (fsb_registry_check())
+	if (fsb_registry_check() || fsb_engine_check())
 		return FSB_EXIT_FAIL;
 	if (fsb_signals_install()) {
 		fsb_err("cannot install signal handlers");

@@ -102,7 +102,7 @@ struct run_plan {
 	struct fsb_output out;      /* -o, checked before any work */
 };
 
-static const char *const run_families[] = { "throughput", "files", "null", NULL };
+static const char *const run_families[] = { "throughput", "files", "random", "null", NULL };
 
 static void print_usage(FILE *out)
 {
