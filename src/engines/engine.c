@@ -303,8 +303,10 @@ int fsb_engine_drive(struct fsb_engine *e, int (*next)(void *arg, struct fsb_io 
 	bool end = false;
 	int r;
 
-	if (!e->ready)
+	if (!e->ready) {
+		fsb_err("engine %s: not set up", e->ops ? e->ops->name : "(none)");
 		return -EINVAL;
+	}
 	d.slots = calloc(e->depth, sizeof(*d.slots));
 	d.free = calloc(e->depth, sizeof(*d.free));
 	if (!d.slots || !d.free) {
@@ -369,8 +371,10 @@ int fsb_engine_fsync(struct fsb_engine *e)
 	struct fsb_io io = { .op = FSB_IO_FSYNC };
 	int r;
 
-	if (!e->ready)
+	if (!e->ready) {
+		fsb_err("engine %s: not set up", e->ops ? e->ops->name : "(none)");
 		return -EINVAL;
+	}
 	for (;;) {
 		r = e->ops->queue(e, &io);
 		if (r == FSB_ENGINE_QUEUED) {

@@ -159,8 +159,8 @@ int fsb_engine_drive(struct fsb_engine *e, int (*next)(void *arg, struct fsb_io 
 /*
  * fsync the engine's file through the engine (after fsb_engine_drive has
  * returned: nothing in flight), so that a write test's flush goes the way
- * its writes went. Returns 0 or -errno (not described: the caller names
- * the file).
+ * its writes went. Returns 0 or -errno; the fsync's own error is not
+ * described (the caller names the file), -EINTR after a stop request.
  */
 int fsb_engine_fsync(struct fsb_engine *e);
 
