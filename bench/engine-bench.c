@@ -12,7 +12,7 @@
  * if missing, as the test's setup does). --prepare only makes the file.
  * Otherwise one measured run reads every block once (the run grows to the
  * file's blocks, as fio's randread of --size does), and one line is
- * printed: "iops=N p99_us=N p50_us=N work=N seconds=N".
+ * printed: "iops=N p99_us=N p50_us=N work=N seconds=N cpu_pct=N".
  */
 #include "core/error.h"
 #include "core/registry.h"
@@ -124,9 +124,9 @@ int main(int argc, char **argv)
 	err = fsb_runner_measure(&rn, fsb_registry_find("randread"), &res);
 	t = err ? NULL : fsb_result_find(&res, "randread");
 	if (t)
-		printf("iops=%.0f p99_us=%.1f p50_us=%.1f work=%llu seconds=%.3f\n", t->median,
-		       t->latency.p99_us, t->latency.p50_us, (unsigned long long)t->work,
-		       t->elapsed_s);
+		printf("iops=%.0f p99_us=%.1f p50_us=%.1f work=%llu seconds=%.3f cpu_pct=%.1f\n",
+		       t->median, t->latency.p99_us, t->latency.p50_us,
+		       (unsigned long long)t->work, t->elapsed_s, t->cpu_pct);
 	fsb_result_release(&res);
 	return t ? 0 : 1;
 }
