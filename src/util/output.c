@@ -409,8 +409,9 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 	for (unsigned i = 0; fd < 0 && i < 100; i++) {
 		temp_name(o->base, i, tmp, sizeof(tmp));
 		/* A new file gets 0666 & ~umask; a replacement starts private. */
-		fd = openat(o->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    keep ? 0600 : 0666);
+		fd = fsb_io_openat(o->dir_fd, tmp,
+				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				   keep ? 0600 : 0666);
 		if (fd < 0 && errno != EEXIST)
 			return -errno;
 	}
@@ -433,10 +434,10 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
-	if (!err && renameat(o->dir_fd, tmp, o->dir_fd, o->base) < 0)
+	if (!err && fsb_io_renameat(o->dir_fd, tmp, o->dir_fd, o->base) < 0)
 		err = -errno;
 	if (err) {
-		unlinkat(o->dir_fd, tmp, 0);
+		fsb_cleanup_unlinkat(o->dir_fd, tmp, 0);
 		return err;
 	}
 	/* The new name survives a crash too (best effort: the data is there). */
@@ -484,7 +485,7 @@ static int keep_in(const char *dir, const char *ext, const void *buf, size_t len
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (err)
-		unlink(where);
+		fsb_cleanup_unlinkat(AT_FDCWD, where, 0);
 	return err;
 }
 
