@@ -128,7 +128,12 @@ int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 	ssize_t got;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO with no writer would wait forever (a
+	 * FIFO given as a result file hung compare), and a terminal must
+	 * not become ours. Only regular files are read, in blocking mode.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
@@ -137,6 +142,10 @@ int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		goto out;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		err = -errno;
 		goto out;
 	}
 	/* st_size is a hint only: /proc files say 0 and sysfs files 4096. */

@@ -31,7 +31,9 @@ int fsb_pwrite_full(int fd, const void *buf, size_t n, off_t off);
 int fsb_write_file_atomic(const char *path, const void *buf, size_t n);
 
 /* Read a whole file into a malloc'ed, NUL-terminated buffer (caller frees).
- * Refuses files larger than max_bytes with -EFBIG. 0 or -errno. */
+ * Refuses files larger than max_bytes with -EFBIG, a directory with
+ * -EISDIR and anything else that is not a regular file with -EINVAL, at
+ * once: a FIFO is not waited on. 0 or -errno. */
 int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len);
 
 /*
