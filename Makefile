@@ -34,7 +34,16 @@ FUZZ_OBJ     := $(LIB_SRC:%.c=build/fuzz/%.o)
 FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build
+# The fault-injection build (libfiu, tests/cli/t9100-faults.sh): no
+# sanitizers (ASan and libfiu's LD_PRELOAD do not mix), -DFSB_FIU turns on
+# the points of src/util/fault.h. FIU_RUNS randomized runs at least,
+# within FIU_SECONDS, in `make test`; `make fuzz` sweeps longer.
+FIU_OBJ      := $(LIB_SRC:%.c=build/fiu/%.o)
+FIU_RUNS     ?= 2000
+FIU_SECONDS  ?= 900
+
+.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
+	fiu-build
 
 all:
 	@./scripts/deps.sh build
@@ -79,6 +88,18 @@ build/bench/%: bench/%.c build/libfsbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< build/libfsbench.a $(LDLIBS)
 
+build/fiu/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFSB_FIU -MMD -MP -c -o $@ $<
+
+build/fiu/libfsbench.a: $(FIU_OBJ)
+	$(AR) rcs $@ $^
+
+build/fiu/fsbench: build/fiu/src/main.o build/fiu/libfsbench.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lfiu
+
+fiu-build: build/fiu/fsbench
+
 build/tests/%: tests/unit/%.c build/san/libfsbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -Itests/unit -o $@ $< build/san/libfsbench.a $(LDLIBS) -lcmocka
@@ -111,6 +132,7 @@ test:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
 	@$(MAKE) --no-print-directory $(UNIT_BIN) fsbench build/san/fsbench
+	@$(MAKE) --no-print-directory build/fiu/fsbench || echo "fsbench: no fault-injection build: t9100 will be skipped" >&2
 	@./tests/run-all.sh $(UNIT_BIN)
 
 bench:
@@ -120,12 +142,14 @@ bench:
 
 # Each harness over its corpus, then fuzzed for FUZZ_SECONDS (default 120)
 # each; a crash input is kept in tests/fuzz/corpus/HARNESS/ (commit it).
+# Then the fault-injection sweep: FIU_RUNS runs within FIU_SECONDS.
 fuzz-build:
 	@./scripts/deps.sh fuzz
 	@$(MAKE) --no-print-directory $(FUZZ_BIN)
 
-fuzz: fuzz-build
+fuzz: fuzz-build fiu-build
 	@./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+	@FIU_RUNS=$(FIU_RUNS) FIU_SECONDS=$(FIU_SECONDS) bash tests/cli/t9100-faults.sh
 
 # The distribution kernel `fsbench guest` boots when the running kernel's own
 # /boot/vmlinuz and /lib/modules are absent: the package linux-image-amd64
@@ -157,4 +181,5 @@ install: all
 clean:
 	rm -rf build fsbench
 
--include $(LIB_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) build/src/main.d build/san/src/main.d
+-include $(LIB_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(FIU_OBJ:.o=.d) build/src/main.d \
+	build/san/src/main.d build/fiu/src/main.d

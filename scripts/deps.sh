@@ -30,6 +30,8 @@ if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	# The fuzz harnesses (tests/fuzz): clang, and libFuzzer's runtime, which
 	# Debian 12's clang only recommends.
 	pkgs="$pkgs clang libclang-rt-14-dev"
+	# Fault injection (tests/cli/t9100-faults.sh) and memcheck (t9200).
+	pkgs="$pkgs libfiu-dev fiu-utils valgrind"
 fi
 if [ "$what" = bench ]; then
 	pkgs="$pkgs bonnie++ fio fsmark xfsprogs e2fsprogs util-linux"

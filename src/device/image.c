@@ -302,7 +302,8 @@ void fsb_image_init(struct fsb_image *img)
 static int set_path(struct fsb_image *img, const char *path)
 {
 	if ((size_t)snprintf(img->path, sizeof(img->path), "%s", path) >= sizeof(img->path)) {
-		fsb_err("image '%s': path too long", path);
+		/* The why last, from errno: a path this long fills the line. */
+		fsb_err_errno(-ENAMETOOLONG, "image '%s'", path);
 		return -ENAMETOOLONG;
 	}
 	return 0;

@@ -606,6 +606,21 @@ static int read_head(struct jread *rd, struct json_object *doc, struct fsb_resul
 	return 0;
 }
 
+/* What a JSON value is, for "the document is ...": "null", "a number". */
+static const char *json_kind(struct json_object *o)
+{
+	switch (o ? json_object_get_type(o) : json_type_null) {
+	case json_type_null: return "null";
+	case json_type_boolean: return "a boolean";
+	case json_type_double:
+	case json_type_int: return "a number";
+	case json_type_string: return "a string";
+	case json_type_array: return "an array";
+	case json_type_object: return "an object";
+	}
+	return "not an object";
+}
+
 int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
 		       size_t why_len)
 {
@@ -617,8 +632,9 @@ int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
 	memset(out, 0, sizeof(*out));
 	if (why && why_len)
 		why[0] = '\0';
+	/* Valid JSON, wrong kind of document: say what it is. */
 	if (!o || !json_object_is_type(o, json_type_object))
-		return bad(&rd, "not a JSON object");
+		return bad(&rd, "not an fsbench result: the document is %s", json_kind(o));
 	if ((err = read_head(&rd, o, &r)) || (err = read_host(&rd, o, &r.host)) ||
 	    (err = read_setup(&rd, o, &r.setup)) || (err = read_params(&rd, o, &r)) ||
 	    (err = read_tests(&rd, o, &r)))
@@ -638,6 +654,7 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 	struct json_tokener *tok;
 	struct json_object *o = NULL;
 	enum json_tokener_error jerr;
+	size_t fed;
 
 	if (len > INT_MAX) {
 		snprintf(why, why_len, "file too large");
@@ -652,15 +669,30 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, buf, (int)len);
 	jerr = json_tokener_get_error(tok);
+	fed = len;
+	if (jerr == json_tokener_continue && len) {
+		/*
+		 * A number or literal that ends the file ("42", "null" with no
+		 * newline) is complete only once something follows it: "42"
+		 * could go on as "420". End the input with a blank; whatever
+		 * is still open after that was cut short.
+		 */
+		o = json_tokener_parse_ex(tok, "\n", 1);
+		jerr = json_tokener_get_error(tok);
+		fed = 1;
+	}
 	if (jerr == json_tokener_continue) {
 		/* The input ended inside a value: the file was cut short. */
 		snprintf(why, why_len, len ? "truncated JSON" : "empty file");
+	} else if (jerr == json_tokener_success && !o) {
+		/* json-c gives NULL for the valid document "null". */
+		snprintf(why, why_len, "not an fsbench result: the document is null");
 	} else if (jerr != json_tokener_success || !o) {
 		snprintf(why, why_len, "not valid JSON (%s at byte %zu)",
 			 json_tokener_error_desc(jerr), json_tokener_get_parse_end(tok));
 		json_object_put(o);
 		o = NULL;
-	} else if (json_tokener_get_parse_end(tok) < len) {
+	} else if (json_tokener_get_parse_end(tok) < fed) {
 		/* Strict mode stops at a NUL byte; anything after it is not ours. */
 		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
 			 json_tokener_get_parse_end(tok));

@@ -30,7 +30,9 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r);
  * (median, min, max, cv are not recomputed); "noisy" is derived from cv.
  * out is overwritten: on success the caller owns it (fsb_result_release);
  * on failure it is left empty. Returns 0, -EINVAL with a short reason in
- * why ("tests[2].runs is not an array"), or -ENOMEM. Prints nothing.
+ * why ("tests[2].runs is not an array"; a document that is no object:
+ * "not an fsbench result: the document is a number"), or -ENOMEM.
+ * Prints nothing.
  */
 int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
 		       size_t why_len);
@@ -48,7 +50,10 @@ struct json_object *fsb_json_read(const char *path);
  * Parse len bytes of buf as fsb_json_read parses a file's content: one
  * document, strictly, nothing after it. Returns the document (caller
  * puts it), or NULL with a short reason in why ("truncated JSON", "not
- * valid JSON (... at byte N)"). Prints nothing, touches no file.
+ * valid JSON (... at byte N)", and for the valid document null, which
+ * json-c cannot return as an object, "not an fsbench result: the document
+ * is null"). A number or literal ending the input is complete ("42" is a
+ * number, not "truncated JSON"). Prints nothing, touches no file.
  */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len);
 

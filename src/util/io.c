@@ -1,4 +1,5 @@
 #include "util/io.h"
+#include "util/fault.h"
 #include "util/signals.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /*
@@ -114,7 +116,7 @@ int fsb_write_file_atomic(const char *path, const void *buf, size_t n)
 	if (!err && rename(tmp, path) < 0)
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		fsb_cleanup_unlinkat(AT_FDCWD, tmp, 0);
 	return err;
 }
 
@@ -126,7 +128,12 @@ int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 	ssize_t got;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK: opening a FIFO with no writer would wait forever (a
+	 * FIFO given as a result file hung compare), and a terminal must
+	 * not become ours. Only regular files are read, in blocking mode.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
@@ -135,6 +142,10 @@ int fsb_read_file(const char *path, size_t max_bytes, char **out, size_t *len)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		goto out;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		err = -errno;
 		goto out;
 	}
 	/* st_size is a hint only: /proc files say 0 and sysfs files 4096. */
@@ -176,4 +187,70 @@ out:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+/* ---- the *at calls, each a fault point (util/fault.h) ---- */
+
+int fsb_io_openat(int dirfd, const char *path, int flags, mode_t mode)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/openat");
+	return openat(dirfd, path, flags, mode);
+}
+
+int fsb_io_mkdirat(int dirfd, const char *path, mode_t mode)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/mkdirat");
+	return mkdirat(dirfd, path, mode);
+}
+
+int fsb_io_unlinkat(int dirfd, const char *path, int flags)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/unlinkat");
+	return unlinkat(dirfd, path, flags);
+}
+
+int fsb_io_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/renameat");
+	return renameat(olddirfd, oldpath, newdirfd, newpath);
+}
+
+int fsb_io_fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/fstatat");
+	return fstatat(dirfd, path, st, flags);
+}
+
+int fsb_io_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+		  int flags)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/linkat");
+	return linkat(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int fsb_io_symlinkat(const char *target, int dirfd, const char *path)
+{
+	FSB_FAULT_SYSCALL("fsbench/io/symlinkat");
+	return symlinkat(target, dirfd, path);
+}
+
+/* ---- cleanup: never injected ---- */
+
+int fsb_cleanup_unlinkat(int dirfd, const char *path, int flags)
+{
+#ifdef FSB_FIU
+	/* libfiu's preload replaces the libc symbols, not the system call. */
+	return (int)syscall(SYS_unlinkat, dirfd, path, flags);
+#else
+	return unlinkat(dirfd, path, flags);
+#endif
+}
+
+int fsb_cleanup_openat(int dirfd, const char *path, int flags)
+{
+#ifdef FSB_FIU
+	return (int)syscall(SYS_openat, dirfd, path, flags, 0);
+#else
+	return openat(dirfd, path, flags);
+#endif
 }

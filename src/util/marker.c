@@ -195,7 +195,7 @@ int fsb_marker_create(const char *dir)
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (err)
-		unlink(path);
+		fsb_cleanup_unlinkat(AT_FDCWD, path, 0);
 	return err;
 }
 

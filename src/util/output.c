@@ -209,6 +209,55 @@ static int classify(struct fsb_output *o, const char *const *inputs, size_t n)
 	return S_ISDIR(m) ? -EISDIR : -EINVAL;
 }
 
+/* A name for the temporary file beside base, hidden, never an existing one. */
+static void temp_name(const char *base, unsigned attempt, char *out, size_t len)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(out, len, ".%.200s.%lx%04x.tmp", base,
+		 (unsigned long)((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) & 0xffffffUL,
+		 attempt & 0xffff);
+}
+
+/*
+ * Whether a file can really be created in the directory, as the temporary
+ * file and the rename at the end will need: only trying tells. access(2)
+ * lets root through where no file can be made (/proc, /sys) and cannot
+ * know a full inode table. A uniquely named empty file is created O_EXCL
+ * there and removed at once. 0 or -errno, described.
+ */
+static int probe_dir(const struct fsb_output *o, const char *dir)
+{
+	char tmp[NAME_MAX + 1];
+	int fd = -1, err = 0;
+
+	for (unsigned i = 0; fd < 0 && i < 100; i++) {
+		temp_name(o->base, i, tmp, sizeof(tmp));
+		fd = openat(o->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd < 0 && errno != EEXIST) {
+			err = -errno;
+			break;
+		}
+	}
+	if (fd >= 0) {
+		close(fd);
+		fsb_cleanup_unlinkat(o->dir_fd, tmp, 0);
+		return 0;
+	}
+	if (!err)
+		err = -EEXIST;
+	/* ENOENT for a name in a directory that exists: /proc and the like. */
+	if (err == -ENOENT)
+		fsb_err("cannot write '%s': no file can be created in '%s' (%s)", o->path, dir,
+			strerror(ENOENT));
+	else
+		fsb_err_errno(err, "cannot write '%s': cannot create a file in '%s'", o->path,
+			      dir);
+	return err;
+}
+
 static int open_path(struct fsb_output *o, const char *const *inputs, size_t n)
 {
 	const char *base;
@@ -265,16 +314,8 @@ static int open_path(struct fsb_output *o, const char *const *inputs, size_t n)
 	}
 	if (o->target != FSB_OUTPUT_REPLACE)
 		goto out;
-	/*
-	 * The temporary file and the rename need write and search permission
-	 * on the directory; access() also says EROFS on a read-only mount,
-	 * which is what stops root.
-	 */
-	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0) {
-		err = -errno;
-		fsb_err_errno(err, "cannot write '%s': cannot create files in '%s'", o->path, dir);
+	if ((err = probe_dir(o, dir)))
 		goto out;
-	}
 	/* Replacing a file one may not write would be a way around its mode. */
 	if (o->exists && faccessat(o->dir_fd, o->base, W_OK, AT_EACCESS) < 0) {
 		err = -errno;
@@ -371,17 +412,6 @@ static int write_direct(const struct fsb_output *o, const void *buf, size_t len,
 	return err;
 }
 
-/* A name for the temporary file beside base, hidden, never an existing one. */
-static void temp_name(const char *base, unsigned attempt, char *out, size_t len)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(out, len, ".%.200s.%lx%04x.tmp", base,
-		 (unsigned long)((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 20) & 0xffffffUL,
-		 attempt & 0xffff);
-}
-
 /*
  * A regular file: write a temporary file in the same directory, give it
  * the mode (and, as root, the owner) of the file it replaces, fsync, and
@@ -409,8 +439,9 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 	for (unsigned i = 0; fd < 0 && i < 100; i++) {
 		temp_name(o->base, i, tmp, sizeof(tmp));
 		/* A new file gets 0666 & ~umask; a replacement starts private. */
-		fd = openat(o->dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    keep ? 0600 : 0666);
+		fd = fsb_io_openat(o->dir_fd, tmp,
+				   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				   keep ? 0600 : 0666);
 		if (fd < 0 && errno != EEXIST)
 			return -errno;
 	}
@@ -433,10 +464,10 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
-	if (!err && renameat(o->dir_fd, tmp, o->dir_fd, o->base) < 0)
+	if (!err && fsb_io_renameat(o->dir_fd, tmp, o->dir_fd, o->base) < 0)
 		err = -errno;
 	if (err) {
-		unlinkat(o->dir_fd, tmp, 0);
+		fsb_cleanup_unlinkat(o->dir_fd, tmp, 0);
 		return err;
 	}
 	/* The new name survives a crash too (best effort: the data is there). */
@@ -484,7 +515,7 @@ static int keep_in(const char *dir, const char *ext, const void *buf, size_t len
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (err)
-		unlink(where);
+		fsb_cleanup_unlinkat(AT_FDCWD, where, 0);
 	return err;
 }
 

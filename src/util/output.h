@@ -19,7 +19,9 @@
  * message names what it points to, for whoever means it), one of the
  * command's own inputs (same device and inode), a directory, a block
  * device, a socket, a missing parent directory, or one fsbench cannot
- * create files in (access(2), which also sees a read-only filesystem).
+ * create files in: a uniquely named file is created there (O_EXCL) and
+ * removed at once, which sees what access(2) does not (a read-only
+ * filesystem, /proc and /sys, where root passes every access check).
  *
  * What the name is gets decided once, with fstat on a descriptor opened
  * O_PATH|O_NOFOLLOW (no side effects: a FIFO does not block, a device is

@@ -1,9 +1,12 @@
 #include "util/scratch.h"
+#include "util/fault.h"
+#include "util/io.h"
 #include "util/marker.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +20,8 @@ int fsb_scratch_create(const char *parent, char *out, size_t len)
 
 	if ((size_t)snprintf(out, len, "%s/fsbench.%ld.XXXXXX", parent, (long)getpid()) >= len)
 		return -ENAMETOOLONG;
+	/* mkdtemp's mkdir is no symbol libfiu's preload can fail. */
+	FSB_FAULT_NEG("fsbench/io/mkdir");
 	if (!mkdtemp(out))
 		return -errno;
 	err = fsb_marker_create(out);
@@ -93,7 +98,7 @@ int fsb_scratch_remove(const char *path)
 		return remove_err;
 	if ((err = only_marker_left(path)))
 		return err;
-	if (unlink(marker) < 0 && errno != ENOENT)
+	if (fsb_cleanup_unlinkat(AT_FDCWD, marker, 0) < 0 && errno != ENOENT)
 		return -errno;
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return -errno;

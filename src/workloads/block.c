@@ -232,7 +232,7 @@ static void rewrite_teardown(struct fsb_ctx *ctx, void *priv)
 
 	block_teardown(ctx, priv);
 	if (!p->done && p->path[0])
-		unlink(p->path);
+		fsb_cleanup_unlinkat(AT_FDCWD, p->path, 0);
 }
 
 const struct fsb_workload_ops fsb_wl_rewrite = {

@@ -97,8 +97,7 @@ uint64_t fsb_block_gen(const void *chunk)
 	return h.gen;
 }
 
-int fsb_block_verify(const char *test, const char *path, const void *chunk,
-		     size_t chunk_bytes, uint64_t offset)
+const char *fsb_block_check(const void *chunk, size_t chunk_bytes, uint64_t offset)
 {
 	struct header h;
 	uint64_t tail;
@@ -107,11 +106,20 @@ int fsb_block_verify(const char *test, const char *path, const void *chunk,
 	memcpy(&tail, (const char *)chunk + chunk_bytes - 8, 8);
 	if (h.magic == MAGIC && h.offset == offset && h.check == check_of(offset, h.gen) &&
 	    tail == tail_of(offset, h.gen))
+		return NULL;
+	return h.magic != MAGIC ? "not fsbench data (zeroed or foreign)" :
+	       h.offset != offset ? "chunk from another offset" : "torn chunk (checksum)";
+}
+
+int fsb_block_verify(const char *test, const char *path, const void *chunk,
+		     size_t chunk_bytes, uint64_t offset)
+{
+	const char *why = fsb_block_check(chunk, chunk_bytes, offset);
+
+	if (!why)
 		return 0;
 	fsb_err("%s: data mismatch in '%s' at offset %llu: %s", test, path,
-		(unsigned long long)offset,
-		h.magic != MAGIC ? "not fsbench data (zeroed or foreign)" :
-		h.offset != offset ? "chunk from another offset" : "torn chunk (checksum)");
+		(unsigned long long)offset, why);
 	return -EIO;
 }
 
@@ -252,7 +260,8 @@ int fsb_io_error(const char *test, const char *what, const char *path, uint64_t 
 
 	if (err == -EINTR && fsb_stop_requested())
 		return err;
-	if (err == -ENOSPC)
+	/* What the test needs is a hint for writing, not for reading. */
+	if (err == -ENOSPC && strcmp(what, "read"))
 		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
 			path, (unsigned long long)off, strerror(-err),
 			fsb_size_format_human(need, buf, sizeof(buf)));

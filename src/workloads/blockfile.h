@@ -47,6 +47,13 @@ void fsb_block_stamp(void *chunk, size_t chunk_bytes, uint64_t offset, uint64_t 
 int fsb_block_verify(const char *test, const char *path, const void *chunk,
 		     size_t chunk_bytes, uint64_t offset);
 
+/*
+ * The same check, silent: NULL when the chunk is whole, else what is
+ * wrong ("torn chunk (checksum)"), a static string. For a process that
+ * cannot describe the mismatch itself (a seeker: its parent does).
+ */
+const char *fsb_block_check(const void *chunk, size_t chunk_bytes, uint64_t offset);
+
 /* The generation stamped in a chunk. */
 uint64_t fsb_block_gen(const void *chunk);
 

@@ -189,7 +189,7 @@ static int remove_tree(int parent, const char *name, int depth)
 	DIR *dp;
 	int fd, err = 0;
 
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = fsb_cleanup_openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	dp = fdopendir(fd);
@@ -204,7 +204,7 @@ static int remove_tree(int parent, const char *name, int depth)
 		while ((e = readdir(dp))) {
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
-			if (e->d_type != DT_DIR && !unlinkat(dirfd(dp), e->d_name, 0))
+			if (e->d_type != DT_DIR && !fsb_cleanup_unlinkat(dirfd(dp), e->d_name, 0))
 				continue;
 			if (e->d_type == DT_DIR || errno == EISDIR || errno == EPERM) {
 				int r = depth > 0 ? remove_tree(dirfd(dp), e->d_name, depth - 1) : -ENOTEMPTY;
@@ -214,7 +214,7 @@ static int remove_tree(int parent, const char *name, int depth)
 				err = -errno;
 			}
 		}
-		if (!unlinkat(parent, name, AT_REMOVEDIR) || errno == ENOENT) {
+		if (!fsb_cleanup_unlinkat(parent, name, AT_REMOVEDIR) || errno == ENOENT) {
 			err = 0;
 			break;
 		}
@@ -233,11 +233,11 @@ static int wipe(const char *dir)
 {
 	int top, err = 0, r;
 
-	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	top = fsb_cleanup_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return errno == ENOENT ? 0 : -errno;
 	/* Marker first: a half-removed set must never look complete. */
-	if (unlinkat(top, MARKER, 0) < 0 && errno != ENOENT)
+	if (fsb_cleanup_unlinkat(top, MARKER, 0) < 0 && errno != ENOENT)
 		err = -errno;
 	r = remove_tree(top, BASE, 2);
 	if (r && !err)
@@ -293,7 +293,7 @@ static int sync_fd_dir(const struct files_run *r, unsigned dir)
 	if (!r->set.dirs)
 		return fsync(r->basefd) < 0 ? -errno : 0;
 	fsb_names_dir_make(dir, dname);
-	fd = openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = fsb_io_openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	if (fsync(fd) < 0)
@@ -350,11 +350,11 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
 		link_target(r, idx, target, sizeof(target));
 		*what = "cannot create link";
 		if (r->set.links == FSB_LINKS_HARD)
-			return linkat(r->linkfd, target, r->basefd, rel, 0) < 0 ? -errno : 0;
-		return symlinkat(target, r->basefd, rel) < 0 ? -errno : 0;
+			return fsb_io_linkat(r->linkfd, target, r->basefd, rel, 0) < 0 ? -errno : 0;
+		return fsb_io_symlinkat(target, r->basefd, rel) < 0 ? -errno : 0;
 	}
 	*what = "cannot create";
-	fd = openat(r->basefd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = fsb_io_openat(r->basefd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	size = fsb_names_bytes(r->set.seed, idx, r->set.min_bytes, r->set.max_bytes);
@@ -395,7 +395,7 @@ static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx
 	*bytes = 0;
 	*what = "cannot stat";
 	/* Follows symlinks, as bonnie++'s stat() does: a link's target is stat'ed. */
-	if (fstatat(dfd, name, &st, 0) < 0)
+	if (fsb_io_fstatat(dfd, name, &st, 0) < 0)
 		return -errno;
 	*what = "unexpected file type or size of";
 	if (!S_ISREG(st.st_mode))
@@ -408,7 +408,7 @@ static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx
 	if (!size)
 		return 0;
 	*what = "cannot read";
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	fd = fsb_io_openat(dfd, name, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	stamp = fsb_names_stamp(r->set.seed, idx);
@@ -532,8 +532,8 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 
 		if (r->set.dirs)
 			fsb_names_dir_make(d, dname);
-		fd = openat(r->basefd, r->set.dirs ? dname : ".",
-			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = fsb_io_openat(r->basefd, r->set.dirs ? dname : ".",
+				   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 		if (fd < 0 || !(dp = fdopendir(fd))) {
 			err = -errno;
 			if (fd >= 0)
@@ -571,7 +571,7 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 					what = "cannot fsync directory of";
 					goto fail;
 				}
-				if (unlinkat(dirfd(dp), e->d_name, 0) < 0) {
+				if (fsb_io_unlinkat(dirfd(dp), e->d_name, 0) < 0) {
 					if (errno == ENOENT)
 						continue;
 					err = -errno;
@@ -646,7 +646,7 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 				what = "cannot fsync directory of";
 				goto fail;
 			}
-			if (unlinkat(r->basefd, rel, 0) < 0) {
+			if (fsb_io_unlinkat(r->basefd, rel, 0) < 0) {
 				err = -errno;
 				what = "cannot delete";
 				goto fail;
@@ -676,14 +676,14 @@ static int open_dirs(struct files_run *r)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
 		return -ENAMETOOLONG;
-	r->basefd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r->basefd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (r->basefd < 0)
 		return -errno;
 	r->have_base = true;
 	if (r->set.links == FSB_LINKS_NONE)
 		return 0;
 	snprintf(path, sizeof(path), "%s/" LINKS, dir);
-	r->linkfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r->linkfd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (r->linkfd < 0)
 		return -errno;
 	r->have_link = true;
@@ -700,11 +700,11 @@ static int make_layout(struct files_run *r)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
 		return -ENAMETOOLONG;
-	if (mkdir(path, 0755) < 0)
+	if (fsb_io_mkdirat(AT_FDCWD, path, 0755) < 0)
 		return report(r, -errno, "cannot create directory", NULL, "");
 	if (r->set.links != FSB_LINKS_NONE) {
 		snprintf(path, sizeof(path), "%s/" LINKS, dir);
-		if (mkdir(path, 0755) < 0) {
+		if (fsb_io_mkdirat(AT_FDCWD, path, 0755) < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot create directory '%s'", r->t->name, path);
 			return err;
@@ -717,7 +717,7 @@ static int make_layout(struct files_run *r)
 	}
 	for (unsigned d = 0; d < r->set.dirs; d++) {
 		fsb_names_dir_make(d, name);
-		if (mkdirat(r->basefd, name, 0755) < 0)
+		if (fsb_io_mkdirat(r->basefd, name, 0755) < 0)
 			return report(r, -errno, "cannot create directory", NULL, name);
 	}
 	if (r->set.links == FSB_LINKS_NONE)
@@ -727,7 +727,7 @@ static int make_layout(struct files_run *r)
 			  : 1;
 	for (uint64_t i = 0; i < targets; i++) {
 		snprintf(name, sizeof(name), "t%" PRIu64, i);
-		fd = openat(r->linkfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		fd = fsb_io_openat(r->linkfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot create '%s/" LINKS "/%s'", r->t->name, dir,
@@ -788,7 +788,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/" MARKER, ctx->dir);
-		if (unlink(path) < 0 && errno != ENOENT) {
+		if (fsb_io_unlinkat(AT_FDCWD, path, 0) < 0 && errno != ENOENT) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot remove '%s'", t->name, path);
 			return err;

@@ -9,6 +9,12 @@
  * test's %CPU. Each seeker has its own file descriptor (its own offset, as
  * in bonnie) and writes its counts and latency histogram into a shared
  * anonymous mapping that the parent merges.
+ *
+ * A seeker never prints: what failed (the step, the offset, the errno, or
+ * what was wrong with a chunk) goes in its slot, and the parent describes
+ * the first failure in one line. The runner can then hold that line back
+ * (a grown attempt out of space), and several seekers failing at once
+ * still make one message.
  */
 #include "workloads/blockfile.h"
 #include "core/error.h"
@@ -28,9 +34,18 @@
 
 #define MAX_SEEKERS 64
 
+/* The step a seeker failed in. */
+enum seeker_step {
+	STEP_NONE, STEP_ALLOC, STEP_OPEN, STEP_GATE, STEP_SEEK, STEP_READ, STEP_VERIFY,
+	STEP_WRITE, STEP_FSYNC,
+};
+
 struct seeker_slot {
 	uint64_t ops, bytes;
 	int err;                /* -errno of the first failure, 0 if fine */
+	int step;               /* enum seeker_step of that failure */
+	uint64_t off;           /* its offset (seek, read, verify, write) */
+	char why[64];           /* verify: what is wrong with the chunk */
 	struct fsb_hist hist;
 };
 
@@ -72,6 +87,15 @@ static uint64_t next_rand(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
+/* Record a seeker's failure in its slot; returns the exit status 1. */
+static int seeker_failed(struct seeker_slot *slot, enum seeker_step step, int err, uint64_t off)
+{
+	slot->err = err;
+	slot->step = step;
+	slot->off = off;
+	return 1;
+}
+
 /* The body of one seeker process; its return value is its exit status. */
 static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsigned idx,
 		  unsigned nkids, uint64_t nseeks, uint64_t nchunks)
@@ -81,20 +105,26 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 		       ((uint64_t)idx << 32 | ctx->run_index);
 	char path[4096], c;
 	void *buf = fsb_block_buf_alloc(ctx->cfg);
-	int fd, err = 0;
+	const char *bad;
+	ssize_t n;
+	int fd, err = 0, flags = O_RDWR | O_CLOEXEC;
 
 	fsb_hist_init(&slot->hist);
 	if (!buf)
-		return 1;
-	fd = fsb_blockfile_open(ctx, "seeks", O_RDWR);
-	if (fd < 0) {
-		slot->err = fd;
-		return 1;
-	}
-	fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
+	if ((err = fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path))))
+		return seeker_failed(slot, STEP_OPEN, err, 0);
+	/* As fsb_blockfile_open, which would describe a failure itself. */
+	if (ctx->cfg->cache == FSB_CACHE_DIRECT)
+		flags |= O_DIRECT;
+	fd = open(path, flags);
+	if (fd < 0)
+		return seeker_failed(slot, STEP_OPEN, -errno, 0);
 	/* Wait for the gate: EOF when the parent closes its end. */
-	while (read(gate, &c, 1) < 0 && errno == EINTR)
+	while ((n = read(gate, &c, 1)) < 0 && errno == EINTR)
 		;
+	if (n < 0)
+		err = seeker_failed(slot, STEP_GATE, -errno, 0);
 	for (uint64_t i = 0; i < nseeks && !err; i++) {
 		/*
 		 * Seeker idx owns the chunks idx, idx+n, idx+2n, ...: offsets are
@@ -108,25 +138,30 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 		ssize_t got;
 
 		if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
-			err = -errno;
+			err = seeker_failed(slot, STEP_SEEK, -errno, off);
 			break;
 		}
 		got = fsb_read_full(fd, buf, chunk);
 		if (got != (ssize_t)chunk) {
-			err = got < 0 ? (int)got : -EIO;
+			/* 0: a short read, the file ended (no errno). */
+			err = seeker_failed(slot, STEP_READ, got < 0 ? (int)got : 0, off);
 			break;
 		}
-		err = fsb_block_verify("seeks", path, buf, chunk, off);
-		if (err)
+		if ((bad = fsb_block_check(buf, chunk, off))) {
+			snprintf(slot->why, sizeof(slot->why), "%s", bad);
+			err = seeker_failed(slot, STEP_VERIFY, -EIO, off);
 			break;
+		}
 		if ((r & 0xff) < 26) { /* 26/256 ~ 10%: dirty and write back */
 			fsb_block_stamp(buf, chunk, off, fsb_block_gen(buf) + 1);
-			if (lseek(fd, (off_t)off, SEEK_SET) < 0)
-				err = -errno;
-			else
-				err = fsb_write_full(fd, buf, chunk);
-			if (err)
+			if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
+				err = seeker_failed(slot, STEP_SEEK, -errno, off);
 				break;
+			}
+			if ((err = fsb_write_full(fd, buf, chunk))) {
+				err = seeker_failed(slot, STEP_WRITE, err, off);
+				break;
+			}
 		}
 		fsb_hist_add(&slot->hist, fsb_clock_ns() - t0);
 		slot->ops++;
@@ -134,14 +169,65 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 	}
 	/* The written-back chunks reach the file before the seeker ends. */
 	if (!err && fsync(fd) < 0)
-		err = -errno;
-	/* The parent describes the failure (fsb_block_verify described -EIO):
-	 * the runner may forgive running out of space, and only the parent's
-	 * messages can be held back for that. */
-	slot->err = err;
+		err = seeker_failed(slot, STEP_FSYNC, -errno, 0);
 	close(fd);
 	free(buf);
 	return err ? 1 : 0;
+}
+
+/*
+ * The one line for a failed seeker: the step, the file, the offset, why.
+ * Returns the error to pass up (ENOSPC stays ENOSPC, for the runner).
+ */
+static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct seeker_slot *slot,
+			   int status, unsigned nfailed)
+{
+	static const char *const verb[] = {
+		[STEP_OPEN] = "open", [STEP_SEEK] = "seek in", [STEP_READ] = "read",
+		[STEP_WRITE] = "write back to", [STEP_FSYNC] = "flush",
+	};
+	char path[4096], others[48] = "";
+	unsigned long long off = (unsigned long long)slot->off;
+	int err = slot->err;
+
+	/* A stop (SIGINT/SIGTERM) killed the seekers too: not an error. */
+	if (fsb_stop_requested())
+		return -EINTR;
+	fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	if (nfailed > 1)
+		snprintf(others, sizeof(others), " (and %u other seekers)", nfailed - 1);
+	switch (slot->step) {
+	case STEP_NONE:
+		fsb_err("seeks: seeker %u died (status %d)%s", idx, status, others);
+		return -ECHILD;
+	case STEP_ALLOC:
+		fsb_err("seeks: seeker %u: out of memory%s", idx, others);
+		return err;
+	case STEP_GATE:
+		fsb_err_errno(err, "seeks: seeker %u cannot wait for the start%s", idx, others);
+		return err;
+	case STEP_VERIFY:
+		fsb_err("seeks: seeker %u found a data mismatch in '%s' at offset %llu%s: %s", idx,
+			path, off, others, slot->why);
+		return err;
+	case STEP_READ:
+		if (!err) {
+			fsb_err("seeks: seeker %u cannot read '%s' at offset %llu%s: unexpected end "
+				"of file", idx, path, off, others);
+			return -EIO;
+		}
+		break;
+	case STEP_OPEN:
+	case STEP_FSYNC:
+		fsb_err_errno(err, "seeks: seeker %u cannot %s '%s'%s", idx, verb[slot->step], path,
+			      others);
+		return err;
+	default:
+		break;
+	}
+	fsb_err_errno(err, "seeks: seeker %u cannot %s '%s' at offset %llu%s", idx,
+		      verb[slot->step], path, off, others);
+	return err;
 }
 
 static int seeks_setup(struct fsb_ctx *ctx, void *priv)
@@ -214,7 +300,9 @@ static void kill_seekers(struct seeks_priv *p)
 static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct seeks_priv *p = priv;
-	int err = 0;
+
+	int first_status = 0;
+	unsigned first = 0, nfailed = 0;
 
 	close(p->gate);
 	p->gate = -1;
@@ -229,19 +317,16 @@ static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		}
 		p->pid[i] = 0;
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			int e = p->slots[i].err;
-
-			if (!err)
-				err = e ? e : -ECHILD;
-			if (!e)
-				fsb_err("seeks: seeker %u died (status %d)", i, status);
-			else if (e != -EIO)
-				fsb_err_errno(e, "seeks: seeker %u failed on '%s/%s'", i, ctx->dir,
-					      FSB_BLOCKFILE_NAME);
+			if (!nfailed++) {
+				first = i;
+				first_status = status;
+			}
 		}
 	}
-	if (err)
-		return err;
+	/* One line, for the first seeker that failed: the others most likely
+	 * met the same fault. */
+	if (nfailed)
+		return describe_seeker(ctx, first, &p->slots[first], first_status, nfailed);
 	for (unsigned i = 0; i < p->nkids; i++) {
 		out->ops += p->slots[i].ops;
 		out->bytes += p->slots[i].bytes;
@@ -261,7 +346,7 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 	/* A write-back cut short (out of space on a copy-on-write
 	 * filesystem) can leave a torn chunk: the next setup remakes it. */
 	if (p->armed && !p->done && !fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path)))
-		unlink(path);
+		fsb_cleanup_unlinkat(AT_FDCWD, path, 0);
 	if (!p->armed && !p->slots)
 		return;
 	if (p->gate >= 0)

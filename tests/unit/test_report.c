@@ -663,7 +663,7 @@ static const struct {
 	{ HEAD "\"setup\": [], \"tests\": []}", "setup is not an object" },
 	{ HEAD "\"setup\": {\"label\": 5}, \"tests\": []}", "setup.label is not a string" },
 	{ HEAD "\"params\": {\"x\": Infinity}, \"tests\": []}", "params.x is not a finite number" },
-	{ "[]", "not a JSON object" },
+	{ "[]", "not an fsbench result: the document is an array" },
 };
 
 static void test_json_reader_refusals(void **state)
@@ -685,6 +685,42 @@ static void test_json_reader_refusals(void **state)
 	assert_int_equal(read_doc("{}", why, 4), -EINVAL);
 	assert_string_equal(why, "for");
 	assert_int_equal(read_doc("{}", NULL, 0), -EINVAL);
+}
+
+/*
+ * Valid JSON that is no result says what it is, not "truncated JSON" or
+ * "not valid JSON (success at byte 5)" (issue 9, item 13).
+ */
+static void test_json_document_kinds(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ "null", "not an fsbench result: the document is null" },
+		{ "null\n", "not an fsbench result: the document is null" },
+		{ "42", "not an fsbench result: the document is a number" },
+		{ "-1.5e3\n", "not an fsbench result: the document is a number" },
+		{ "true", "not an fsbench result: the document is a boolean" },
+		{ "\"x\"", "not an fsbench result: the document is a string" },
+		{ "[{}]", "not an fsbench result: the document is an array" },
+	};
+	char why[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *t = cases[i].text;
+		struct json_object *doc = fsb_json_parse(t, strlen(t), why, sizeof(why));
+		struct fsb_result r;
+
+		if (doc) {
+			assert_int_equal(fsb_json_to_result(doc, &r, why, sizeof(why)), -EINVAL);
+			json_object_put(doc);
+		}
+		assert_string_equal(why, cases[i].why);
+	}
+	/* A cut-short document is still called that. */
+	assert_null(fsb_json_parse("{\"a\": ", 6, why, sizeof(why)));
+	assert_string_equal(why, "truncated JSON");
 }
 
 static void test_json_reader_huge_array(void **state)
@@ -943,6 +979,7 @@ int main(void)
 		cmocka_unit_test(test_json_load),
 		cmocka_unit_test(test_json_load_refusals),
 		cmocka_unit_test(test_json_reader_refusals),
+		cmocka_unit_test(test_json_document_kinds),
 		cmocka_unit_test(test_json_reader_huge_array),
 		cmocka_unit_test(test_json_reader_mutations),
 		cmocka_unit_test(test_writer_registry),

@@ -1,0 +1,158 @@
+/*
+ * Unit tests of the seeks workload's failures: whatever the seekers meet
+ * (the file cut short under them, data that is not fsbench's), the parent
+ * says it in exactly one line naming the step, and passes the error up.
+ * Found by the fault-injection sweep (t9100): an I/O error in a seeker
+ * was printed by nobody (exit 1, no message), and several failing seekers
+ * printed one line each.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/registry.h"
+#include "util/scratch.h"
+#include "workloads/blockfile.h"
+
+struct env {
+	char parent[64];
+	char dir[4096];
+	struct fsb_config cfg;
+	struct fsb_ctx ctx;
+	const struct fsb_workload_ops *ops;
+	void *priv;
+};
+
+static int env_setup(void **state)
+{
+	struct env *e = calloc(1, sizeof(*e));
+
+	assert_non_null(e);
+	snprintf(e->parent, sizeof(e->parent), "/tmp/fsb-seeks-XXXXXX");
+	assert_non_null(mkdtemp(e->parent));
+	assert_int_equal(fsb_scratch_create(e->parent, e->dir, sizeof(e->dir)), 0);
+	e->cfg = (struct fsb_config){
+		.repeat = 1, .cache = FSB_CACHE_KEEP, .seed = 7, .size_bytes = 256 << 10,
+		.chunk_bytes = 8192, .seeks = 300, .seekers = 3,
+	};
+	e->ctx = (struct fsb_ctx){ .cfg = &e->cfg, .dir = e->dir, .work = 300 };
+	e->ops = fsb_registry_find("seeks");
+	assert_non_null(e->ops);
+	e->priv = calloc(1, e->ops->priv_size);
+	assert_non_null(e->priv);
+	*state = e;
+	return 0;
+}
+
+static int env_teardown(void **state)
+{
+	struct env *e = *state;
+
+	e->ops->teardown(&e->ctx, e->priv);
+	free(e->priv);
+	assert_int_equal(fsb_scratch_remove(e->dir), 0);
+	rmdir(e->parent);
+	free(e);
+	return 0;
+}
+
+/* Run setup, spoil the file with spoil(), run; stderr of the run in buf. */
+static int run_spoiled(struct env *e, void (*spoil)(const char *path), char *buf, size_t len)
+{
+	char path[4096];
+	FILE *f = tmpfile();
+	int saved, err;
+	size_t n;
+
+	assert_non_null(f);
+	assert_int_equal(e->ops->setup(&e->ctx, e->priv), 0);
+	assert_int_equal(fsb_scratch_path(&e->ctx, FSB_BLOCKFILE_NAME, path, sizeof(path)), 0);
+	spoil(path);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
+	{
+		struct fsb_hist hist;
+		struct fsb_sink sink = { .hist = &hist };
+
+		fsb_hist_init(&hist);
+		err = e->ops->run(&e->ctx, e->priv, &sink);
+	}
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	fputs(buf, stderr);
+	return err;
+}
+
+static void cut_short(const char *path)
+{
+	assert_int_equal(truncate(path, 0), 0);
+}
+
+static void zeroed(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+	static char zero[256 << 10];
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, zero, sizeof(zero)), (ssize_t)sizeof(zero));
+	close(fd);
+}
+
+static size_t lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void file_cut_short_is_one_line(void **state)
+{
+	struct env *e = *state;
+	char err[4096];
+
+	assert_int_equal(run_spoiled(e, cut_short, err, sizeof(err)), -EIO);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "fsbench: seeks: seeker "));
+	assert_non_null(strstr(err, " cannot read '"));
+	assert_non_null(strstr(err, " (and 2 other seekers): unexpected end of file\n"));
+}
+
+static void foreign_data_is_one_line(void **state)
+{
+	struct env *e = *state;
+	char err[4096];
+
+	assert_int_equal(run_spoiled(e, zeroed, err, sizeof(err)), -EIO);
+	assert_int_equal(lines(err), 1);
+	assert_non_null(strstr(err, "fsbench: seeks: seeker "));
+	assert_non_null(strstr(err, " found a data mismatch in '"));
+	assert_non_null(strstr(err, "(and 2 other seekers): not fsbench data (zeroed or foreign)\n"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(file_cut_short_is_one_line, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(foreign_data_is_one_line, env_setup, env_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
