@@ -1,6 +1,6 @@
 /* fsbench: argv -> command table -> exit code; nothing else. */
 #include "cli/commands.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "core/registry.h"
 #include "util/signals.h"
 

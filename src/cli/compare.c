@@ -7,7 +7,7 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "report/compare.h"
 #include "report/writer.h"
 #include "util/signals.h"

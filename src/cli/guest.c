@@ -16,7 +16,7 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "core/guest.h"
 #include "device/fill.h"
 #include "device/image.h"

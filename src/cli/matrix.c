@@ -25,7 +25,7 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "core/matrix.h"
 #include "device/fill.h"
 #include "device/image.h"

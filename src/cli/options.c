@@ -1,5 +1,5 @@
 #include "cli/options.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/size.h"
 
 #include <ctype.h>

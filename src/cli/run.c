@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/clean.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "device/diskstat.h"

@@ -1,5 +1,5 @@
 #include "core/clean.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/loop.h"
 #include "device/mount.h"
 #include "util/marker.h"

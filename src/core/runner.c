@@ -1,5 +1,5 @@
 #include "core/runner.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fsinfo.h"

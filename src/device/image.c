@@ -1,5 +1,5 @@
 #include "device/image.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/loop.h"
 #include "device/probe.h"
 #include "util/size.h"

@@ -1,5 +1,5 @@
 #include "device/mkfs.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "util/text.h"

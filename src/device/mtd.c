@@ -1,5 +1,5 @@
 #include "device/mtd.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 

@@ -1,5 +1,5 @@
 #include "device/probe.h"
-#include "core/error.h"
+#include "util/error.h"
 
 #include <blkid.h>
 #include <dirent.h>

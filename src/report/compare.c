@@ -4,7 +4,7 @@
  */
 #include "report/compare.h"
 #include "util/signals.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "report/json.h"
 #include "util/io.h"
 #include "util/text.h"

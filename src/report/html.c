@@ -15,7 +15,7 @@
  */
 #include "report/html.h"
 #include "report/html_out.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "report/compare.h"
 #include "util/size.h"
 

@@ -6,7 +6,7 @@
 #include "report/matrix.h"
 #include "report/json.h"
 #include "report/writer.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 #include "util/text.h"

@@ -9,7 +9,7 @@
  * done in setup, untimed.
  */
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 

@@ -1,5 +1,5 @@
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/cache.h"
 #include "util/io.h"
 #include "util/size.h"

@@ -13,7 +13,7 @@
  * tests drop the cache as in --cache=drop.
  */
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 

@@ -29,7 +29,7 @@
  */
 #include "workloads/workload.h"
 #include "workloads/names.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/cache.h"
 #include "util/io.h"
 

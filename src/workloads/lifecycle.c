@@ -14,7 +14,7 @@
  *     (about 0.1 ms per MiB) is inside the clock, like the read it checks.
  */
 #include "workloads/lifecycle.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
 #include "util/io.h"

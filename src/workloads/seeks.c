@@ -11,7 +11,7 @@
  * anonymous mapping that the parent merges.
  */
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/signals.h"
 #include "util/spawn.h"

@@ -11,7 +11,7 @@
  *    lifecycle view uses), no C1 control, and valid UTF-8.
  */
 #include "fuzz.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"

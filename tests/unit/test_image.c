@@ -25,7 +25,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "util/error.h"
 #include "device/image.h"
 #include "device/mkfs.h"
 #include "util/scratch.h"

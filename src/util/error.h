@@ -1,6 +1,6 @@
 /* One-line error messages: "fsbench: <what>: <why>" on stderr. */
-#ifndef FSB_CORE_ERROR_H
-#define FSB_CORE_ERROR_H
+#ifndef FSB_UTIL_ERROR_H
+#define FSB_UTIL_ERROR_H
 
 /* Print "fsbench: " + formatted message + newline to stderr. */
 void fsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
