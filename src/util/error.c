@@ -4,30 +4,98 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/types.h>
 #include <unistd.h>
 
-/* The last error, kept so that a caller can record what a step said. */
+/* Until the matrix runs its setups in-process: the last error. */
 static char last_err[1024 + 128];
 
-/* Errors held by fsb_err_hold(): whole lines, each ending in '\n'. */
+const char *fsb_err_last(void)
+{
+	return last_err;
+}
+
+/* The open capture scopes, innermost first. */
+static struct fsb_err_scope *scopes;
+
+/* Errors held by fsb_err_hold(): whole texts, each ending in '\n'. */
 static struct {
 	pid_t pid;             /* the holding process; 0 = not holding */
 	char text[4096];
 	size_t len;
-	char last[sizeof(last_err)];
 } held;
+
+void fsb_error_clear(struct fsb_error *e)
+{
+	if (e)
+		memset(e, 0, sizeof(*e));
+}
+
+void fsb_error_step(struct fsb_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->step, sizeof(e->step), fmt, ap);
+	va_end(ap);
+}
+
+void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool quiet)
+{
+	s->e = e;
+	s->quiet = quiet;
+	s->pid = getpid();
+	s->outer = scopes;
+	scopes = s;
+}
+
+int fsb_err_capture_end(struct fsb_err_scope *s, int rc)
+{
+	/* Scopes end in reverse order; a scope ended out of turn takes the
+	 * ones opened inside it with it. */
+	for (struct fsb_err_scope *c = scopes; c; c = c->outer) {
+		if (c == s) {
+			scopes = s->outer;
+			break;
+		}
+	}
+	if (s->e && rc < 0 && !s->e->code) {
+		s->e->code = rc;
+		if (!s->e->msg[0])
+			snprintf(s->e->msg, sizeof(s->e->msg), "%s", strerror(-rc));
+	}
+	return rc;
+}
+
+/* An error that happens now: kept by the open scopes, printed unless one
+ * of them is quiet. text is terminal-safe already. */
+static void emit(const char *text)
+{
+	bool quiet = false;
+	pid_t me = getpid();
+
+	for (struct fsb_err_scope *c = scopes; c; c = c->outer) {
+		if (c->pid != me)
+			continue;
+		if (c->e && !c->e->msg[0])
+			snprintf(c->e->msg, sizeof(c->e->msg), "%s", text);
+		quiet |= c->quiet;
+	}
+	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
+	if (!quiet)
+		fprintf(stderr, "fsbench: %s\n", text);
+	snprintf(last_err, sizeof(last_err), "%s", text);
+}
 
 static void hold_line(const char *text)
 {
 	size_t n = strlen(text);
 
 	/* The first lines say why; when full, later ones are dropped whole. */
-	if (held.len + n + 10 < sizeof(held.text)) {
+	if (held.len + n + 2 < sizeof(held.text))
 		held.len += (size_t)snprintf(held.text + held.len, sizeof(held.text) - held.len,
-					     "fsbench: %s\n", text);
-	}
-	snprintf(held.last, sizeof(held.last), "%s", text);
+					     "%s\n", text);
 }
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
@@ -42,38 +110,38 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
 	 */
 	fsb_text_safe(line, 0, safe, sizeof(safe));
 	snprintf(text, sizeof(text), "%s%s%s", safe, err ? ": " : "", err ? strerror(-err) : "");
-	if (!*prefix && held.pid && held.pid == getpid()) {
+	if (*prefix) {
+		/* Warnings are caveats, not the reason something failed. */
+		fprintf(stderr, "fsbench: %s%s\n", prefix, text);
+		return;
+	}
+	if (held.pid && held.pid == getpid()) {
 		hold_line(text);
 		return;
 	}
-	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
-	fprintf(stderr, "fsbench: %s%s\n", prefix, text);
-	/* Warnings are caveats, not the reason something failed. */
-	if (!*prefix)
-		snprintf(last_err, sizeof(last_err), "%s", text);
+	emit(text);
 }
 
 void fsb_err_hold(void)
 {
 	held.pid = getpid();
 	held.len = 0;
-	held.last[0] = '\0';
 }
 
 void fsb_err_release(int print)
 {
-	if (print && held.len) {
-		fputs(held.text, stderr);
-		snprintf(last_err, sizeof(last_err), "%s", held.last);
-	}
-	held.pid = 0;
-	held.len = 0;
-	held.last[0] = '\0';
-}
+	char *line, *next;
 
-const char *fsb_err_last(void)
-{
-	return last_err;
+	held.pid = 0;
+	if (print && held.len) {
+		for (line = held.text; *line; line = next) {
+			next = strchr(line, '\n');
+			*next++ = '\0';
+			emit(line);
+		}
+	}
+	held.len = 0;
+	held.text[0] = '\0';
 }
 
 void fsb_err(const char *fmt, ...)
@@ -94,18 +162,18 @@ void fsb_err_errno(int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int quiet;
+static int quiet_warnings;
 
 void fsb_warn_set_quiet(int q)
 {
-	quiet = q;
+	quiet_warnings = q;
 }
 
 void fsb_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (quiet)
+	if (quiet_warnings)
 		return;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap, 0);
