@@ -23,6 +23,7 @@
 #include "device/initramfs.h"
 #include "device/kmod.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "device/qemu.h"
 #include "report/json.h"
 #include "report/result.h"
@@ -183,13 +184,13 @@ static int parse_fs(struct guest_plan *p)
 			return fsb_opt_bad("--fs", p->fs, "a filesystem type name");
 		p->mkfs = p->mkfs_default;
 	}
-	if (fsb_mkfs_split(p->mkfs, &words, &why) < 0 ||
+	if (fsb_words_split(p->mkfs, &words, &why) < 0 ||
 	    fsb_mkfs_expand(words, vda, 1, &p->mkfs_argv, &why) < 0) {
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		fsb_err("invalid --mkfs '%s': %s", p->mkfs, why);
 		return FSB_EXIT_USAGE;
 	}
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return 0;
 }
 
@@ -340,7 +341,7 @@ static int find_program(const char *name, char *out, size_t len)
 {
 	const char *pkg = fsb_guest_tool_package(name);
 
-	if (!fsb_mkfs_which(name, out, len))
+	if (!fsb_which(name, out, len))
 		return 0;
 	if (pkg)
 		fsb_err("guest: '%s' not found: install the package %s", name, pkg);
@@ -375,7 +376,7 @@ static int prepare(const struct guest_plan *p, struct guest_run *run, struct fsb
 	for (size_t i = 0; i < needs.ntools; i++) {
 		char path[PATH_MAX];
 
-		if (fsb_mkfs_which(needs.tools[i], path, sizeof(path))) {
+		if (fsb_which(needs.tools[i], path, sizeof(path))) {
 			if (needs.optional[i])
 				continue;
 			return find_program(needs.tools[i], path, sizeof(path));
@@ -704,7 +705,7 @@ int fsb_cmd_guest(int argc, char **argv)
 	fsb_irfs_init(&run.fs);
 	rc = parse(argc, argv, &plan);
 	if (rc) {
-		fsb_mkfs_argv_free(plan.mkfs_argv);
+		fsb_words_free(plan.mkfs_argv);
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	}
 	rc = FSB_EXIT_FAIL;
@@ -737,7 +738,7 @@ int fsb_cmd_guest(int argc, char **argv)
 out:
 	release(&run);
 	fsb_output_release(&plan.out);
-	fsb_mkfs_argv_free(plan.mkfs_argv);
+	fsb_words_free(plan.mkfs_argv);
 	fsb_result_release(&res);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();

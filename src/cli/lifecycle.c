@@ -24,6 +24,7 @@
 #include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "device/mount.h"
 #include "device/mtd.h"
 #include "device/probe.h"
@@ -293,7 +294,7 @@ static int check_mkfs_template(struct lc_plan *p)
 	}
 	if (fsb_mkfs_is_none(p->mkfs_tmpl))
 		return 0;
-	if (fsb_mkfs_split(p->mkfs_tmpl, &p->mkfs_words, &why) < 0) {
+	if (fsb_words_split(p->mkfs_tmpl, &p->mkfs_words, &why) < 0) {
 		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
 		return FSB_EXIT_USAGE;
 	}
@@ -306,7 +307,7 @@ static int check_mkfs_template(struct lc_plan *p)
 		fsb_err("invalid --mkfs '%s': %s", p->mkfs_tmpl, why);
 		return FSB_EXIT_USAGE;
 	}
-	fsb_mkfs_argv_free(trial);
+	fsb_words_free(trial);
 	return 0;
 }
 
@@ -562,7 +563,7 @@ static int plan_ubi(struct lc_plan *p)
 	if (sscanf(p->mtd_chr, "/dev/mtd%d", &p->ubi_num) != 1)
 		return -EINVAL;
 	for (size_t i = 0; i < 3; i++) {
-		if (fsb_mkfs_which(tools[i], p->ubi_paths[i], sizeof(p->ubi_paths[i]))) {
+		if (fsb_which(tools[i], p->ubi_paths[i], sizeof(p->ubi_paths[i]))) {
 			fsb_err("lifecycle: --fs ubifs needs '%s' (package mtd-utils)", tools[i]);
 			return -ENOENT;
 		}
@@ -595,7 +596,7 @@ static int attach_mtd(struct lc_plan *p)
 	size_t n = 0;
 	int err;
 
-	if (fsb_mkfs_which("flash_erase", p->erase_path, sizeof(p->erase_path))) {
+	if (fsb_which("flash_erase", p->erase_path, sizeof(p->erase_path))) {
 		fsb_err("lifecycle: --mtd needs 'flash_erase' (package mtd-utils)");
 		return -ENOENT;
 	}
@@ -624,7 +625,7 @@ static int preflight(struct lc_plan *p, struct lc_run *run, uint64_t *size)
 	}
 	if ((err = fsb_mount_fs_supported(p->mount_type)))
 		return err;
-	if (p->mkfs_words && fsb_mkfs_which(p->mkfs_words[0], p->mkfs_path,
+	if (p->mkfs_words && fsb_which(p->mkfs_words[0], p->mkfs_path,
 					    sizeof(p->mkfs_path))) {
 		fsb_err("lifecycle: mkfs program '%s' not found (in PATH, /sbin, /usr/sbin)",
 			p->mkfs_words[0]);
@@ -840,7 +841,7 @@ static void release(struct lc_run *run, bool failed)
 	fsb_image_close(&run->image, failed);
 	if (run->lock_fd >= 0)
 		close(run->lock_fd);
-	fsb_mkfs_argv_free(run->mkfs_argv);
+	fsb_words_free(run->mkfs_argv);
 	free(run->data);
 	if (run->scratch_made) {
 		int err;
@@ -903,7 +904,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 
 	rc = parse(argc, argv, &plan);
 	if (rc) {
-		fsb_mkfs_argv_free(plan.mkfs_words);
+		fsb_words_free(plan.mkfs_words);
 		return rc < 0 ? FSB_EXIT_OK : rc;
 	}
 	fsb_warn_set_quiet(plan.quiet);
@@ -982,7 +983,7 @@ out:
 	release(&run, rc != FSB_EXIT_OK);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-	fsb_mkfs_argv_free(plan.mkfs_words);
+	fsb_words_free(plan.mkfs_words);
 	fsb_output_release(&plan.out);
 	fsb_result_release(&res);
 	return rc;

@@ -31,6 +31,7 @@
 #include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "device/mount.h"
 #include "report/json.h"
 #include "report/matrix.h"
@@ -387,10 +388,10 @@ static int check_args_with(const struct mx_ctx *m, int (*cmd)(int, char **), con
 	const char *why;
 	int rc, saved;
 
-	if (fsb_mkfs_split(value, &words, &why) < 0)
+	if (fsb_words_split(value, &words, &why) < 0)
 		return FSB_EXIT_USAGE; /* the loader said so already */
 	if (build_argv(&a, name, front, m->cfg.repeat, rep, words, back)) {
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		return FSB_EXIT_FAIL;
 	}
 	saved = mute_stderr();
@@ -400,7 +401,7 @@ static int check_args_with(const struct mx_ctx *m, int (*cmd)(int, char **), con
 	if (rc == FSB_EXIT_USAGE)
 		fsb_err("%s:%u: %s: %s", m->cfg.path, line, name, fsb_err_last());
 	free(a.v);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return rc == FSB_EXIT_USAGE ? FSB_EXIT_USAGE : 0;
 }
 
@@ -506,17 +507,17 @@ static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 		return err;
 	}
 	if (!fsb_mkfs_is_none(s->mkfs)) {
-		if (fsb_mkfs_split(s->mkfs, &words, &why) < 0)
+		if (fsb_words_split(s->mkfs, &words, &why) < 0)
 			return -EINVAL; /* checked when the file was loaded */
-		if (fsb_mkfs_which(words[0], path, sizeof(path))) {
+		if (fsb_which(words[0], path, sizeof(path))) {
 			fsb_err("matrix: %s: mkfs program '%s' not found (in PATH, /sbin, /usr/sbin): "
 				"setup skipped", s->label, words[0]);
 			fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "mkfs program '%s' not found "
 						"(in PATH, /sbin, /usr/sbin)", words[0]);
-			fsb_mkfs_argv_free(words);
+			fsb_words_free(words);
 			return -ENOENT;
 		}
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 	}
 	if (s->lifecycle && s->devices > 1 && !s->run) {
 		fsb_err("matrix: %s: the lifecycle works on one device, this setup has %u: "
@@ -610,20 +611,20 @@ static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx
 	 * against the devices made for this setup. */
 	if ((err = fsb_mkfs_check_devices(argv, st->devs, st->ndev, bad, sizeof(bad)))) {
 		fsb_err("matrix: %s: refusing to run mkfs: %s", s->label, bad);
-		fsb_mkfs_argv_free(argv);
+		fsb_words_free(argv);
 		return err;
 	}
 	for (size_t i = 0; argv[i] && len < sizeof(line); i++)
 		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "",
 					argv[i]);
 	progress(m, s, "%s", line);
-	if (fsb_mkfs_which(argv[0], path, sizeof(path))) {
+	if (fsb_which(argv[0], path, sizeof(path))) {
 		fsb_err("matrix: %s: mkfs program '%s' not found", s->label, argv[0]);
 		err = -ENOENT;
 	} else {
 		err = fsb_mkfs_run(path, argv);
 	}
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 	return err;
 }
 
@@ -688,16 +689,16 @@ static int run_suite(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup
 	int rc;
 
 	snprintf(json, sizeof(json), "%s/setup%zu.run.json", m->work, idx + 1);
-	if (fsb_mkfs_split(s->run, &words, &why) < 0)
+	if (fsb_words_split(s->run, &words, &why) < 0)
 		return -EINVAL;
 	if (build_argv(&a, "run", NULL, m->cfg.repeat, rep, words, back)) {
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		return -ENOMEM;
 	}
 	progress(m, s, "fsbench run %s", s->run);
 	rc = call(fsb_cmd_run, &a, json, &e->run_res);
 	free(a.v);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	if (rc == 0 && e->run_res) {
 		/* What run cannot know: the images' content before mkfs, and
 		 * every device of a multi-device filesystem. */
@@ -729,16 +730,16 @@ static int run_lifecycle(struct mx_ctx *m, size_t idx, const struct fsb_matrix_s
 	int rc;
 
 	snprintf(json, sizeof(json), "%s/setup%zu.lifecycle.json", m->work, idx + 1);
-	if (fsb_mkfs_split(s->lifecycle, &words, &why) < 0)
+	if (fsb_words_split(s->lifecycle, &words, &why) < 0)
 		return -EINVAL;
 	if (build_argv(&a, "lifecycle", front, m->cfg.repeat, rep, words, back)) {
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		return -ENOMEM;
 	}
 	progress(m, s, "fsbench lifecycle %s on %s", s->lifecycle, st->lo[0].path);
 	rc = call(fsb_cmd_lifecycle, &a, json, &e->lc_res);
 	free(a.v);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return rc;
 }
 
@@ -819,12 +820,12 @@ static int run_guest(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup
 		}
 	}
 	front[n] = NULL;
-	if (fsb_mkfs_split(suite ? s->run : s->lifecycle, &words, &why) < 0)
+	if (fsb_words_split(suite ? s->run : s->lifecycle, &words, &why) < 0)
 		return -EINVAL;
 	/* build_argv puts the command name first: here it is "guest", and
 	 * the suite's words follow the guest's own options. */
 	if (build_argv(&a, "guest", front, m->cfg.repeat, rep, words, back)) {
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		return -ENOMEM;
 	}
 	progress(m, s, "fsbench guest --disk %s%s -- %s %s", size,
@@ -832,7 +833,7 @@ static int run_guest(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup
 		 suite ? s->run : s->lifecycle);
 	rc = call(fsb_cmd_guest, &a, json, res);
 	free(a.v);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	if (rc == 0 && *res) {
 		const struct fsb_param *pa = fsb_result_param(*res, "guest_accel");
 		char mark[FSB_MATRIX_MAX_LABEL + 32];

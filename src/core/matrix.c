@@ -12,6 +12,7 @@
  */
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "util/size.h"
 #include "util/trust.h"
 
@@ -355,7 +356,7 @@ static bool check_args(struct loader *ld, const char *key, const char *value,
 
 	if (!*value)
 		return true;
-	if (fsb_mkfs_split(value, &words, &why) < 0) {
+	if (fsb_words_split(value, &words, &why) < 0) {
 		fail(ld, ld->lineno, "invalid %s '%s': %s", key, value, why);
 		return false;
 	}
@@ -364,7 +365,7 @@ static bool check_args(struct loader *ld, const char *key, const char *value,
 		     key, bad);
 		ok = false;
 	}
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return ok;
 }
 
@@ -399,11 +400,11 @@ static bool check_value(struct loader *ld, int k, const char *v)
 	case K_MKFS:
 		if (fsb_mkfs_is_none(v))
 			return true;
-		if (fsb_mkfs_split(v, &words, &why) < 0) {
+		if (fsb_words_split(v, &words, &why) < 0) {
 			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, why);
 			return false;
 		}
-		fsb_mkfs_argv_free(words);
+		fsb_words_free(words);
 		/* Only the devices made for the setup, through placeholders. */
 		if (fsb_mkfs_check_template(v, bad, sizeof(bad))) {
 			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, bad);
@@ -812,11 +813,11 @@ int fsb_matrix_mkfs_argv(const struct fsb_matrix_setup *s, const char *const *de
 		*why = "the setup has no mkfs step (mkfs = none)";
 		return -ENOENT;
 	}
-	rc = fsb_mkfs_split(s->mkfs, &words, why);
+	rc = fsb_words_split(s->mkfs, &words, why);
 	if (rc < 0)
 		return rc;
 	rc = fsb_mkfs_expand(words, devs, n, argv, why);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return rc;
 }
 
@@ -836,11 +837,11 @@ int fsb_matrix_template_devices(const char *tmpl, size_t n, const char **why)
 		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
 		devs[i] = names[i];
 	}
-	rc = fsb_mkfs_split(tmpl, &words, why);
+	rc = fsb_words_split(tmpl, &words, why);
 	if (rc < 0)
 		return rc;
 	rc = fsb_mkfs_expand(words, devs, n, &argv, why);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
@@ -851,6 +852,6 @@ int fsb_matrix_template_devices(const char *tmpl, size_t n, const char **why)
 			}
 		}
 	}
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 	return used;
 }

@@ -105,7 +105,7 @@ const struct fsb_matrix_setup *fsb_matrix_config_find(const struct fsb_matrix_co
  * The mkfs command of a setup for its devices: the template split into
  * words (quotes, no shell) and its placeholders replaced by devs[0..n).
  * Pure. Returns the word count and a vector the caller frees with
- * fsb_mkfs_argv_free, or -EINVAL with *why set (a static text), -ENOMEM.
+ * fsb_words_free, or -EINVAL with *why set (a static text), -ENOMEM.
  * A setup whose template is "none" has no mkfs command: -ENOENT.
  */
 int fsb_matrix_mkfs_argv(const struct fsb_matrix_setup *s, const char *const *devs, size_t n,

@@ -16,6 +16,7 @@
 #include "workloads/lifecycle.h"
 #include "util/error.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "device/mount.h"
 #include "util/io.h"
 
@@ -87,7 +88,7 @@ int fsb_lc_fill(const struct fsb_lifecycle *lc)
 	/* Flash is blanked by erasing it: the tool leaves every block 0xff
 	 * (or 0xff with JFFS2 cleanmarkers, -j). */
 	if (lc->erase_argv) {
-		err = fsb_mkfs_run(lc->erase_path, lc->erase_argv);
+		err = fsb_tool_run("erase", lc->erase_path, lc->erase_argv);
 		if (!err)
 			lc->state->dev = FSB_LC_BLANK;
 		return err;

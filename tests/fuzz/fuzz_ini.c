@@ -6,6 +6,7 @@
 #include "fuzz.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = fsb_matrix_mkfs_argv(s, devs, s->devices, &argv, &mwhy);
 			/* The loader checked the template: it must expand. */
 			FUZZ_ASSERT(n > 0 || (n == -ENOENT && fsb_mkfs_is_none(s->mkfs)));
-			fsb_mkfs_argv_free(argv);
+			fsb_words_free(argv);
 		}
 	}
 	fsb_matrix_config_release(&cfg);

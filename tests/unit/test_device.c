@@ -28,6 +28,7 @@
 #include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "device/mount.h"
 #include "device/probe.h"
 #include "report/lifecycle.h"
@@ -53,13 +54,13 @@ static void expect_split(const char *tmpl, const char *const *want)
 
 	while (want[n])
 		n++;
-	rc = fsb_mkfs_split(tmpl, &argv, &why);
+	rc = fsb_words_split(tmpl, &argv, &why);
 	assert_int_equal(rc, (int)n);
 	assert_null(why);
 	assert_int_equal(count(argv), n);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(argv[i], want[i]);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 }
 
 static void expect_split_error(const char *tmpl, const char *why_has)
@@ -67,7 +68,7 @@ static void expect_split_error(const char *tmpl, const char *why_has)
 	const char *why = NULL;
 	char **argv = NULL;
 
-	assert_int_equal(fsb_mkfs_split(tmpl, &argv, &why), -EINVAL);
+	assert_int_equal(fsb_words_split(tmpl, &argv, &why), -EINVAL);
 	assert_null(argv);
 	assert_non_null(why);
 	assert_non_null(strstr(why, why_has));
@@ -139,14 +140,14 @@ static void expect_expand(const char *tmpl, const char *const *devs, size_t ndev
 
 	while (want[n])
 		n++;
-	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_true(fsb_words_split(tmpl, &words, &why) > 0);
 	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), (int)n);
 	assert_null(why);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(argv[i], want[i]);
 	assert_null(argv[n]);
-	fsb_mkfs_argv_free(words);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(words);
+	fsb_words_free(argv);
 }
 
 static void expect_expand_error(const char *tmpl, const char *const *devs, size_t ndevs)
@@ -154,11 +155,11 @@ static void expect_expand_error(const char *tmpl, const char *const *devs, size_
 	char **words = NULL, **argv = NULL;
 	const char *why = NULL;
 
-	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_true(fsb_words_split(tmpl, &words, &why) > 0);
 	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), -EINVAL);
 	assert_null(argv);
 	assert_non_null(why);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 }
 
 static void expand_placeholders(void **state)
@@ -271,15 +272,15 @@ static void which_tool(void **state)
 	snprintf(tool, sizeof(tool), "%s/mkfs.fake", t->dir);
 	write_script(tool, "#!/bin/sh\nexit 0\n");
 	setenv("PATH", t->dir, 1);
-	assert_int_equal(fsb_mkfs_which("mkfs.fake", path, sizeof(path)), 0);
+	assert_int_equal(fsb_which("mkfs.fake", path, sizeof(path)), 0);
 	assert_string_equal(path, tool);
-	assert_int_equal(fsb_mkfs_which("mkfs.missing-here", path, sizeof(path)), -ENOENT);
-	assert_int_equal(fsb_mkfs_which(tool, path, sizeof(path)), 0);
-	assert_int_equal(fsb_mkfs_which("/nonexistent/mkfs.x", path, sizeof(path)), -ENOENT);
-	assert_int_equal(fsb_mkfs_which("", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which("mkfs.missing-here", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which(tool, path, sizeof(path)), 0);
+	assert_int_equal(fsb_which("/nonexistent/mkfs.x", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which("", path, sizeof(path)), -ENOENT);
 	/* /sbin and /usr/sbin are searched even when PATH lacks them. */
 	if (!access("/sbin/mkfs.ext4", X_OK) || !access("/usr/sbin/mkfs.ext4", X_OK))
-		assert_int_equal(fsb_mkfs_which("mkfs.ext4", path, sizeof(path)), 0);
+		assert_int_equal(fsb_which("mkfs.ext4", path, sizeof(path)), 0);
 	if (saved)
 		setenv("PATH", saved, 1);
 	free(saved);

@@ -25,6 +25,7 @@
 
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/result.h"
@@ -484,7 +485,7 @@ static void expansion(void **state)
 	assert_string_equal(argv[7], "/dev/loop5");
 	assert_string_equal(argv[8], "/dev/loop6");
 	assert_null(argv[9]);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 
 	/* {devN} in any order, inside a word; {dev} is the first. */
 	s.mkfs = (char *)"mdtool --first={dev} -x '{dev2} {dev1}' {dev3}";
@@ -493,7 +494,7 @@ static void expansion(void **state)
 	assert_string_equal(argv[1], "--first=/dev/loop5");
 	assert_string_equal(argv[3], "/dev/loop6 /dev/loop5");
 	assert_string_equal(argv[4], "/dev/loop7");
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 	argv = NULL;
 	assert_int_equal(fsb_matrix_mkfs_argv(&s, devs, 2, &argv, &why), -EINVAL);
 	assert_string_equal(why, "a {devN} placeholder names more devices than there are");
@@ -504,7 +505,7 @@ static void expansion(void **state)
 	n = fsb_matrix_mkfs_argv(&s, devs, 3, &argv, &why);
 	assert_int_equal(n, 2);
 	assert_string_equal(argv[1], "--devices=/dev/loop5 /dev/loop6 /dev/loop7");
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 
 	s.mkfs = (char *)"none";
 	assert_int_equal(fsb_matrix_mkfs_argv(&s, devs, 1, &argv, &why), -ENOENT);
