@@ -72,13 +72,7 @@ int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns)
 
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out)
 {
-	if (!strcmp(arg, "drop"))
-		*out = FSB_CACHE_DROP;
-	else if (!strcmp(arg, "direct"))
-		*out = FSB_CACHE_DIRECT;
-	else if (!strcmp(arg, "keep"))
-		*out = FSB_CACHE_KEEP;
-	else
+	if (fsb_cache_mode_parse(arg, out))
 		return fsb_opt_bad("--cache", arg, "drop, direct or keep");
 	return 0;
 }

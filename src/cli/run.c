@@ -307,11 +307,6 @@ static bool shares_root(const char *path)
 	return stat(path, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev;
 }
 
-static const char *cache_name(enum fsb_cache_mode m)
-{
-	return m == FSB_CACHE_DROP ? "drop" : m == FSB_CACHE_DIRECT ? "direct" : "keep";
-}
-
 static int fill_result(const struct run_plan *p, const char *scratch,
 		       const struct fsb_fsinfo *fsi, const char *devname,
 		       struct fsb_result *r)
@@ -348,7 +343,7 @@ static int fill_result(const struct run_plan *p, const char *scratch,
 	err |= fsb_result_param_bool(r, "sync", c->sync);
 	err |= fsb_result_param_u64(r, "repeat", c->repeat);
 	err |= fsb_result_param_double(r, "min_time_s", (double)c->min_time_ns / 1e9);
-	err |= fsb_result_param_str(r, "cache", cache_name(c->cache));
+	err |= fsb_result_param_str(r, "cache", fsb_cache_mode_name(c->cache));
 	err |= fsb_result_param_u64(r, "seed", c->seed);
 	err |= fsb_result_param_str(r, "tests", list);
 	return err ? -ENOMEM : 0;

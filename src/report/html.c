@@ -14,6 +14,7 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
+#include "device/cache.h"
 #include "report/html_out.h"
 #include "util/error.h"
 #include "report/compare.h"
@@ -980,15 +981,20 @@ static bool any_param(const struct page *p, const char *key)
 }
 
 /* What a cache mode means, as the page's own words (markup, not data). */
-static void cache_words(struct fsb_html_out *w, const char *mode)
+static void cache_words(struct fsb_html_out *w, enum fsb_cache_mode mode)
 {
-	if (!strcmp(mode, "drop"))
+	switch (mode) {
+	case FSB_CACHE_DROP:
 		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
 		                "read test, so reads come from the device");
-	else if (!strcmp(mode, "direct"))
+		break;
+	case FSB_CACHE_DIRECT:
 		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
-	else if (!strcmp(mode, "keep"))
+		break;
+	case FSB_CACHE_KEEP:
 		fsb_html_lit(w, "the page cache is kept on purpose: reads may come from memory");
+		break;
+	}
 }
 
 /* "3" or, with several kinds, "run suites 3, lifecycle phases 12". */
@@ -1031,8 +1037,9 @@ static void write_repeats(struct page *p)
 static void write_method(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
+	static const enum fsb_cache_mode modes[] = { FSB_CACHE_DROP, FSB_CACHE_DIRECT,
+						     FSB_CACHE_KEEP };
 	bool listed[3] = { false };
-	static const char *const modes[] = { "drop", "direct", "keep" };
 
 	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
 	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
@@ -1056,11 +1063,12 @@ static void write_method(struct page *p)
 		fsb_html_lit(w, ".");
 		for (size_t m = 0; m < 3; m++) {
 			for (size_t i = 0; i < p->n && !listed[m]; i++) {
-				const char *mode = fsb_result_get_str(p->docs[i], "cache", NULL);
+				const char *name = fsb_result_get_str(p->docs[i], "cache", NULL);
+				enum fsb_cache_mode mode;
 
-				if (mode && !strcmp(mode, modes[m])) {
+				if (!fsb_cache_mode_parse(name, &mode) && mode == modes[m]) {
 					fsb_html_lit(w, " <em>");
-					fsb_html_text(w, modes[m]);
+					fsb_html_text(w, fsb_cache_mode_name(mode));
 					fsb_html_lit(w, "</em>: ");
 					cache_words(w, modes[m]);
 					fsb_html_lit(w, ".");

@@ -10,6 +10,7 @@
  * ("12.3 k/s"). Every figure has three significant digits.
  */
 #include "report/writer.h"
+#include "device/cache.h"
 #include "util/size.h"
 #include "util/text.h"
 
@@ -445,14 +446,20 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 }
 
 /* What a cache mode means for the figures, when a reader might not know. */
-static const char *cache_words(const char *mode)
+static const char *cache_words(const char *name)
 {
-	if (!strcmp(mode, "drop"))
+	enum fsb_cache_mode mode;
+
+	if (fsb_cache_mode_parse(name, &mode))
+		return "";
+	switch (mode) {
+	case FSB_CACHE_DROP:
 		return " (page cache dropped before reads)";
-	if (!strcmp(mode, "direct"))
+	case FSB_CACHE_DIRECT:
 		return " (O_DIRECT, page cache bypassed)";
-	if (!strcmp(mode, "keep"))
+	case FSB_CACHE_KEEP:
 		return " (page cache kept: reads may come from memory)";
+	}
 	return "";
 }
 

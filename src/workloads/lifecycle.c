@@ -15,7 +15,9 @@
  */
 #include "workloads/lifecycle.h"
 #include "util/error.h"
+#include "device/cache.h"
 #include "device/mkfs.h"
+#include "device/mtd.h"
 #include "util/spawn.h"
 #include "device/mount.h"
 #include "util/io.h"
@@ -23,12 +25,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <mtd/ubi-user.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -56,22 +55,17 @@ static void file_path(const struct fsb_lifecycle *lc, char *buf, size_t len)
 
 int fsb_lc_ubi_detach(const struct fsb_lifecycle *lc)
 {
-	int32_t num = lc->ubi_num;
-	int fd, err = 0;
+	int err;
 
 	if (!lc->state->ubi_attached)
 		return 0;
-	fd = open("/dev/ubi_ctrl", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, UBI_IOCDET, &num) < 0) {
-		err = -errno;
+	if ((err = fsb_ubi_detach(lc->ubi_num))) {
 		fsb_err_errno(err, "cannot detach UBI device %d from '%s'", lc->ubi_num,
 			      lc->mtd_chr);
-	} else {
-		lc->state->ubi_attached = false;
+		return err;
 	}
-	if (fd >= 0)
-		close(fd);
-	return err;
+	lc->state->ubi_attached = false;
+	return 0;
 }
 
 int fsb_lc_fill(const struct fsb_lifecycle *lc)
@@ -183,23 +177,16 @@ static int make_cold(const struct fsb_lifecycle *lc)
 {
 	int err = 0;
 
-	/* BLKFLSBUF writes back and drops the block device's page cache. */
-	if (ioctl(lc->dev_fd, BLKFLSBUF, 0) < 0) {
-		err = -errno;
+	if ((err = fsb_cache_drop_blockdev(lc->dev_fd))) {
 		fsb_err_errno(err, "cannot flush the cache of '%s'", lc->dev);
 		return err;
 	}
-	if (lc->lower_fd >= 0 && ioctl(lc->lower_fd, BLKFLSBUF, 0) < 0) {
-		err = -errno;
+	if (lc->lower_fd >= 0 && (err = fsb_cache_drop_blockdev(lc->lower_fd))) {
 		fsb_err_errno(err, "cannot flush the cache of the disk under '%s'", lc->dev);
 		return err;
 	}
 	if (lc->image_fd >= 0) {
-		if (fdatasync(lc->image_fd) < 0)
-			err = -errno;
-		else
-			err = -posix_fadvise(lc->image_fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (err)
+		if ((err = fsb_cache_drop_fd(lc->image_fd)))
 			fsb_err_errno(err, "cannot drop the host cache of the image of '%s'",
 				      lc->dev);
 	}

@@ -13,6 +13,7 @@
 #include "workloads/blockfile.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "util/scratch.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 
@@ -60,7 +61,7 @@ static uint64_t seeks_max(const struct fsb_ctx *ctx)
 
 	if (!ctx->cow)
 		return 0;
-	n = fsb_scratch_space(ctx, 0) / ctx->cfg->chunk_bytes * 8;
+	n = fsb_scratch_space(ctx->dir, 0) / ctx->cfg->chunk_bytes * 8;
 	return n > ctx->cfg->seeks ? n : ctx->cfg->seeks;
 }
 
@@ -91,7 +92,7 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 		slot->err = fd;
 		return 1;
 	}
-	fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path));
 	/* Wait for the gate: EOF when the parent closes its end. */
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
@@ -149,7 +150,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	struct seeks_priv *p = priv;
 	const struct fsb_config *cfg = ctx->cfg;
 	unsigned n = cfg->seekers ? cfg->seekers : 1;
-	uint64_t size = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME), nchunks;
+	uint64_t size = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME), nchunks;
 	int pipefd[2], err;
 
 	p->gate = -1;
@@ -260,7 +261,7 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 
 	/* A write-back cut short (out of space on a copy-on-write
 	 * filesystem) can leave a torn chunk: the next setup remakes it. */
-	if (p->armed && !p->done && !fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path)))
+	if (p->armed && !p->done && !fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path)))
 		unlink(path);
 	if (!p->armed && !p->slots)
 		return;

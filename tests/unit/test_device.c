@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
 #include "device/image.h"
@@ -336,6 +337,38 @@ static void run_tool(void **state)
 }
 
 /* ---- the --device rules ---- */
+
+static void cache_modes(void **state)
+{
+	static const char *const names[] = { "drop", "direct", "keep" };
+	enum fsb_cache_mode m;
+
+	(void)state;
+	/* One name per mode, both ways. */
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(fsb_cache_mode_parse(names[i], &m), 0);
+		assert_int_equal(m, i);
+		assert_string_equal(fsb_cache_mode_name(m), names[i]);
+	}
+	assert_int_equal(fsb_cache_mode_parse("Direct", &m), -EINVAL);
+	assert_int_equal(fsb_cache_mode_parse("", &m), -EINVAL);
+	assert_int_equal(fsb_cache_mode_parse(NULL, &m), -EINVAL);
+	/* Only block I/O in direct mode goes around the cache: per-char and
+	 * stat tests are dropped as in drop. */
+	assert_true(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_BLOCK));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_BYTES));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_META));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK));
+	assert_false(fsb_cache_bypass(FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK));
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BLOCK), O_DIRECT);
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BYTES), 0);
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK), 0);
+	/* keep touches nothing, not even a descriptor that is no file. */
+	assert_int_equal(fsb_cache_prepare_read(-1, FSB_CACHE_KEEP, FSB_CACHE_IO_META), 0);
+	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK), 0);
+	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK),
+			 -EBADF);
+}
 
 static void free_device(struct fsb_probe_facts *f)
 {
@@ -789,6 +822,7 @@ int main(void)
 		cmocka_unit_test(default_templates),
 		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
+		cmocka_unit_test(cache_modes),
 		cmocka_unit_test(rules_free_device_ok),
 		cmocka_unit_test(rules_each_refusal),
 		cmocka_unit_test(rules_destroy_data_overrides),
