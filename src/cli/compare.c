@@ -12,6 +12,7 @@
 #include "report/writer.h"
 #include "util/signals.h"
 #include "util/text.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -72,7 +73,7 @@ static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	fsb_compare_format_value(t->unit, t->median, v, sizeof(v));
+	fsb_unit_format(t->unit, t->median, v, sizeof(v));
 	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
 }
 

@@ -6,6 +6,7 @@
 #include "stats/scale.h"
 #include "util/size.h"
 #include "util/text.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,21 +27,6 @@ struct progress_state {
 	uint64_t start_ns;
 };
 
-/* The text view's units: binary for bytes (MiB/s), decimal for ops (k/s). */
-static void fmt_rate(double v, bool bytes, char *buf, size_t len)
-{
-	static const char *const bunit[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-	static const char *const ounit[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
-	double base = bytes ? 1024 : 1000;
-	int i = 0;
-
-	while (v >= base && i < 4) {
-		v /= base;
-		i++;
-	}
-	snprintf(buf, len, "%.1f %s", v, bytes ? bunit[i] : ounit[i]);
-}
-
 static void show_progress(struct fsb_sink *out)
 {
 	struct progress_state *ps = out->progress_arg;
@@ -53,8 +39,8 @@ static void show_progress(struct fsb_sink *out)
 	/* The prefix may name a setup from a file: no control bytes on the line. */
 	fsb_text_safe(ps->rn->progress_prefix, 40, prefix, sizeof(prefix));
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
-		fmt_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES, rate,
-			 sizeof(rate));
+		fsb_unit_format_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES,
+				     rate, sizeof(rate));
 	if (ps->ops->work_unit == FSB_WORK_TIME)
 		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s",
 			prefix, ps->ops->name, ps->run, ps->runs, secs);

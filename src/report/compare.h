@@ -60,25 +60,6 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
 char *fsb_compare_ratio_text(const struct fsb_test_result *base,
 			     const struct fsb_test_result *t, char *buf, size_t len);
 
-/* ---- formatting (the text view's units) -------------------------------- */
-
-/*
- * A figure with its unit, three significant digits, auto-scaled as the
- * text view does: binary byte rates ("512 MiB/s"), decimal operation rates
- * ("12.3 k/s"), times in seconds ("0.179 s", "850 µs"). Returns buf.
- */
-char *fsb_compare_format_value(const char *unit, double v, char *buf, size_t len);
-
-/* A latency in microseconds: "850 µs", "1.20 ms", "2.00 s". Returns buf. */
-char *fsb_compare_format_us(double us, char *buf, size_t len);
-
-/*
- * One scale for a set of figures of this unit whose largest is vmax (for a
- * chart axis): sets *div to what a figure is divided by and returns the
- * scaled unit's name ("MiB/s", "k ops/s", "ms"). Never NULL.
- */
-const char *fsb_compare_axis_unit(const char *unit, double vmax, double *div);
-
 /* ---- the table -------------------------------------------------------- */
 
 /* Far more figures than fsbench has tests: 12 run tests, 6 lifecycle phases. */

@@ -15,10 +15,11 @@
  */
 #include "report/html.h"
 #include "device/cache.h"
+#include "report/compare.h"
 #include "report/html_out.h"
 #include "util/error.h"
-#include "report/compare.h"
 #include "util/size.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -506,7 +507,7 @@ static void value_cell(struct fsb_html_out *w, const struct fsb_test_result *t)
 		return;
 	}
 	/* The unit is the document's: "512 <img...>" is text like any other. */
-	fsb_compare_format_value(t->unit, t->median, buf, sizeof(buf));
+	fsb_unit_format(t->unit, t->median, buf, sizeof(buf));
 	fsb_html_lit(w, "<td class=\"num\">");
 	fsb_html_text(w, buf);
 	if (fsb_test_noisy(t))
@@ -645,9 +646,9 @@ static void bar_title(struct fsb_html_out *w, const char *label,
 	char med[64], lo[64], hi[64];
 
 	/* The unit picks the format and is the document's text: all escaped. */
-	fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
-	fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
-	fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
+	fsb_unit_format(cell->unit, cell->median, med, sizeof(med));
+	fsb_unit_format(cell->unit, cell->min, lo, sizeof(lo));
+	fsb_unit_format(cell->unit, cell->max, hi, sizeof(hi));
 	fsb_html_lit(w, "<g><title>");
 	fsb_html_textf(w, "%s: median %s, lowest %s, highest %s, %zu run%s", label, med, lo, hi,
 		       cell->nruns, cell->nruns == 1 ? "" : "s");
@@ -673,7 +674,7 @@ static void write_chart(struct page *p, size_t r)
 		vmax = fmax(vmax, fmax(bounded(cell->median), fmax(bounded(cell->min),
 								   bounded(cell->max))));
 	}
-	aunit = fsb_compare_axis_unit(row->unit, vmax, &div);
+	aunit = fsb_unit_axis(row->unit, vmax, &div);
 	step = nice_step(vmax / div / 4);
 	top = ceil(vmax / div / step - 1e-9) * step;
 	if (!isfinite(top)) {
@@ -844,9 +845,9 @@ static void write_lifecycle(struct page *p)
 
 			if (!cell)
 				continue;
-			fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
-			fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
-			fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
+			fsb_unit_format(cell->unit, cell->min, lo, sizeof(lo));
+			fsb_unit_format(cell->unit, cell->median, med, sizeof(med));
+			fsb_unit_format(cell->unit, cell->max, hi, sizeof(hi));
 			fsb_html_lit(w, "<tr>");
 			if (!k++) {
 				fsb_html_markupf(w, "<th rowspan=\"%zu\">", n);
@@ -877,7 +878,7 @@ static void us_cell(struct fsb_html_out *w, double us)
 {
 	char buf[32];
 
-	fsb_compare_format_us(us, buf, sizeof(buf));
+	fsb_unit_format_us(us, buf, sizeof(buf));
 	num_cell(w, buf);
 }
 
