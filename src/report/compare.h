@@ -167,6 +167,37 @@ static inline const char *const *fsb_compare_set_labels(const struct fsb_compare
 	return (const char *const *)s->labels;
 }
 
-/* ---- output ------------------------------------------------------------ */
+/* ---- the views --------------------------------------------------------- */
+
+/*
+ * The table t of the inputs in set as text (a table of medians with the
+ * speed relative to the first input, labels cut to 40 characters and made
+ * terminal-safe), JSON (every cell with its spread, ratio and verdict) or
+ * CSV (one line per cell). Each returns 0, -ENOMEM or -EIO.
+ */
+int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t);
+int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t);
+int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
+			  const struct fsb_compare_table *t);
+
+struct fsb_compare_view {
+	const char *name;      /* --format value */
+	const char *ext;       /* extension of a fallback file */
+	int (*write)(FILE *out, const struct fsb_compare_set *set,
+		     const struct fsb_compare_table *t);
+};
+
+/* The view called name ("text", "json", "csv"), or NULL. */
+const struct fsb_compare_view *fsb_compare_view_find(const char *name);
+
+/*
+ * Render the table with view into memory and hand it to o (fsb_output in
+ * report/writer.h). Describes a failure once. Returns 0 or -errno.
+ */
+struct fsb_output;
+int fsb_compare_output(const struct fsb_compare_view *view, const struct fsb_compare_set *set,
+		       const struct fsb_compare_table *t, struct fsb_output *o);
 
 #endif
