@@ -342,6 +342,45 @@ out:
 	return err;
 }
 
+unsigned fsb_runner_have(void)
+{
+	return geteuid() == 0 ? FSB_NEEDS_ROOT : 0;
+}
+
+int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops,
+			   unsigned have)
+{
+	static const struct {
+		unsigned bit;
+		const char *what;
+	} needs[] = {
+		{ FSB_NEEDS_ROOT, "root" },
+		{ FSB_NEEDS_BLOCKDEV, "a block device" },
+		{ FSB_NEEDS_MOUNT, "a filesystem it may mount" },
+	};
+
+	for (size_t i = 0; i < nops; i++) {
+		unsigned lack = ops[i]->needs & ~have;
+		char list[128] = "";
+		size_t len = 0, n = 0;
+
+		if (!lack)
+			continue;
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+			if (!(lack & needs[k].bit))
+				continue;
+			/* "root", "root and a block device", "a, b and c". */
+			lack &= ~needs[k].bit;
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						!n ? "" : lack ? ", " : " and ", needs[k].what);
+			n++;
+		}
+		fsb_err("%s: needs %s", ops[i]->name, list);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static bool has_test(const struct fsb_workload_ops *const *ops, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
