@@ -4,7 +4,7 @@
  * removing is src/core/clean.c; here are the options and the listing.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "core/clean.h"
 #include "util/error.h"
 #include "util/signals.h"

@@ -6,7 +6,7 @@
  * rule). Views: text (default), json, csv.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "util/error.h"
 #include "report/compare.h"
 #include "report/writer.h"

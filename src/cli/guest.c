@@ -15,7 +15,7 @@
  *   7. always: QEMU reaped, scratch dir removed.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "util/error.h"
 #include "core/guest.h"
 #include "device/fill.h"

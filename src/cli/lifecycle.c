@@ -15,7 +15,7 @@
  * unwinds through step 5, then the exit status is 128 + signo.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"

@@ -24,7 +24,7 @@
  *      the current setup: exit 128 + signo, no report.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "util/error.h"
 #include "core/matrix.h"
 #include "device/fill.h"

@@ -3,7 +3,7 @@
  * self-contained HTML page (report/html.h), written through util/output.h.
  */
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/legacy.h"
 #include "util/error.h"
 #include "report/compare.h"
 #include "report/writer.h"
