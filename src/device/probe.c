@@ -447,3 +447,8 @@ int fsb_probe_claim(const char *dev)
 		fsb_err_errno(err, "cannot claim '%s' exclusively", dev);
 	return err;
 }
+
+int fsb_blockdev_size(int fd, uint64_t *bytes)
+{
+	return ioctl(fd, BLKGETSIZE64, bytes) < 0 ? -errno : 0;
+}

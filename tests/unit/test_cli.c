@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/lifecycle.h"
 #include "cli/run.h"
 #include "util/error.h"
 
@@ -191,6 +192,139 @@ static void run_nested(void **state)
 	USAGE(fsb_run_parse, &nest, &c, "invalid --chunk", "run", "--chunk", "3k");
 }
 
+/* ---- lifecycle ---------------------------------------------------------- */
+
+static void lc_defaults(void **state)
+{
+	struct fsb_lc_cli c;
+
+	(void)state;
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext4", "--image",
+			       "/tmp/x.img"), 0);
+	assert_string_equal(c.plan.fs_type, "ext4");
+	assert_string_equal(c.plan.mount_type, "ext4");
+	assert_string_equal(c.plan.image, "/tmp/x.img");
+	assert_null(c.plan.device);
+	assert_null(c.plan.mtd);
+	assert_null(c.plan.mkfs_tmpl);
+	assert_string_equal(fsb_lc_plan_mkfs(&c.plan), "mkfs.ext4 -q -F {dev}");
+	assert_null(c.plan.options);
+	assert_int_equal(c.plan.cfg.repeat, 12);
+	assert_false(c.plan.repeat_set);
+	assert_int_equal(c.plan.copy_size, 16 << 20);
+	assert_int_equal(c.plan.fill, FSB_FILL_FF);      /* an image: erased flash */
+	assert_false(c.plan.refill_set);
+	assert_false(c.plan.destroy_data);
+	assert_int_equal(c.plan.nops, 6);
+	assert_string_equal(c.plan.ops[0]->name, "mkfs");
+	assert_string_equal(c.plan.ops[5]->name, "read");
+	/* A device is not filled unless asked. */
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "xfs", "--device",
+			       "/dev/sdz"), 0);
+	assert_int_equal(c.plan.fill, FSB_FILL_NONE);
+	assert_string_equal(fsb_lc_plan_device(&c.plan), "/dev/sdz");
+}
+
+static void lc_each_option(void **state)
+{
+	struct fsb_lc_cli c;
+
+	(void)state;
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext3", "--type",
+			       "ext4", "--image", "i.img", "--image-size", "64m", "--destroy-data",
+			       "--fill", "zero", "--refill", "each", "--phases", "mkfs,read",
+			       "--mkfs", "mkfs.ext3 -q -F -J size=4 {dev}", "--options",
+			       "data=journal", "--copy-size", "2m", "-r", "4", "-l", "L",
+			       "--seed", "7", "-f", "json", "-o", "o.json", "--progress", "always",
+			       "-q"), 0);
+	assert_string_equal(c.plan.mount_type, "ext4");
+	assert_int_equal(c.plan.image_size, 64 << 20);
+	assert_true(c.plan.destroy_data);
+	assert_int_equal(c.plan.fill, FSB_FILL_ZERO);
+	assert_true(c.plan.refill_set);
+	assert_int_equal(c.plan.refill, FSB_LC_REFILL_EACH);
+	assert_int_equal(c.plan.nops, 4);    /* mkfs means its three timings */
+	assert_string_equal(c.plan.ops[2]->name, "mkfs-umount");
+	assert_string_equal(c.plan.ops[3]->name, "read");
+	assert_string_equal(fsb_lc_plan_mkfs(&c.plan), "mkfs.ext3 -q -F -J size=4 {dev}");
+	assert_string_equal(c.plan.options, "data=journal");
+	assert_int_equal(c.plan.copy_size, 2 << 20);
+	assert_int_equal(c.plan.cfg.repeat, 4);
+	assert_true(c.plan.repeat_set);
+	assert_string_equal(c.plan.cfg.label, "L");
+	assert_int_equal(c.plan.cfg.seed, 7);
+	assert_true(c.plan.seed_set);
+	assert_string_equal(c.co.format, "json");
+	assert_string_equal(c.co.output, "o.json");
+	assert_int_equal(c.plan.progress, FSB_PROGRESS_ALWAYS);
+	assert_true(c.plan.quiet);
+	/* Flash: jffs2 is made by its first mount; ubifs by the UBI tools. */
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "jffs2", "--mtd",
+			       "/dev/vda,128k", "--pre-erase"), 0);
+	assert_string_equal(c.plan.mtd_dev, "/dev/vda");
+	assert_int_equal(c.plan.mtd_erase_bytes, 128 << 10);
+	assert_true(c.plan.pre_erase);
+	assert_true(c.plan.destroy_data);
+	assert_string_equal(fsb_lc_plan_mkfs(&c.plan), "none");
+	assert_string_equal(fsb_lc_plan_device(&c.plan), "/dev/vda");
+	assert_int_equal(c.plan.nops, 5);    /* no mkfs step to time */
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ubifs", "--mtd",
+			       "/dev/vda,128k"), 0);
+	assert_true(c.plan.ubi);
+	assert_true(c.plan.refill_set);
+	assert_int_equal(c.plan.refill, FSB_LC_REFILL_ONCE);
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext4", "--device",
+			       "/dev/x", "--mkfs", "none", "--phases", "all"), 0);
+	assert_int_equal(c.plan.nops, 5);
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--version"), 0);
+	assert_int_equal(c.co.given, FSB_OPT_VERSION);
+}
+
+static void lc_usage_errors(void **state)
+{
+	struct fsb_lc_cli c;
+
+	(void)state;
+	USAGE(fsb_lc_parse, NULL, &c, "lifecycle: --fs TYPE is required", "lifecycle", "--image",
+	      "x");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --fs '../x'", "lifecycle", "--fs", "../x",
+	      "--image", "x");
+	USAGE(fsb_lc_parse, NULL, &c, "give exactly one of --image PATH, --device DEV and --mtd",
+	      "lifecycle", "--fs", "ext4");
+	USAGE(fsb_lc_parse, NULL, &c, "give exactly one of", "lifecycle", "--fs", "ext4",
+	      "--image", "x", "--device", "/dev/x");
+	USAGE(fsb_lc_parse, NULL, &c, "--pre-erase goes with --mtd", "lifecycle", "--fs", "ext4",
+	      "--image", "x", "--pre-erase");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mtd '/dev/vda'", "lifecycle", "--mtd",
+	      "/dev/vda");
+	USAGE(fsb_lc_parse, NULL, &c, "--fill does not go with --mtd", "lifecycle", "--fs",
+	      "jffs2", "--mtd", "/dev/vda,128k", "--fill", "zero");
+	USAGE(fsb_lc_parse, NULL, &c, "--mkfs does not go with --fs ubifs --mtd", "lifecycle",
+	      "--fs", "ubifs", "--mtd", "/dev/vda,128k", "--mkfs", "x {dev}");
+	USAGE(fsb_lc_parse, NULL, &c, "--pre-erase is for jffs2", "lifecycle", "--fs", "ubifs",
+	      "--mtd", "/dev/vda,128k", "--pre-erase");
+	USAGE(fsb_lc_parse, NULL, &c, "--image-size goes with --image", "lifecycle", "--fs",
+	      "ext4", "--device", "/dev/x", "--image-size", "1g");
+	USAGE(fsb_lc_parse, NULL, &c, "--image and --device need a path", "lifecycle", "--fs",
+	      "ext4", "--image", "");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --image-size '0'", "lifecycle", "--image-size",
+	      "0");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --fill 'ones'", "lifecycle", "--fill", "ones");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --refill 'never'", "lifecycle", "--refill",
+	      "never");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --copy-size '5g': expected at most 4g",
+	      "lifecycle", "--copy-size", "5g");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --repeat '1001'", "lifecycle", "-r", "1001");
+	USAGE(fsb_lc_parse, NULL, &c, "unknown phase 'fly'", "lifecycle", "--fs", "ext4",
+	      "--image", "x", "--phases", "mkfs,fly");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x \'{dev}': unterminated",
+	      "lifecycle", "--fs", "ext4", "--image", "x", "--mkfs", "mkfs.x '{dev}");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x {dev2}'", "lifecycle", "--fs",
+	      "ext4", "--image", "x", "--mkfs", "mkfs.x {dev2}");
+	USAGE(fsb_lc_parse, NULL, &c, "lifecycle: unexpected argument 'x'", "lifecycle", "x");
+	USAGE(fsb_lc_parse, NULL, &c, "unknown option '--size'", "lifecycle", "--size", "1g");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +332,9 @@ int main(void)
 		cmocka_unit_test(run_each_option),
 		cmocka_unit_test(run_usage_errors),
 		cmocka_unit_test(run_nested),
+		cmocka_unit_test(lc_defaults),
+		cmocka_unit_test(lc_each_option),
+		cmocka_unit_test(lc_usage_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
