@@ -19,6 +19,12 @@ expect_exit 2 "--disk below 1 MiB is refused" "$FSBENCH" guest --disk 100k -- ru
 expect_exit 2 "--format after -- is refused" "$FSBENCH" guest -- lifecycle -f json 2>>"$err"
 expect_exit 2 "--accel takes auto, kvm, tcg" "$FSBENCH" guest --accel xen -- run 2>>"$err"
 check "usage errors are one line each" test "$(grep -c '^fsbench: ' "$err")" -eq 5
+# The inner command goes through run's own parser: a bad one is a usage
+# error before anything boots (no qemu on PATH: a boot would fail with 1).
+PATH=/nonexistent "$FSBENCH" guest -- run --bogus >/dev/null 2>"$err"
+rc=$?
+check "an inner command run refuses: exit 2 before anything boots, run's message" \
+	sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$err')\" = \"fsbench: unknown option '--bogus' (see --help)\" ]"
 check "--help names the options" sh -c "'$FSBENCH' guest --help | grep -q -- --guest-timeout"
 
 PATH=/nonexistent "$FSBENCH" guest -- run --version >/dev/null 2>"$err"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/guest.h"
 #include "cli/lifecycle.h"
 #include "cli/run.h"
 #include "util/error.h"
@@ -21,12 +22,21 @@
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(v) ((int)(sizeof(v) / sizeof(v[0])) - 1)
 
-/* The message of the usage error a parse described (captured, not printed). */
+/* The message of the usage error a parse described (captured, not printed).
+ * argv is static: plans borrow it (getopt permutes it, once per call site). */
 static struct fsb_error said;
+
+/* fsb_guest_parse has no nest: the same shape as the others for PARSE. */
+static int guest_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
+		       struct fsb_guest_cli *out)
+{
+	(void)nest;
+	return fsb_guest_parse(argc, argv, out);
+}
 
 #define PARSE(fn, nest, out, ...)                                                   \
 	({                                                                          \
-		char *argv_[] = { __VA_ARGS__, NULL };                              \
+		static char *argv_[] = { __VA_ARGS__, NULL };                       \
 		struct fsb_err_scope sc_;                                           \
 		int rc_;                                                            \
 		fsb_error_clear(&said);                                             \
@@ -325,6 +335,129 @@ static void lc_usage_errors(void **state)
 	USAGE(fsb_lc_parse, NULL, &c, "unknown option '--size'", "lifecycle", "--size", "1g");
 }
 
+/* ---- guest --------------------------------------------------------------- */
+
+static void guest_defaults_and_options(void **state)
+{
+	struct fsb_guest_cli *c = calloc(1, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--", "run"), 0);
+	assert_string_equal(c->plan.accel, "auto");
+	assert_int_equal(c->plan.memory_bytes, 1 << 30);
+	assert_int_equal(c->plan.cpus, 1);
+	assert_int_equal(c->plan.timeout_ns, 600000000000ull);
+	assert_int_equal(c->plan.ndisks, 0);
+	assert_false(c->plan.console);
+	assert_null(c->plan.kernel);
+	assert_null(c->plan.fs);
+	assert_int_equal(c->plan.cmd_argc, 1);
+	assert_string_equal(c->plan.cmd_argv[0], "run");
+	/* The inner command went through run's own parser. */
+	assert_int_equal(c->inner_run.plan.nops, 12);
+
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--kernel", "/k", "--modules", "/m",
+			       "--disk", "64m", "--disk", "1g,fill=zero", "--memory", "2g",
+			       "--cpus", "2", "--accel", "tcg", "--guest-timeout", "30",
+			       "--console", "-f", "json", "-o", "r.json", "--", "lifecycle",
+			       "--fs", "jffs2", "--mtd", "/dev/vda,128k", "--repeat", "1"), 0);
+	assert_string_equal(c->plan.kernel, "/k");
+	assert_string_equal(c->plan.modules, "/m");
+	assert_int_equal(c->plan.ndisks, 2);
+	assert_int_equal(c->plan.disk_bytes[0], 64 << 20);
+	assert_int_equal(c->plan.disk_fill[0], FSB_FILL_FF);
+	assert_int_equal(c->plan.disk_bytes[1], 1 << 30);
+	assert_int_equal(c->plan.disk_fill[1], FSB_FILL_ZERO);
+	assert_int_equal(c->plan.memory_bytes, 2ull << 30);
+	assert_int_equal(c->plan.cpus, 2);
+	assert_string_equal(c->plan.accel, "tcg");
+	assert_int_equal(c->plan.timeout_ns, 30000000000ull);
+	assert_true(c->plan.console);
+	assert_string_equal(c->co.format, "json");
+	assert_string_equal(c->co.output, "r.json");
+	/* The guest runs the words as given; the host parsed a copy. */
+	assert_int_equal(c->plan.cmd_argc, 7);
+	assert_string_equal(c->plan.cmd_argv[1], "--fs");
+	assert_string_equal(c->inner_lc.plan.fs_type, "jffs2");
+	assert_int_equal(c->inner_lc.plan.cfg.repeat, 1);
+	free(c);
+}
+
+/* --fs, --mkfs, --options: the filesystem run measures in the guest. */
+static void guest_fs_mkfs_options(void **state)
+{
+	struct fsb_guest_cli *c = calloc(1, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "256m", "--fs", "reiserfs",
+			       "--", "run", "--size", "16m"), 0);
+	assert_string_equal(c->plan.fs, "reiserfs");
+	assert_null(c->plan.mkfs);           /* the type's default */
+	assert_string_equal(c->plan.mkfs_default, "mkfs.reiserfs {dev}");
+	assert_null(c->plan.options);
+	assert_int_equal(c->inner_run.plan.cfg.size_bytes, 16 << 20);
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "256m,fill=zero", "--fs",
+			       "reiserfs", "--mkfs", "mkreiserfs -q -f -f {dev}", "--options",
+			       "notail", "--", "run"), 0);
+	assert_string_equal(c->plan.mkfs, "mkreiserfs -q -f -f {dev}");
+	assert_string_equal(c->plan.options, "notail");
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "64m", "--fs", "ext4",
+			       "--mkfs", "mkfs.ext4 -q -F {dev}", "--", "run"), 0);
+	USAGE(guest_parse, NULL, c, "guest: --fs goes with run", "guest", "--disk", "64m", "--fs",
+	      "ext4", "--", "lifecycle", "--fs", "ext4", "--device", "/dev/vda");
+	USAGE(guest_parse, NULL, c, "guest: --fs needs a disk", "guest", "--fs", "ext4", "--",
+	      "run");
+	USAGE(guest_parse, NULL, c, "guest: --mkfs and --options go with --fs", "guest", "--disk",
+	      "64m", "--mkfs", "mkfs.ext4 {dev}", "--", "run");
+	USAGE(guest_parse, NULL, c, "guest: --mkfs and --options go with --fs", "guest", "--disk",
+	      "64m", "--options", "noatime", "--", "run");
+	USAGE(guest_parse, NULL, c, "invalid --fs 'a/b'", "guest", "--disk", "64m", "--fs", "a/b",
+	      "--", "run");
+	USAGE(guest_parse, NULL, c, "invalid --mkfs 'mkfs.x {dev2}'", "guest", "--disk", "64m",
+	      "--fs", "ext4", "--mkfs", "mkfs.x {dev2}", "--", "run");
+	USAGE(guest_parse, NULL, c, "invalid --mkfs 'mkfs.x \"{dev}'", "guest", "--disk", "64m",
+	      "--fs", "ext4", "--mkfs", "mkfs.x \"{dev}", "--", "run");
+	free(c);
+}
+
+static void guest_usage_errors(void **state)
+{
+	struct fsb_guest_cli *c = calloc(1, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	USAGE(guest_parse, NULL, c, "guest: no command", "guest");
+	USAGE(guest_parse, NULL, c, "guest: no command", "guest", "--disk", "64m", "--");
+	USAGE(guest_parse, NULL, c, "cannot run 'compare' in a guest", "guest", "--", "compare",
+	      "x.json");
+	USAGE(guest_parse, NULL, c, "invalid --disk '100k'", "guest", "--disk", "100k", "--",
+	      "run");
+	USAGE(guest_parse, NULL, c, "invalid --memory '64m'", "guest", "--memory", "64m", "--",
+	      "run");
+	USAGE(guest_parse, NULL, c, "invalid --cpus '0'", "guest", "--cpus", "0", "--", "run");
+	USAGE(guest_parse, NULL, c, "invalid --accel 'xen'", "guest", "--accel", "xen", "--",
+	      "run");
+	USAGE(guest_parse, NULL, c, "invalid --guest-timeout 'x'", "guest", "--guest-timeout",
+	      "x", "--", "run");
+	USAGE(guest_parse, NULL, c, "'-f' belongs before '--'", "guest", "--", "lifecycle", "-f",
+	      "json");
+	USAGE(guest_parse, NULL, c, "'--output=x' belongs before '--'", "guest", "--", "run",
+	      "--output=x");
+	/* The inner command's own parser says what is wrong, before any boot. */
+	USAGE(guest_parse, NULL, c, "unknown option '--bogus'", "guest", "--", "run", "--bogus");
+	USAGE(guest_parse, NULL, c, "invalid --size '0'", "guest", "--", "run", "--size", "0");
+	USAGE(guest_parse, NULL, c, "lifecycle: --fs TYPE is required", "guest", "--disk", "64m",
+	      "--", "lifecycle", "--device", "/dev/vda");
+	/* --version of the inner command is the guest's to print. */
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--", "run", "--version"), 0);
+	assert_int_equal(c->co.given, 0);
+	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "-h"), 0);
+	assert_int_equal(c->co.given, FSB_OPT_HELP);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +468,9 @@ int main(void)
 		cmocka_unit_test(lc_defaults),
 		cmocka_unit_test(lc_each_option),
 		cmocka_unit_test(lc_usage_errors),
+		cmocka_unit_test(guest_defaults_and_options),
+		cmocka_unit_test(guest_fs_mkfs_options),
+		cmocka_unit_test(guest_usage_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
