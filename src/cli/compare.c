@@ -6,21 +6,14 @@
  * rule). Views: text (default), json, csv.
  */
 #include "cli/commands.h"
-#include "cli/legacy.h"
-#include "util/error.h"
+#include "cli/options.h"
 #include "report/compare.h"
 #include "report/writer.h"
+#include "util/error.h"
 #include "util/signals.h"
-#include "util/text.h"
-#include "util/units.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const char usage_text[] =
 	"usage: fsbench compare [OPTIONS] RESULT.json...\n"
@@ -46,59 +39,42 @@ static const char usage_text[] =
 	"  -h, --help         this text\n"
 	"  -V, --version      the version\n";
 
-static const struct option long_opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* ---- command ------------------------------------------------------------ */
+
+static void print_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
+static const struct fsb_cmd_spec compare_spec = {
+	.name = "compare",
+	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
+};
 
 int fsb_cmd_compare(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
 	struct fsb_compare_table tab = { 0 };
-	const char *format = "text", *output = NULL;
 	const struct fsb_compare_view *view;
+	struct fsb_common co;
 	struct fsb_output dest = { 0 };
-	int c, err, rc = FSB_EXIT_FAIL;
+	int i, err, rc = fsb_cli_getopt(&compare_spec, argc, argv, NULL, NULL, &co, &i);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return FSB_EXIT_OK;
-		case 'V':
-			printf("fsbench %s\n", FSB_VERSION);
-			return FSB_EXIT_OK;
-		default:
-			return fsb_opt_unknown(argc, argv, c);
-		}
-	}
-	view = fsb_compare_view_find(format);
+	if (rc || fsb_cli_answered(&co, print_usage))
+		return rc;
+	view = fsb_compare_view_find(co.format ? co.format : "text");
 	if (!view)
-		return fsb_opt_bad("--format", format, "text, json or csv");
-	if (optind >= argc) {
-		fputs(usage_text, stderr);
+		return fsb_opt_bad("--format", co.format, "text, json or csv");
+	if (i >= argc) {
+		fsb_err("compare: no result files (see --help)");
 		return FSB_EXIT_USAGE;
 	}
 	/* Before any file is read: -o is never one of them. */
-	if (fsb_output_open(&dest, output, (const char *const *)argv + optind,
-			    (size_t)(argc - optind)))
+	if (fsb_output_open(&dest, co.output, (const char *const *)argv + i, (size_t)(argc - i)))
 		return FSB_EXIT_USAGE;
-
+	rc = FSB_EXIT_FAIL;
 	/* The first bad file stops us: one line, naming it. */
-	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
+	if (fsb_compare_set_load_all(&set, argv + i, (size_t)(argc - i)))
 		goto out;
 	err = fsb_compare_table_build(&tab, fsb_compare_set_docs(&set),
 				      fsb_compare_set_labels(&set), set.n);

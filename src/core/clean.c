@@ -549,3 +549,16 @@ unsigned fsb_clean_warn_stale(const char *dir)
 	free(seen);
 	return stale;
 }
+
+size_t fsb_clean_default_dirs(const char *dirs[FSB_CLEAN_MAX_DEFAULTS])
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *cand[FSB_CLEAN_MAX_DEFAULTS] = { ".", tmp && *tmp ? tmp : "/tmp", "/var/tmp" };
+	struct stat st;
+	size_t n = 0;
+
+	for (size_t i = 0; i < FSB_CLEAN_MAX_DEFAULTS; i++)
+		if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
+			dirs[n++] = cand[i];
+	return n;
+}

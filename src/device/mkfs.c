@@ -325,6 +325,41 @@ int fsb_mkfs_is_none(const char *tmpl)
 	return tmpl && !strcmp(tmpl, "none");
 }
 
+int fsb_mkfs_template_devices(const char *tmpl, size_t n, const char **why)
+{
+	/* Stand-ins no template contains by accident. */
+	char names[FSB_MKFS_MAX_DEVICES][24];
+	const char *devs[FSB_MKFS_MAX_DEVICES];
+	char **words = NULL, **argv = NULL;
+	int rc, used = 0;
+
+	if (n < 1 || n > FSB_MKFS_MAX_DEVICES) {
+		*why = "the number of devices is out of range";
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
+		devs[i] = names[i];
+	}
+	rc = fsb_words_split(tmpl, &words, why);
+	if (rc < 0)
+		return rc;
+	rc = fsb_mkfs_expand(words, devs, n, &argv, why);
+	fsb_words_free(words);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t w = 0; argv[w]; w++) {
+			if (strstr(argv[w], names[i])) {
+				used++;
+				break;
+			}
+		}
+	}
+	fsb_words_free(argv);
+	return used;
+}
+
 int fsb_mkfs_run(const char *path, char *const *argv)
 {
 	return fsb_tool_run("mkfs", path, argv);

@@ -9,6 +9,9 @@
 #define FSB_DEVICE_MKFS_H
 #include <stddef.h>
 
+/* The most devices a template names ({dev1} .. {dev8}): a matrix setup's. */
+#define FSB_MKFS_MAX_DEVICES 8
+
 /*
  * Replace placeholders in every word: {dev} = the first device, {devN} =
  * the N-th (1-based), {devs} = all of them: as separate words when it is
@@ -43,6 +46,14 @@ int fsb_mkfs_check_devices(char *const *argv, const char *const *devs, size_t nd
  * or -EPERM with why set as for fsb_mkfs_check_devices.
  */
 int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len);
+
+/*
+ * How many of n devices (1 to FSB_MKFS_MAX_DEVICES) the template names, by
+ * expanding it with stand-ins (a setup on 2 devices whose template says
+ * only {dev} leaves one unused). Pure. Returns the count, or -EINVAL with
+ * *why set.
+ */
+int fsb_mkfs_template_devices(const char *tmpl, size_t n, const char **why);
 
 /*
  * The default template for a filesystem type, written to buf:

@@ -20,6 +20,7 @@
  */
 #ifndef FSB_REPORT_MATRIX_H
 #define FSB_REPORT_MATRIX_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ struct fsb_matrix_entry {
 	char *run, *lifecycle;       /* arguments; NULL when not used */
 	unsigned devices;
 	uint64_t image_bytes;
+	bool guest;                  /* ran in a QEMU guest (guest = yes), not on loop devices */
 	enum fsb_matrix_status status;
 	char *error;                 /* why it failed or was skipped; NULL when ok */
 	char *note;                  /* a remark that is no failure; NULL when none */

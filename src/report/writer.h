@@ -86,6 +86,10 @@ int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
  */
 int fsb_bonnie_header(FILE *out, const struct fsb_result *first);
 int fsb_bonnie_row(FILE *out, const struct fsb_result *r);
+/* The same with a label column label_width characters wide (at least the
+ * reference's 11), so that rows with long labels line up. */
+int fsb_bonnie_header_w(FILE *out, const struct fsb_result *first, size_t label_width);
+int fsb_bonnie_row_w(FILE *out, const struct fsb_result *r, size_t label_width);
 
 /* bonnie++ 2.00a text report followed by the CSV line ("bonnie++" view). */
 int fsb_write_bonnie_pp(FILE *out, const struct fsb_result *r);

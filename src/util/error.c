@@ -6,14 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Until the matrix runs its setups in-process: the last error. */
-static char last_err[1024 + 128];
-
-const char *fsb_err_last(void)
-{
-	return last_err;
-}
-
 /* The open capture scopes, innermost first. */
 static struct fsb_err_scope *scopes;
 
@@ -85,7 +77,6 @@ static void emit(const char *text)
 	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
 	if (!quiet)
 		fprintf(stderr, "fsbench: %s\n", text);
-	snprintf(last_err, sizeof(last_err), "%s", text);
 }
 
 static void hold_line(const char *text)

@@ -80,9 +80,6 @@ void fsb_error_step(struct fsb_error *e, const char *fmt, ...)
 void fsb_err_hold(void);
 void fsb_err_release(int print);
 
-/* The last error described (going away with the matrix's argv calls). */
-const char *fsb_err_last(void);
-
 /* Exit statuses (only main.c exits). */
 enum { FSB_EXIT_OK = 0, FSB_EXIT_FAIL = 1, FSB_EXIT_USAGE = 2 };
 

@@ -1,7 +1,7 @@
 /*
  * The unit of extension: one test is one `struct fsb_workload_ops`.
  *
- * Contract with the runner (src/core/runner.c):
+ * Contract with the runner (fsb_runner_measure):
  *   - For every measured run the runner calls setup (untimed), then run
  *     (timed: the clock starts right before and stops right after), then
  *     teardown (always, also after a failed setup or run; idempotent).
@@ -36,7 +36,7 @@
 enum fsb_char_io { FSB_CHAR_STDIO, FSB_CHAR_SYSCALL };
 enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
 
-/* What the user asked for (a plan's, see src/core/; read-only for workloads). */
+/* What the user asked for (part of a plan; read-only for workloads). */
 struct fsb_config {
 	/* common */
 	unsigned repeat;              /* measured runs per test (--repeat) */

@@ -1,9 +1,10 @@
 /*
- * The matrix INI loader (core/matrix.c) from memory: the line reader inih
+ * The matrix INI loader (cli/matrix_ini.c) from memory: the line reader inih
  * calls, the key checks, the resolution of setups, then each setup's mkfs
  * command with stand-in devices. fmemopen: no file is opened.
  */
 #include "fuzz.h"
+#include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
 #include "util/spawn.h"

@@ -23,8 +23,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/error.h"
 #include "util/spawn.h"
 #include "report/json.h"
 #include "report/matrix.h"
@@ -416,32 +418,67 @@ static void guest_keys(void **state)
 		   "ubifs is made by the UBI tools");
 }
 
+/* Load text and turn its lines into plans; that must fail with exactly one
+ * line on stderr, "fsbench: <ini>:<want>". */
+static void expect_bad_plan(const char *text, const char *want)
+{
+	struct fsb_matrix_config cfg;
+	char full[PATH_MAX + 1024], said[PATH_MAX + 1024];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), rc;
+	size_t n;
+
+	assert_non_null(tmp);
+	load_good(text, &cfg);
+	for (size_t i = 0; i < cfg.nsetups; i++)
+		cfg.setups[i].selected = true;
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	rc = fsb_matrix_lines_to_plans(&cfg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	fsb_matrix_config_release(&cfg);
+	rewind(tmp);
+	n = fread(said, 1, sizeof(said) - 1, tmp);
+	said[n] = '\0';
+	fclose(tmp);
+	assert_int_equal(rc, FSB_EXIT_USAGE);
+	snprintf(full, sizeof(full), "fsbench: %s:%s\n", ini, want);
+	assert_string_equal(said, full);
+}
+
+/* The options the matrix sets, refused in a line by the command's own parser. */
 static void reserved_options(void **state)
 {
 	(void)state;
-	expect_bad("[global]\nrun = --size 8m --format csv\n[ext2]\n",
-		   "2: run: option '--format' is set by fsbench matrix, not in the file");
-	expect_bad("[global]\nrun = --size 8m --output=x.json\n[ext2]\n",
-		   "2: run: option '--output' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --size 8m --format csv\n[ext2]\n",
+			"2: run: option '--format' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --size 8m --output=x.json\n[ext2]\n",
+			"2: run: option '--output' is set by fsbench matrix, not in the file");
 	/* getopt_long takes unambiguous prefixes: "--lab" is --label. */
-	expect_bad("[global]\nrun = --lab x\n[ext2]\n",
-		   "2: run: option '--label' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --lab x\n[ext2]\n",
+			"2: run: option '--label' is set by fsbench matrix, not in the file");
 	/* A cluster of short options: -q then -o. */
-	expect_bad("[global]\nrun = -qo x\n[ext2]\n",
-		   "2: run: option '-o' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
-		   "2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = --fill zero\n",
-		   "2: lifecycle: option '--fill' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = -r2 -h\n",
-		   "2: lifecycle: option '-h' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = -qo x\n[ext2]\n",
+			"2: run: option '-o' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
+			"2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = --fill zero\n",
+			"2: lifecycle: option '--fill' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = -r2 -h\n",
+			"2: lifecycle: option '-h' is set by fsbench matrix, not in the file");
+	/* A value that merely starts like one (-sfol: 's' takes the rest). */
+	expect_bad_plan("[ext2]\nrun = -sfol\n",
+			"2: run: invalid --size 'fol': expected a positive size such as 512m, 8k "
+			"or 2g");
 
-	/* A value that merely starts like one (-s8m: 's' takes the rest). */
 	struct fsb_matrix_config cfg;
 
 	load_good("[ext2]\nrun = -s8m -n 0 --files 0 --repeat 1\n", &cfg);
-	fsb_matrix_config_release(&cfg);
-	load_good("[ext2]\nrun = -sfol\n", &cfg);
+	cfg.setups[0].selected = true;
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+	assert_int_equal(cfg.setups[0].run_plan->cfg.size_bytes, 8 << 20);
 	fsb_matrix_config_release(&cfg);
 }
 
@@ -459,12 +496,12 @@ static void multi_device_templates(void **state)
 	expect_bad("[jffs2]\nrun = a\ndevices = 2\nmkfs = none\n",
 		   "4: [jffs2]: mkfs = none works on one device, not 2");
 	/* The count ignores order and repeats. */
-	assert_int_equal(fsb_matrix_template_devices("mkfs.btrfs {devs}", 3, &(const char *){ 0 }),
+	assert_int_equal(fsb_mkfs_template_devices("mkfs.btrfs {devs}", 3, &(const char *){ 0 }),
 			 3);
-	assert_int_equal(fsb_matrix_template_devices("m -d {dev2} {dev1} {dev2}", 2,
+	assert_int_equal(fsb_mkfs_template_devices("m -d {dev2} {dev1} {dev2}", 2,
 						     &(const char *){ 0 }), 2);
-	assert_int_equal(fsb_matrix_template_devices("m {dev}", 2, &(const char *){ 0 }), 1);
-	assert_int_equal(fsb_matrix_template_devices("m --devs={devs}", 4, &(const char *){ 0 }),
+	assert_int_equal(fsb_mkfs_template_devices("m {dev}", 2, &(const char *){ 0 }), 1);
+	assert_int_equal(fsb_mkfs_template_devices("m --devs={devs}", 4, &(const char *){ 0 }),
 			 4);
 }
 
@@ -792,6 +829,54 @@ static void view_text_and_csv(void **state)
 	fsb_matrix_doc_release(&d);
 }
 
+/* Guest rows: their "(guest, tcg)" labels widen the bonnie table's label
+ * column for every row, and the configuration does not claim loop devices. */
+static void view_text_guest_rows(void **state)
+{
+	struct fsb_matrix_doc d;
+	struct fsb_matrix_entry *e;
+	char *text;
+
+	(void)state;
+	assert_int_equal(fsb_matrix_doc_init(&d, "m.ini"), 0);
+	e = fsb_matrix_doc_add(&d, "Reiserfs/nt (guest, tcg)");
+	fsb_strset(&e->type, "reiserfs");
+	fsb_strset(&e->mkfs, "mkreiserfs -q -f -f {dev}");
+	fsb_strset(&e->options, "notail");
+	fsb_strset(&e->fill, "zero");
+	fsb_strset(&e->run, "--size 8m");
+	e->devices = 1;
+	e->image_bytes = 1u << 30;
+	e->guest = true;
+	e->run_res = fake_run("Reiserfs/nt (guest, tcg)", 50e6);
+	text = render(fsb_matrix_write_text, &d);
+	assert_non_null(strstr(text, "Configuration: fresh 1.0 GiB images filled with zero, as "
+				     "the disk of a QEMU guest, per setup\n"));
+	assert_null(strstr(text, "loop devices"));
+	free(text);
+
+	e = fsb_matrix_doc_add(&d, "ext2");
+	fsb_strset(&e->type, "ext2");
+	fsb_strset(&e->mkfs, "mkfs.ext2 -q -F {dev}");
+	fsb_strset(&e->options, "");
+	fsb_strset(&e->fill, "zero");
+	fsb_strset(&e->run, "--size 8m");
+	e->devices = 1;
+	e->image_bytes = 1u << 30;
+	e->run_res = fake_run("ext2", 100e6);
+	text = render(fsb_matrix_write_text, &d);
+	assert_non_null(strstr(text, ", on loop devices (direct I/O), or as the disk of a QEMU "
+				     "guest (guest rows), per setup\n"));
+	/* Every line of the table has its '|' in the same column: 24. */
+	assert_non_null(strstr(text, "\n                        | ---Sequential Output"));
+	assert_non_null(strstr(text, "\nFilesystem              | K/sec %CPU"));
+	assert_non_null(strstr(text, "\n------------------------|------"));
+	assert_non_null(strstr(text, "\nReiserfs/nt (guest, tcg)|"));
+	assert_non_null(strstr(text, "\next2                    |"));
+	free(text);
+	fsb_matrix_doc_release(&d);
+}
+
 static void phase_cells(void **state)
 {
 	char buf[64];
@@ -826,6 +911,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(untrusted_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test(view_json),
 		cmocka_unit_test(view_text_and_csv),
+		cmocka_unit_test(view_text_guest_rows),
 		cmocka_unit_test(phase_cells),
 	};
 
