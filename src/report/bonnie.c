@@ -1,7 +1,8 @@
 /*
- * The "bonnie" view: the table of reference/bonnie-1.2-ext2-ext3-reiserfs.txt,
- * one row per setup, K/sec and %CPU per test. The header and row functions
- * are separate so the matrix view prints all its setups under one header.
+ * The "bonnie" view: the table of the bonnie 1.2 ext2/ext3/reiserfs report
+ * (docs/references.md), one row per setup, K/sec and %CPU per test. The
+ * header and row functions are separate so the matrix view prints all its
+ * setups under one header (with a label column as wide as its labels).
  */
 #include "report/writer.h"
 #include "util/text.h"

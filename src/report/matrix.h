@@ -2,7 +2,7 @@
  * The matrix document: every setup of a `fsbench matrix` run with its
  * configuration, its status and its result documents, and its views:
  *
- *   text  the reference's layout (reference/bonnie-1.2-ext2-ext3-reiserfs.txt):
+ *   text  the bonnie 1.2 report's layout (docs/references.md):
  *         the setups' configuration, one bonnie 1.2 row per setup, the
  *         bonnie++ Create block when the metadata suite ran, a lifecycle
  *         table (rows setups, columns phases), setups that failed or were

@@ -77,7 +77,7 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
 /* Modern human-readable report: header, one line per test, footnote. */
 int fsb_write_text(FILE *out, const struct fsb_result *r);
 
-/* bonnie 1.2 table (reference/bonnie-1.2-ext2-ext3-reiserfs.txt). */
+/* bonnie 1.2 table (the ext2/ext3/reiserfs report in docs/references.md). */
 int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
 /*
  * The same table in pieces, so a matrix view can print several results

@@ -482,6 +482,82 @@ static void reserved_options(void **state)
 	fsb_matrix_config_release(&cfg);
 }
 
+/* Each line parsed by its command's parser; the setup's fields set over it. */
+static void lines_become_plans(void **state)
+{
+	struct fsb_matrix_config cfg;
+	const struct fsb_matrix_setup *s;
+
+	(void)state;
+	load_good("[global]\nrepeat = 2\nrun = --size 4m -t write,read\n"
+		  "[ext4-wb]\ntype = ext4\noptions = data=writeback\n"
+		  "lifecycle = --copy-size 2m --repeat 5\n"
+		  "[xfs]\nfill = 0xff\nlifecycle = --phases mount-umount\n"
+		  "[jffs2]\nguest = yes\nmtd = 128k\nmkfs = none\nrun =\nlifecycle = --seed 9\n"
+		  "[skipped]\ntype = ext2\nrun = --size 0\n", &cfg);
+	for (size_t i = 0; i < 3; i++)
+		cfg.setups[i].selected = true;
+	/* Only selected setups are parsed: [skipped]'s bad line is not read. */
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+
+	s = fsb_matrix_config_find(&cfg, "ext4-wb");
+	assert_non_null(s->run_plan);
+	assert_string_equal(s->run_plan->cfg.label, "ext4-wb");
+	assert_int_equal(s->run_plan->cfg.size_bytes, 4 << 20);
+	assert_int_equal(s->run_plan->nops, 2);
+	assert_int_equal(s->run_plan->cfg.repeat, 2);      /* [global] repeat */
+	assert_true(s->run_plan->repeat_set);
+	assert_string_equal(s->run_words[0], "run");
+	assert_string_equal(s->run_words[1], "--size");
+	assert_non_null(s->lc_plan);
+	assert_string_equal(s->lc_plan->fs_type, "ext4");
+	assert_string_equal(s->lc_plan->cfg.label, "ext4-wb");
+	assert_string_equal(s->lc_plan->options, "data=writeback");
+	assert_string_equal(fsb_lc_plan_mkfs(s->lc_plan), "mkfs.ext4 -q -F {dev}");
+	assert_true(s->lc_plan->device_later);        /* the setup's loop device */
+	assert_null(s->lc_plan->device);
+	assert_true(s->lc_plan->destroy_data);
+	assert_int_equal(s->lc_plan->fill, FSB_FILL_ZERO);
+	assert_int_equal(s->lc_plan->copy_size, 2 << 20);
+	assert_int_equal(s->lc_plan->cfg.repeat, 5);      /* the line's own */
+	assert_int_equal(s->lc_plan->nops, 6);
+
+	s = fsb_matrix_config_find(&cfg, "xfs");
+	assert_int_equal(s->lc_plan->fill, FSB_FILL_FF);
+	assert_null(s->lc_plan->options);
+	assert_int_equal(s->lc_plan->nops, 1);
+	assert_int_equal(s->lc_plan->cfg.repeat, 2);
+
+	/* A guest's flash: the lifecycle's --mtd over /dev/vda, made by mount. */
+	s = fsb_matrix_config_find(&cfg, "jffs2");
+	assert_null(s->run_plan);
+	assert_string_equal(s->mtd_spec, "/dev/vda,131072");
+	assert_string_equal(s->lc_plan->mtd, s->mtd_spec);
+	assert_string_equal(s->lc_plan->mtd_dev, "/dev/vda");
+	assert_int_equal(s->lc_plan->mtd_erase_bytes, 128 << 10);
+	assert_string_equal(fsb_lc_plan_mkfs(s->lc_plan), "none");
+	assert_int_equal(s->lc_plan->nops, 5);
+	assert_int_equal(s->lc_plan->cfg.seed, 9);
+	assert_true(s->lc_plan->seed_set);
+	assert_string_equal(s->lc_words[1], "--seed");
+
+	s = fsb_matrix_config_find(&cfg, "skipped");
+	assert_null(s->run_plan);
+	fsb_matrix_config_release(&cfg);
+
+	/* Each line's refusal names its file and line, in the parser's words. */
+	expect_bad_plan("[global]\nrun = /etc\n[ext2]\n", "2: run: unexpected argument '/etc'");
+	expect_bad_plan("[ext2]\nrun = --size 4m\nlifecycle = --mtd /dev/vda,128k\n",
+			"3: lifecycle: option '--mtd' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nrun = --size 4k --chunk 8k\n",
+			"2: run: --size (4096 bytes) is smaller than --chunk (8192 bytes)");
+	expect_bad_plan("[ext2]\nlifecycle = --phases fly\n",
+			"2: lifecycle: invalid --phases 'fly': unknown phase 'fly' (phases: mkfs, "
+			"mkfs-mount, mkfs-umount, mount-umount, write, read)");
+	expect_bad_plan("[ubifs]\nguest = yes\nmtd = 128k\nlifecycle = --pre-erase\n",
+			"4: lifecycle: --pre-erase is for jffs2 (ubiformat erases)");
+}
+
 static void multi_device_templates(void **state)
 {
 	(void)state;
@@ -902,6 +978,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_keys_and_sections, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(bad_values, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(reserved_options, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(lines_become_plans, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(line_reader, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(guest_keys, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(multi_device_templates, tmp_setup, tmp_teardown),
