@@ -4,7 +4,6 @@
  * tool is never run here.
  */
 #include "fuzz.h"
-#include "core/matrix.h"
 #include "device/mkfs.h"
 #include "util/spawn.h"
 
@@ -36,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fsb_words_free(argv);
 			}
 			argv = NULL;
-			m = fsb_matrix_template_devices(s, k, &why);
+			m = fsb_mkfs_template_devices(s, k, &why);
 			FUZZ_ASSERT(m <= (int)k);
 		}
 	}
