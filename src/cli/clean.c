@@ -8,6 +8,7 @@
 #include "core/clean.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,10 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 {
 	static const char *const done[] = { "removed", "unmounted", "detached", "removed" };
 	const char *what = what_name[ev->what];
+	/* Paths and reasons come from the disk: made terminal-safe (util/text.h). */
+	char *path = fsb_text_dup(ev->path), *extra = fsb_text_dup(ev->extra);
+	char *why = fsb_text_dup(ev->why);
+	const char *p = path ? path : "?";
 
 	(void)arg;
 	switch (ev->outcome) {
@@ -82,31 +87,34 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 		if (ev->outcome == FSB_CLEAN_WOULD)
 			printf("would %s %s '%s'",
 			       ev->what == FSB_CLEAN_MOUNT ? "unmount" :
-			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, ev->path);
+			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, p);
 		else
-			printf("%s %s '%s'", done[ev->what], what, ev->path);
-		if (ev->extra)
-			printf(" (backing '%s')", ev->extra);
+			printf("%s %s '%s'", done[ev->what], what, p);
+		if (extra)
+			printf(" (backing '%s')", extra);
 		if (ev->what == FSB_CLEAN_DIR)
 			printf(" (left by pid %ld)", (long)ev->pid);
 		putchar('\n');
 		break;
 	case FSB_CLEAN_REFUSED:
-		printf("refused %s '%s': %s\n", what, ev->path, ev->why);
+		printf("refused %s '%s': %s\n", what, p, why ? why : "?");
 		break;
 	case FSB_CLEAN_FAILED:
-		printf("failed %s '%s'\n", what, ev->path);
+		printf("failed %s '%s'\n", what, p);
 		break;
 	case FSB_CLEAN_IN_USE:
-		printf("in use %s '%s': pid %ld still runs\n", what, ev->path, (long)ev->pid);
+		printf("in use %s '%s': pid %ld still runs\n", what, p, (long)ev->pid);
 		break;
 	case FSB_CLEAN_KEPT:
-		printf("kept %s '%s': kept on purpose (matrix --keep-images)\n", what, ev->path);
+		printf("kept %s '%s': kept on purpose (matrix --keep-images)\n", what, p);
 		break;
 	case FSB_CLEAN_NOTE:
-		printf("left %s '%s': %s\n", what, ev->path, ev->why);
+		printf("left %s '%s': %s\n", what, p, why ? why : "?");
 		break;
 	}
+	free(path);
+	free(extra);
+	free(why);
 }
 
 int fsb_cmd_clean(int argc, char **argv)
