@@ -21,6 +21,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+/* The loader's first error (fsb_ini_fail), and the line being read. */
+#define fail fsb_ini_fail
+
+static unsigned here(const struct fsb_ini_loader *ld)
+{
+	return ld->lines.lineno;
+}
+
 #define IN_GLOBAL 1u
 #define IN_SETUP 2u
 
@@ -88,7 +96,7 @@ static bool check_args(struct fsb_ini_loader *ld, const char *key, const char *v
 	if (!*value)
 		return true;
 	if (fsb_words_split(value, &words, &why) < 0) {
-		fsb_ini_fail(ld, ld->lines.lineno, "invalid %s '%s': %s", key, value, why);
+		fail(ld, here(ld), "invalid %s '%s': %s", key, value, why);
 		return false;
 	}
 	fsb_words_free(words);
@@ -118,7 +126,7 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 	switch (k) {
 	case K_TYPE:
 		if (!*v || strpbrk(v, "/ \t")) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid type '%s': expected a filesystem type such as "
+			fail(ld, here(ld), "invalid type '%s': expected a filesystem type such as "
 			     "ext4, xfs or btrfs", v);
 			return false;
 		}
@@ -127,46 +135,46 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		if (fsb_matrix_mkfs_none(v))
 			return true;
 		if (fsb_words_split(v, &words, &why) < 0) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid mkfs '%s': %s", v, why);
+			fail(ld, here(ld), "invalid mkfs '%s': %s", v, why);
 			return false;
 		}
 		fsb_words_free(words);
 		/* Only the devices made for the setup, through placeholders. */
 		if (fsb_matrix_mkfs_check(v, bad, sizeof(bad))) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid mkfs '%s': %s", v, bad);
+			fail(ld, here(ld), "invalid mkfs '%s': %s", v, bad);
 			return false;
 		}
 		return true;
 	case K_DEVICES:
 		if (!fsb_ini_count(v, 1, FSB_MATRIX_MAX_DEVICES, &n)) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid devices '%s': expected a whole number from 1 to %d",
+			fail(ld, here(ld), "invalid devices '%s': expected a whole number from 1 to %d",
 			     v, FSB_MATRIX_MAX_DEVICES);
 			return false;
 		}
 		return true;
 	case K_REPEAT:
 		if (!fsb_ini_count(v, 1, 1000, &n)) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid repeat '%s': expected a whole number from 1 to 1000",
+			fail(ld, here(ld), "invalid repeat '%s': expected a whole number from 1 to 1000",
 			     v);
 			return false;
 		}
 		return true;
 	case K_IMAGE_SIZE:
 		if (fsb_size_parse(v, &size) || !size) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid image_size '%s': expected a size such as 512m or 2g",
+			fail(ld, here(ld), "invalid image_size '%s': expected a size such as 512m or 2g",
 			     v);
 			return false;
 		}
 		return true;
 	case K_FILL:
 		if (fsb_fill_parse(v, &fill)) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid fill '%s': expected 0xff, zero, random or none", v);
+			fail(ld, here(ld), "invalid fill '%s': expected 0xff, zero, random or none", v);
 			return false;
 		}
 		return true;
 	case K_GUEST:
 		if (strcmp(v, "yes") && strcmp(v, "no")) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid guest '%s': expected yes or no", v);
+			fail(ld, here(ld), "invalid guest '%s': expected yes or no", v);
 			return false;
 		}
 		return true;
@@ -174,14 +182,14 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		/* An erase block size, as lifecycle --mtd takes it. */
 		if (fsb_size_parse(v, &size) || size < 4096 || size > (16u << 20) ||
 		    (size & (size - 1))) {
-			fsb_ini_fail(ld, ld->lines.lineno, "invalid mtd '%s': expected an erase block size, a "
+			fail(ld, here(ld), "invalid mtd '%s': expected an erase block size, a "
 			     "power of two from 4k to 16m (128k)", v);
 			return false;
 		}
 		return true;
 	case K_WORKDIR:
 		if (!*v) {
-			fsb_ini_fail(ld, ld->lines.lineno, "workdir is empty: give a directory for the images");
+			fail(ld, here(ld), "workdir is empty: give a directory for the images");
 			return false;
 		}
 		return true;
@@ -205,24 +213,24 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!s) {
 		/* A key before any header, or under a refused header. */
 		if (!ld->err_line)
-			fsb_ini_fail(ld, ld->lines.lineno, "key '%s' outside a section: start with [global] or "
+			fail(ld, here(ld), "key '%s' outside a section: start with [global] or "
 			     "[LABEL]", name);
 		return 0;
 	}
 	k = find_key(name);
 	if (k < 0 || !(keys[k].where & (global ? IN_GLOBAL : IN_SETUP))) {
 		if (k >= 0 && global)
-			fsb_ini_fail(ld, ld->lines.lineno, "key '%s' belongs in a setup section, not [global] "
+			fail(ld, here(ld), "key '%s' belongs in a setup section, not [global] "
 			     "(keys of [global]: %s)", name, global_keys);
 		else if (k >= 0)
-			fsb_ini_fail(ld, ld->lines.lineno, "key '%s' belongs in [global], not [%s]", name, s->name);
+			fail(ld, here(ld), "key '%s' belongs in [global], not [%s]", name, s->name);
 		else
-			fsb_ini_fail(ld, ld->lines.lineno, "unknown key '%s' in [%s] (keys: %s)", name,
+			fail(ld, here(ld), "unknown key '%s' in [%s] (keys: %s)", name,
 			     global ? "global" : s->name, global ? global_keys : setup_keys);
 		return 0;
 	}
 	if (s->val[k]) {
-		fsb_ini_fail(ld, ld->lines.lineno, "key '%s' set twice in [%s] (first on line %u)", name,
+		fail(ld, here(ld), "key '%s' set twice in [%s] (first on line %u)", name,
 		     global ? "global" : s->name, s->val_line[k]);
 		return 0;
 	}
@@ -271,7 +279,7 @@ int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_c
 	/* inih's own complaints (no '=', no ']') come without a message. */
 	if (rc > 0 && (!ld->err_line || (unsigned)rc < ld->err_line)) {
 		ld->err_line = 0;
-		fsb_ini_fail(ld, (unsigned)rc, "syntax error: expected [section], key = value, or a "
+		fail(ld, (unsigned)rc, "syntax error: expected [section], key = value, or a "
 		     "comment starting with '#' or ';'");
 	}
 	if (!ld->err_line)

@@ -15,6 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The loader's first error (fsb_ini_fail), and the line being read. */
+#define fail fsb_ini_fail
+
+static unsigned here(const struct fsb_ini_loader *ld)
+{
+	return ld->lines.lineno;
+}
+
 static char *trim(char *s)
 {
 	char *end;
@@ -68,7 +76,7 @@ void fsb_ini_section_header(void *arg, char *name)
 	name = trim(name);
 	if (!strcmp(name, "global")) {
 		if (ld->global_seen) {
-			fsb_ini_fail(ld, ld->lines.lineno, "section [global] appears twice (first on line %u)",
+			fail(ld, here(ld), "section [global] appears twice (first on line %u)",
 			     ld->global.line);
 			return;
 		}
@@ -80,19 +88,19 @@ void fsb_ini_section_header(void *arg, char *name)
 	/* Every other section is a setup, so a misspelt [global] would
 	 * quietly become a filesystem called "globals": refuse look-alikes. */
 	if (is_global_lookalike(name)) {
-		fsb_ini_fail(ld, ld->lines.lineno, "unknown section [%s]: shared settings go in [global], "
+		fail(ld, here(ld), "unknown section [%s]: shared settings go in [global], "
 		     "setups in [LABEL]", name);
 		ld->cur = NULL;
 		return;
 	}
 	if ((why = label_problem(name))) {
-		fsb_ini_fail(ld, ld->lines.lineno, "section name [%s] %s", name, why);
+		fail(ld, here(ld), "section name [%s] %s", name, why);
 		ld->cur = NULL;
 		return;
 	}
 	for (size_t i = 0; i < ld->nsetups; i++) {
 		if (!strcmp(ld->setups[i].name, name)) {
-			fsb_ini_fail(ld, ld->lines.lineno, "section [%s] appears twice (first on line %u)", name,
+			fail(ld, here(ld), "section [%s] appears twice (first on line %u)", name,
 			     ld->setups[i].line);
 			return;
 		}
@@ -140,7 +148,8 @@ static const char *inherit(const struct fsb_ini_loader *ld, const struct fsb_ini
 static int resolve_guest(struct fsb_ini_loader *ld, const struct fsb_ini_section *s,
 			 struct fsb_matrix_setup *out);
 
-static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section *s, struct fsb_matrix_setup *out)
+static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section *s,
+			 struct fsb_matrix_setup *out)
 {
 	char tmpl[256];
 	const char *v, *why;
@@ -155,7 +164,7 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (!out->type)
 		return -ENOMEM;
 	if (!*out->type) {
-		fsb_ini_fail(ld, s->line, "[%s]: no type: set 'type = ...' (a label such as [ext4-wb] "
+		fail(ld, s->line, "[%s]: no type: set 'type = ...' (a label such as [ext4-wb] "
 		     "implies the type by its leading letters and digits)", s->name);
 		return -EINVAL;
 	}
@@ -165,12 +174,12 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (s->val[K_MKFS]) {
 		out->mkfs = strdup(s->val[K_MKFS]);
 	} else if (out->devices > 1) {
-		fsb_ini_fail(ld, s->line, "[%s]: devices = %u needs a mkfs template naming them "
+		fail(ld, s->line, "[%s]: devices = %u needs a mkfs template naming them "
 		     "({devs}, or {dev1} to {dev%u})", s->name, out->devices, out->devices);
 		return -EINVAL;
 	} else {
 		if (fsb_matrix_mkfs_default(out->type, tmpl, sizeof(tmpl))) {
-			fsb_ini_fail(ld, s->line, "[%s]: type '%s' is too long", s->name, out->type);
+			fail(ld, s->line, "[%s]: type '%s' is too long", s->name, out->type);
 			return -EINVAL;
 		}
 		out->mkfs = strdup(tmpl);
@@ -180,19 +189,19 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	line = s->val[K_MKFS] ? s->val_line[K_MKFS] : s->line;
 	if (fsb_matrix_mkfs_none(out->mkfs)) {
 		if (out->devices > 1) {
-			fsb_ini_fail(ld, line, "[%s]: mkfs = none works on one device, not %u", s->name,
+			fail(ld, line, "[%s]: mkfs = none works on one device, not %u", s->name,
 			     out->devices);
 			return -EINVAL;
 		}
 	} else {
 		used = fsb_matrix_mkfs_devices(out->mkfs, out->devices, &why);
 		if (used < 0) {
-			fsb_ini_fail(ld, line, "[%s]: invalid mkfs '%s': %s (devices = %u)", s->name,
+			fail(ld, line, "[%s]: invalid mkfs '%s': %s (devices = %u)", s->name,
 			     out->mkfs, why, out->devices);
 			return -EINVAL;
 		}
 		if ((unsigned)used < out->devices) {
-			fsb_ini_fail(ld, line, "[%s]: mkfs names %d of its %u devices: use {devs}, or "
+			fail(ld, line, "[%s]: mkfs names %d of its %u devices: use {devs}, or "
 			     "{dev1} to {dev%u}", s->name, used, out->devices, out->devices);
 			return -EINVAL;
 		}
@@ -217,7 +226,7 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 		out->lifecycle_line = line;
 	}
 	if (!out->run && !out->lifecycle) {
-		fsb_ini_fail(ld, s->line, "[%s]: nothing to do: set run or lifecycle (here or in [global])",
+		fail(ld, s->line, "[%s]: nothing to do: set run or lifecycle (here or in [global])",
 		     s->name);
 		return -EINVAL;
 	}
@@ -239,7 +248,7 @@ static int resolve_guest(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (s->val[K_MTD]) {
 		fsb_size_parse(s->val[K_MTD], &out->mtd_erase_bytes);
 		if (!out->guest) {
-			fsb_ini_fail(ld, s->val_line[K_MTD], "[%s]: mtd needs guest = yes (emulated flash "
+			fail(ld, s->val_line[K_MTD], "[%s]: mtd needs guest = yes (emulated flash "
 			     "is made in a guest: the host kernel has no MTD)", s->name);
 			return -EINVAL;
 		}
@@ -247,23 +256,23 @@ static int resolve_guest(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (!out->guest)
 		return 0;
 	if (out->run && out->mtd_erase_bytes) {
-		fsb_ini_fail(ld, out->run_line, "[%s]: run does not work on mtd (flash) setups: set "
+		fail(ld, out->run_line, "[%s]: run does not work on mtd (flash) setups: set "
 		     "'run =' for this setup (the lifecycle measures the flash)", s->name);
 		return -EINVAL;
 	}
 	if (out->devices > 1) {
-		fsb_ini_fail(ld, s->val_line[K_DEVICES], "[%s]: guest = yes works on one device, not %u",
+		fail(ld, s->val_line[K_DEVICES], "[%s]: guest = yes works on one device, not %u",
 		     s->name, out->devices);
 		return -EINVAL;
 	}
 	if (out->fill == FSB_FILL_RANDOM) {
-		fsb_ini_fail(ld, s->val[K_FILL] ? s->val_line[K_FILL] : s->val_line[K_GUEST],
+		fail(ld, s->val[K_FILL] ? s->val_line[K_FILL] : s->val_line[K_GUEST],
 		     "[%s]: a guest's disk is filled with 0xff, zero or none, not random",
 		     s->name);
 		return -EINVAL;
 	}
 	if (out->mtd_erase_bytes && s->val[K_MKFS] && !fsb_matrix_mkfs_none(out->mkfs)) {
-		fsb_ini_fail(ld, s->val_line[K_MKFS], "[%s]: mkfs does not go with mtd: on flash, "
+		fail(ld, s->val_line[K_MKFS], "[%s]: mkfs does not go with mtd: on flash, "
 		     "jffs2 formats on mount and ubifs is made by the UBI tools", s->name);
 		return -EINVAL;
 	}
@@ -276,7 +285,7 @@ int fsb_ini_resolve(struct fsb_ini_loader *ld, struct fsb_matrix_config *cfg)
 	int err;
 
 	if (!ld->nsetups) {
-		fsb_ini_fail(ld, ld->lines.lineno, "no setups: add a [LABEL] section per filesystem setup");
+		fail(ld, here(ld), "no setups: add a [LABEL] section per filesystem setup");
 		return -EINVAL;
 	}
 	if (ld->global.val[K_WORKDIR] && !(cfg->workdir = strdup(ld->global.val[K_WORKDIR])))

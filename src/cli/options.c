@@ -200,10 +200,11 @@ int fsb_cli_getopt(const struct fsb_cmd_spec *spec, int argc, char **argv,
 		if (nest && refused(nest, name_of(opts, c))) {
 			/* As written: "--output", or its letter "-o". */
 			if (li >= 0)
-				fsb_err("option '--%s' is set by %s, not in the file", opts[li].name,
-					nest->owner);
+				fsb_err("option '--%s' is set by %s, not in the file",
+					opts[li].name, nest->owner);
 			else
-				fsb_err("option '-%c' is set by %s, not in the file", c, nest->owner);
+				fsb_err("option '-%c' is set by %s, not in the file", c,
+					nest->owner);
 			return FSB_EXIT_USAGE;
 		}
 		rc = shared_option(c, optarg, co);

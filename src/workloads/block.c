@@ -110,7 +110,8 @@ static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		t0 = fsb_clock_ns();
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return fsb_workload_io_error("write", "write", p->path, off, err, ctx->work);
+			return fsb_workload_io_error("write", "write", p->path, off, err,
+						     ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}
@@ -183,7 +184,8 @@ static int read_chunk(struct fsb_ctx *ctx, struct block_priv *p, const char *tes
 	ssize_t got = fsb_read_full(p->fd, p->buf, chunk);
 
 	if (got != (ssize_t)chunk)
-		return fsb_workload_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+		return fsb_workload_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0,
+					     ctx->work);
 	return 0;
 }
 
@@ -210,10 +212,12 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 			return err;
 		fsb_block_stamp(p->buf, chunk, off, fsb_block_gen(p->buf) + 1);
 		if (lseek(p->fd, -(off_t)chunk, SEEK_CUR) < 0)
-			return fsb_workload_io_error("rewrite", "seek in", p->path, off, -errno, ctx->work);
+			return fsb_workload_io_error("rewrite", "seek in", p->path, off, -errno,
+						     ctx->work);
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return fsb_workload_io_error("rewrite", "write", p->path, off, err, ctx->work);
+			return fsb_workload_io_error("rewrite", "write", p->path, off, err,
+						     ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}

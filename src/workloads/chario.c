@@ -60,7 +60,8 @@ static uint64_t putc_max(const struct fsb_ctx *ctx)
 {
 	if (ctx->cfg->char_size_bytes)
 		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx->dir, ctx->cow ? 0 : fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME));
+	return fsb_scratch_space(ctx->dir,
+				 ctx->cow ? 0 : fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME));
 }
 
 /* getc reads what putc wrote: the file's size, else the putc start. */
@@ -137,7 +138,8 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 				if (putc_unlocked(pattern(i, seed), p->f) == EOF)
 					break;
 			if (i < end)
-				return fsb_workload_io_error("putc", "write", p->path, i, -errno, ctx->work);
+				return fsb_workload_io_error("putc", "write", p->path, i, -errno,
+							     ctx->work);
 		} else {
 			for (; i < end; i++) {
 				unsigned char c = pattern(i, seed);

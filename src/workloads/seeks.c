@@ -261,7 +261,8 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 
 	/* A write-back cut short (out of space on a copy-on-write
 	 * filesystem) can leave a torn chunk: the next setup remakes it. */
-	if (p->armed && !p->done && !fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path)))
+	if (p->armed && !p->done &&
+	    !fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path)))
 		unlink(path);
 	if (!p->armed && !p->slots)
 		return;
