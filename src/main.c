@@ -1,7 +1,7 @@
 /* fsbench: argv -> command table -> exit code; nothing else. */
 #include "cli/commands.h"
-#include "util/error.h"
 #include "core/registry.h"
+#include "util/error.h"
 #include "util/signals.h"
 
 #include <stdio.h>

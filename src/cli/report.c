@@ -4,10 +4,10 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "util/error.h"
 #include "report/compare.h"
-#include "report/writer.h"
 #include "report/html.h"
+#include "report/writer.h"
+#include "util/error.h"
 #include "util/signals.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 #include "core/clean.h"
-#include "util/error.h"
 #include "device/loop.h"
 #include "device/mount.h"
+#include "util/error.h"
 #include "util/marker.h"
 #include "util/scratch.h"
 

@@ -1,6 +1,6 @@
 #include "workloads/blockfile.h"
-#include "util/error.h"
 #include "device/cache.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"

@@ -28,10 +28,10 @@
  * caches and removing leftovers all happen in setup or teardown, untimed.
  */
 #include "workloads/workload.h"
-#include "workloads/names.h"
-#include "util/error.h"
 #include "device/cache.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "workloads/names.h"
 
 #include <dirent.h>
 #include <errno.h>

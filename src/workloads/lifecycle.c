@@ -14,13 +14,13 @@
  *     (about 0.1 ms per MiB) is inside the clock, like the read it checks.
  */
 #include "workloads/lifecycle.h"
-#include "util/error.h"
 #include "device/cache.h"
 #include "device/mkfs.h"
-#include "device/mtd.h"
-#include "util/spawn.h"
 #include "device/mount.h"
+#include "device/mtd.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

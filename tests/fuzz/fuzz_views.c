@@ -11,12 +11,12 @@
  *    lifecycle view uses), no C1 control, and valid UTF-8.
  */
 #include "fuzz.h"
-#include "util/error.h"
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/writer.h"
+#include "util/error.h"
 #include "util/text.h"
 
 #include <errno.h>

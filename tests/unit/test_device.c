@@ -29,12 +29,12 @@
 #include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
-#include "util/spawn.h"
 #include "device/mount.h"
 #include "device/probe.h"
 #include "report/lifecycle.h"
 #include "report/result.h"
 #include "util/scratch.h"
+#include "util/spawn.h"
 
 static size_t count(char **v)
 {

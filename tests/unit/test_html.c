@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "report/compare.h"
-#include "util/units.h"
 #include "report/html.h"
 #include "report/html_out.h"
 #include "report/result.h"
+#include "util/units.h"
 
 /* ---- fabricated results ---------------------------------------------------- */
 

@@ -25,9 +25,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "util/error.h"
 #include "device/image.h"
 #include "device/mkfs.h"
+#include "util/error.h"
 #include "util/scratch.h"
 
 struct tmp {

@@ -26,11 +26,11 @@
 #include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
-#include "util/error.h"
-#include "util/spawn.h"
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/result.h"
+#include "util/error.h"
+#include "util/spawn.h"
 
 static char tmpdir[PATH_MAX];
 static char ini[PATH_MAX + 16];

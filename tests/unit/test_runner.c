@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "report/result.h"
+#include "util/error.h"
 
 static unsigned setups, runs, teardowns;
 static uint64_t works[64];
