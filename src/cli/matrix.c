@@ -6,6 +6,7 @@
  */
 #include "cli/commands.h"
 #include "cli/lifecycle.h"
+#include "cli/matrix.h"
 #include "cli/matrix_ini.h"
 #include "cli/run.h"
 #include "report/matrix.h"
@@ -74,13 +75,6 @@ static const struct option mx_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* `fsbench matrix` as parsed (the file is read afterwards). */
-struct mx_cli {
-	struct fsb_matrix_plan plan;
-	struct fsb_common co;
-	const char *config, *only;
-	fsb_matrix_view view;
-};
 
 static void print_usage(FILE *out)
 {
@@ -89,7 +83,7 @@ static void print_usage(FILE *out)
 
 static int mx_option(void *ctx, int c, const char *arg)
 {
-	struct mx_cli *o = ctx;
+	struct fsb_matrix_cli *o = ctx;
 
 	switch (c) {
 	case OPT_KEEP_GOING:
@@ -115,7 +109,7 @@ static const struct fsb_cmd_spec mx_spec = {
 	.own = mx_option,
 };
 
-static int parse(int argc, char **argv, struct mx_cli *o)
+int fsb_matrix_parse(int argc, char **argv, struct fsb_matrix_cli *o)
 {
 	int rc, i;
 
@@ -140,7 +134,7 @@ static int parse(int argc, char **argv, struct mx_cli *o)
 }
 
 /* --only: every name must be a setup of the file. 0 or FSB_EXIT_USAGE. */
-static int select_setups(struct mx_cli *m)
+static int select_setups(struct fsb_matrix_cli *m)
 {
 	struct fsb_matrix_config *cfg = &m->plan.cfg;
 	char *copy, *save = NULL, *item;
@@ -180,7 +174,7 @@ static int select_setups(struct mx_cli *m)
  * The csv view has lines for the run suite only: refuse it up front when no
  * selected setup runs that suite, rather than after measuring them all.
  */
-static int check_view(const struct mx_cli *m)
+static int check_view(const struct fsb_matrix_cli *m)
 {
 	if (m->view != fsb_matrix_write_csv)
 		return 0;
@@ -194,7 +188,7 @@ static int check_view(const struct mx_cli *m)
 
 int fsb_cmd_matrix(int argc, char **argv)
 {
-	struct mx_cli *m = calloc(1, sizeof(*m));
+	struct fsb_matrix_cli *m = calloc(1, sizeof(*m));
 	struct fsb_matrix_doc doc;
 	struct fsb_output dest = { 0 };
 	char why[1024];
@@ -206,7 +200,7 @@ int fsb_cmd_matrix(int argc, char **argv)
 		fsb_err("matrix: out of memory");
 		return FSB_EXIT_FAIL;
 	}
-	rc = parse(argc, argv, m);
+	rc = fsb_matrix_parse(argc, argv, m);
 	if (rc || fsb_cli_answered(&m->co, print_usage))
 		goto out;
 	/* -o first, and never the INI file; nothing is made before the end. */

@@ -292,7 +292,7 @@ stop_case() {
 		said "$T/i.err" | grep -v ' run [0-9]' | sed 's/^/#   /' | tail -5; why_left
 	fi
 	# The runner's progress lines name the setup: "[2/3] ext4-wb putc  run 1/2".
-	if said "$T/i.err" | grep -q "^${step%%:*} [a-z-]* *run [0-9]"; then
+	if said "$T/i.err" | grep -F "${step%%:*} " | grep -q "^[^ ]* [^ ]* [a-z-]* *run [0-9]"; then
 		ok "$sig: the runner's progress lines carry the setup"
 	else
 		nok "$sig: the runner's progress lines carry the setup"

@@ -16,15 +16,36 @@
 
 #include "cli/guest.h"
 #include "cli/lifecycle.h"
+#include "cli/matrix.h"
 #include "cli/run.h"
 #include "util/error.h"
-
-#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
-#define ARGC(v) ((int)(sizeof(v) / sizeof(v[0])) - 1)
 
 /* The message of the usage error a parse described (captured, not printed).
  * argv is static: plans borrow it (getopt permutes it, once per call site). */
 static struct fsb_error said;
+
+/* fsb_matrix_parse has no nest either. */
+static int matrix_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
+			struct fsb_matrix_cli *out)
+{
+	(void)nest;
+	return fsb_matrix_parse(argc, argv, out);
+}
+
+/* A command with the shared options only (compare's), through the shared tail. */
+static const struct fsb_cmd_spec plain_spec = {
+	.name = "compare",
+	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
+};
+
+static int plain_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
+		       struct fsb_common *co)
+{
+	int first;
+	int rc = fsb_cli_getopt(&plain_spec, argc, argv, nest, NULL, co, &first);
+
+	return rc ? rc : first;
+}
 
 /* fsb_guest_parse has no nest: the same shape as the others for PARSE. */
 static int guest_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
@@ -458,6 +479,82 @@ static void guest_usage_errors(void **state)
 	free(c);
 }
 
+/* ---- matrix -------------------------------------------------------------- */
+
+static void matrix_options(void **state)
+{
+	struct fsb_matrix_cli *c = calloc(1, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(PARSE(matrix_parse, NULL, c, "matrix", "m.ini"), 0);
+	assert_string_equal(c->config, "m.ini");
+	assert_true(c->view == fsb_matrix_write_text);
+	assert_false(c->plan.fail_fast);
+	assert_false(c->plan.keep_images);
+	assert_null(c->only);
+	assert_int_equal(c->plan.progress, FSB_PROGRESS_AUTO);
+	assert_int_equal(PARSE(matrix_parse, NULL, c, "matrix", "--fail-fast", "--keep-images",
+			       "--only", "a,b", "--progress", "never", "-f", "csv", "-o", "x.csv",
+			       "m.ini"), 0);
+	assert_true(c->plan.fail_fast);
+	assert_true(c->plan.keep_images);
+	assert_string_equal(c->only, "a,b");
+	assert_int_equal(c->plan.progress, FSB_PROGRESS_NEVER);
+	assert_true(c->view == fsb_matrix_write_csv);
+	assert_string_equal(c->co.output, "x.csv");
+	assert_int_equal(PARSE(matrix_parse, NULL, c, "matrix", "--fail-fast", "--keep-going",
+			       "--format=json", "m.ini"), 0);
+	assert_false(c->plan.fail_fast);
+	assert_true(c->view == fsb_matrix_write_json);
+	USAGE(matrix_parse, NULL, c, "matrix: a configuration file is required", "matrix");
+	USAGE(matrix_parse, NULL, c, "matrix: unexpected argument 'b.ini' (one CONFIG.ini only)",
+	      "matrix", "a.ini", "b.ini");
+	USAGE(matrix_parse, NULL, c, "invalid --format 'bonnie': expected text, csv or json",
+	      "matrix", "-f", "bonnie", "m.ini");
+	USAGE(matrix_parse, NULL, c, "invalid --progress 'sometimes'", "matrix", "--progress",
+	      "sometimes", "m.ini");
+	/* Not the matrix's: --label, --seed, --quiet belong to run and lifecycle. */
+	USAGE(matrix_parse, NULL, c, "unknown option '--label'", "matrix", "--label", "x",
+	      "m.ini");
+	USAGE(matrix_parse, NULL, c, "unknown option '-q'", "matrix", "-q", "m.ini");
+	free(c);
+}
+
+/* The shared option table and tail, for a command with no options of its own. */
+static void shared_tail(void **state)
+{
+	struct fsb_common co;
+
+	(void)state;
+	/* The first operand's index comes back; shared values are kept. */
+	assert_int_equal(PARSE(plain_parse, NULL, &co, "compare", "-f", "csv", "--output=o",
+			       "a.json", "b.json"), 4);
+	assert_string_equal(co.format, "csv");
+	assert_string_equal(co.output, "o");
+	assert_int_equal(co.given, FSB_OPT_FORMAT | FSB_OPT_OUTPUT);
+	assert_int_equal(PARSE(plain_parse, NULL, &co, "compare", "--version", "--frob"), 2);
+	assert_int_equal(co.given, FSB_OPT_VERSION);
+	/* Only the shared options the command takes. */
+	USAGE(plain_parse, NULL, &co, "unknown option '--seed'", "compare", "--seed", "1",
+	      "a.json");
+	USAGE(plain_parse, NULL, &co, "unknown option '-l'", "compare", "-l", "x", "a.json");
+	USAGE(plain_parse, NULL, &co, "option '--format' needs a value", "compare", "--format");
+	USAGE(plain_parse, NULL, &co, "option '-o' needs a value", "compare", "a.json", "-o");
+	USAGE(plain_parse, NULL, &co, "unknown option '--verbose'", "compare", "--verbose");
+	/* An outer command's options are refused, as are operands. */
+	{
+		static const char *const refused[] = { "output", NULL };
+		const struct fsb_cli_nest nest = { "fsbench matrix", refused };
+
+		USAGE(plain_parse, &nest, &co, "option '--output' is set by fsbench matrix",
+		      "compare", "--output", "x");
+		USAGE(plain_parse, &nest, &co, "unexpected argument 'a.json'", "compare",
+		      "a.json");
+		assert_int_equal(PARSE(plain_parse, &nest, &co, "compare", "-f", "json"), 3);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +568,8 @@ int main(void)
 		cmocka_unit_test(guest_defaults_and_options),
 		cmocka_unit_test(guest_fs_mkfs_options),
 		cmocka_unit_test(guest_usage_errors),
+		cmocka_unit_test(matrix_options),
+		cmocka_unit_test(shared_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
