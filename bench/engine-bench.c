@@ -14,7 +14,7 @@
  * file's blocks, as fio's randread of --size does), and one line is
  * printed: "iops=N p99_us=N p50_us=N work=N seconds=N cpu_pct=N".
  */
-#include "core/error.h"
+#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "engines/engine.h"

@@ -1,8 +1,8 @@
 /* fsbench: argv -> command table -> exit code; nothing else. */
 #include "cli/commands.h"
-#include "core/error.h"
 #include "core/registry.h"
 #include "engines/engine.h"
+#include "util/error.h"
 #include "util/signals.h"
 
 #include <stdio.h>

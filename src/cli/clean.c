@@ -6,14 +6,13 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/clean.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/signals.h"
+#include "util/text.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage_text[] =
 	"usage: fsbench clean [OPTIONS] [DIR...]\n"
@@ -38,11 +37,31 @@ static const char usage_text[] =
 	"was refused or could not be removed (directories of running processes do\n"
 	"not count).\n";
 
-static const struct option long_opts[] = {
+static const struct option clean_opts[] = {
 	{ "dry-run", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
+};
+
+static void print_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
+static int clean_option(void *ctx, int c, const char *arg)
+{
+	(void)arg;
+	if (c != 'n')
+		return FSB_EXIT_USAGE;
+	((struct fsb_clean_opts *)ctx)->dry_run = true;
+	return 0;
+}
+
+static const struct fsb_cmd_spec clean_spec = {
+	.name = "clean",
+	.common = FSB_OPT_BASIC,
+	.opts = clean_opts,
+	.shorts = "n",
+	.own = clean_option,
 };
 
 static const char *const what_name[] = {
@@ -56,6 +75,10 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 {
 	static const char *const done[] = { "removed", "unmounted", "detached", "removed" };
 	const char *what = what_name[ev->what];
+	/* Paths and reasons come from the disk: made terminal-safe (util/text.h). */
+	char *path = fsb_text_dup(ev->path), *extra = fsb_text_dup(ev->extra);
+	char *why = fsb_text_dup(ev->why);
+	const char *p = path ? path : "?";
 
 	(void)arg;
 	switch (ev->outcome) {
@@ -64,71 +87,53 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 		if (ev->outcome == FSB_CLEAN_WOULD)
 			printf("would %s %s '%s'",
 			       ev->what == FSB_CLEAN_MOUNT ? "unmount" :
-			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, ev->path);
+			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, p);
 		else
-			printf("%s %s '%s'", done[ev->what], what, ev->path);
-		if (ev->extra)
-			printf(" (backing '%s')", ev->extra);
+			printf("%s %s '%s'", done[ev->what], what, p);
+		if (extra)
+			printf(" (backing '%s')", extra);
 		if (ev->what == FSB_CLEAN_DIR)
 			printf(" (left by pid %ld)", (long)ev->pid);
 		putchar('\n');
 		break;
 	case FSB_CLEAN_REFUSED:
-		printf("refused %s '%s': %s\n", what, ev->path, ev->why);
+		printf("refused %s '%s': %s\n", what, p, why ? why : "?");
 		break;
 	case FSB_CLEAN_FAILED:
-		printf("failed %s '%s'\n", what, ev->path);
+		printf("failed %s '%s'\n", what, p);
 		break;
 	case FSB_CLEAN_IN_USE:
-		printf("in use %s '%s': pid %ld still runs\n", what, ev->path, (long)ev->pid);
+		printf("in use %s '%s': pid %ld still runs\n", what, p, (long)ev->pid);
 		break;
 	case FSB_CLEAN_KEPT:
-		printf("kept %s '%s': kept on purpose (matrix --keep-images)\n", what, ev->path);
+		printf("kept %s '%s': kept on purpose (matrix --keep-images)\n", what, p);
 		break;
 	case FSB_CLEAN_NOTE:
-		printf("left %s '%s': %s\n", what, ev->path, ev->why);
+		printf("left %s '%s': %s\n", what, p, why ? why : "?");
 		break;
 	}
+	free(path);
+	free(extra);
+	free(why);
 }
 
 int fsb_cmd_clean(int argc, char **argv)
 {
 	struct fsb_clean_opts o = { .report = print_event };
 	struct fsb_clean_counts c;
-	const char *defaults[3], *tmp = getenv("TMPDIR");
-	const char *const *dirs;
-	size_t n = 0;
-	int ch;
+	struct fsb_common co;
+	const char *defaults[FSB_CLEAN_MAX_DEFAULTS];
+	const char *const *dirs = defaults;
+	size_t n;
+	int i, rc = fsb_cli_getopt(&clean_spec, argc, argv, NULL, &o, &co, &i);
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":nhV", long_opts, NULL)) != -1) {
-		switch (ch) {
-		case 'n':
-			o.dry_run = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return FSB_EXIT_OK;
-		case 'V':
-			printf("fsbench %s\n", FSB_VERSION);
-			return FSB_EXIT_OK;
-		default:
-			return fsb_opt_unknown(argc, argv, ch);
-		}
-	}
-	if (optind < argc) {
-		dirs = (const char *const *)argv + optind;
-		n = (size_t)(argc - optind);
+	if (rc || fsb_cli_answered(&co, print_usage))
+		return rc;
+	if (i < argc) {
+		dirs = (const char *const *)argv + i;
+		n = (size_t)(argc - i);
 	} else {
-		/* The defaults that exist: a missing one holds nothing of ours. */
-		const char *cand[] = { ".", tmp && *tmp ? tmp : "/tmp", "/var/tmp" };
-		struct stat st;
-
-		for (size_t i = 0; i < 3; i++)
-			if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
-				defaults[n++] = cand[i];
-		dirs = defaults;
+		n = fsb_clean_default_dirs(defaults);
 	}
 	(void)fsb_clean(dirs, n, &o, &c);
 	if (!c.found && !c.failed)

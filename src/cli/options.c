@@ -1,16 +1,33 @@
 #include "cli/options.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/size.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+/* Codes of the shared options without a letter; a command's own are below. */
+enum { CODE_SEED = 0x200, CODE_PROGRESS };
+
+/* The one table of the options every command may have. */
+static const struct {
+	unsigned bit;
+	struct option opt;
+	const char *shorts;
+} shared[] = {
+	{ FSB_OPT_HELP, { "help", no_argument, NULL, 'h' }, "h" },
+	{ FSB_OPT_VERSION, { "version", no_argument, NULL, 'V' }, "V" },
+	{ FSB_OPT_FORMAT, { "format", required_argument, NULL, 'f' }, "f:" },
+	{ FSB_OPT_OUTPUT, { "output", required_argument, NULL, 'o' }, "o:" },
+	{ FSB_OPT_LABEL, { "label", required_argument, NULL, 'l' }, "l:" },
+	{ FSB_OPT_SEED, { "seed", required_argument, NULL, CODE_SEED }, "" },
+	{ FSB_OPT_PROGRESS, { "progress", required_argument, NULL, CODE_PROGRESS }, "" },
+	{ FSB_OPT_QUIET, { "quiet", no_argument, NULL, 'q' }, "q" },
+};
+#define NSHARED (sizeof(shared) / sizeof(shared[0]))
+#define MAX_OPTS 64
 
 int fsb_opt_bad(const char *opt, const char *arg, const char *want)
 {
@@ -72,36 +89,13 @@ int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns)
 
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out)
 {
-	if (!strcmp(arg, "drop"))
-		*out = FSB_CACHE_DROP;
-	else if (!strcmp(arg, "direct"))
-		*out = FSB_CACHE_DIRECT;
-	else if (!strcmp(arg, "keep"))
-		*out = FSB_CACHE_KEEP;
-	else
+	if (fsb_cache_mode_parse(arg, out))
 		return fsb_opt_bad("--cache", arg, "drop, direct or keep");
 	return 0;
 }
 
-int fsb_opt_progress(const char *arg, enum fsb_progress *out)
-{
-	if (!strcmp(arg, "auto"))
-		*out = FSB_PROGRESS_AUTO;
-	else if (!strcmp(arg, "always"))
-		*out = FSB_PROGRESS_ALWAYS;
-	else if (!strcmp(arg, "never"))
-		*out = FSB_PROGRESS_NEVER;
-	else
-		return fsb_opt_bad("--progress", arg, "auto, always or never");
-	return 0;
-}
-
-bool fsb_progress_enabled(enum fsb_progress p)
-{
-	return p == FSB_PROGRESS_ALWAYS || (p == FSB_PROGRESS_AUTO && isatty(STDERR_FILENO));
-}
-
-int fsb_opt_unknown(int argc, char **argv, int c)
+/* getopt's '?' or ':' for argv: one line; FSB_EXIT_USAGE. */
+static int unknown(int argc, char **argv, int c)
 {
 	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 
@@ -114,34 +108,130 @@ int fsb_opt_unknown(int argc, char **argv, int c)
 	return FSB_EXIT_USAGE;
 }
 
-uint64_t fsb_default_seed(void)
+static int shared_option(int c, const char *arg, struct fsb_common *co)
 {
-	struct timespec ts;
+	uint64_t v;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16) &
-	       0xffffffffu;
-}
-
-int fsb_opt_report(int c, const char *arg, const struct fsb_report_opts *o)
-{
 	switch (c) {
-	case 'l':
-		*o->label = arg;
+	case 'h':
+		co->given |= FSB_OPT_HELP;
 		return 0;
-	case FSB_OPT_SEED:
-		return fsb_opt_count("--seed", arg, 0, UINT64_MAX, o->seed);
+	case 'V':
+		co->given |= FSB_OPT_VERSION;
+		return 0;
 	case 'f':
-		*o->format = arg;
+		co->format = arg;
+		co->given |= FSB_OPT_FORMAT;
 		return 0;
 	case 'o':
-		*o->output = arg;
+		co->output = arg;
+		co->given |= FSB_OPT_OUTPUT;
 		return 0;
-	case FSB_OPT_PROGRESS:
-		return fsb_opt_progress(arg, o->progress);
+	case 'l':
+		co->label = arg;
+		co->given |= FSB_OPT_LABEL;
+		return 0;
+	case CODE_SEED:
+		if (fsb_opt_count("--seed", arg, 0, UINT64_MAX, &v))
+			return FSB_EXIT_USAGE;
+		co->seed = v;
+		co->given |= FSB_OPT_SEED;
+		return 0;
+	case CODE_PROGRESS:
+		if (fsb_progress_parse(arg, &co->progress))
+			return fsb_opt_bad("--progress", arg, "auto, always or never");
+		co->given |= FSB_OPT_PROGRESS;
+		return 0;
 	case 'q':
-		*o->quiet = true;
+		co->quiet = true;
+		co->given |= FSB_OPT_QUIET;
 		return 0;
 	}
 	return -1;
+}
+
+/* The long name of option code c in opts, or NULL. */
+static const char *name_of(const struct option *opts, int c)
+{
+	for (size_t i = 0; opts[i].name; i++)
+		if (opts[i].val == c)
+			return opts[i].name;
+	return NULL;
+}
+
+/* Whether the option called name is one the outer command sets. */
+static bool refused(const struct fsb_cli_nest *nest, const char *name)
+{
+	for (size_t i = 0; nest && nest->refused && name && nest->refused[i]; i++)
+		if (!strcmp(nest->refused[i], name))
+			return true;
+	return false;
+}
+
+int fsb_cli_getopt(const struct fsb_cmd_spec *spec, int argc, char **argv,
+		   const struct fsb_cli_nest *nest, void *ctx, struct fsb_common *co,
+		   int *first_operand)
+{
+	struct option opts[MAX_OPTS];
+	char shorts[128] = ":";
+	size_t n = 0;
+	int c, rc, li;
+
+	memset(co, 0, sizeof(*co));
+	if (spec->stop_at_operand)
+		snprintf(shorts, sizeof(shorts), "+:");
+	for (size_t i = 0; i < NSHARED; i++) {
+		if (!(spec->common & shared[i].bit))
+			continue;
+		opts[n++] = shared[i].opt;
+		strncat(shorts, shared[i].shorts, sizeof(shorts) - strlen(shorts) - 1);
+	}
+	for (size_t i = 0; spec->opts && spec->opts[i].name && n < MAX_OPTS - 1; i++)
+		opts[n++] = spec->opts[i];
+	memset(&opts[n], 0, sizeof(opts[n]));
+	if (spec->shorts)
+		strncat(shorts, spec->shorts, sizeof(shorts) - strlen(shorts) - 1);
+	/* optind = 0: glibc starts afresh, whatever an earlier parse left. */
+	optind = 0;
+	opterr = 0;
+	for (li = -1; (c = getopt_long(argc, argv, shorts, opts, &li)) != -1; li = -1) {
+		if (c == '?' || c == ':')
+			return unknown(argc, argv, c);
+		if (nest && refused(nest, name_of(opts, c))) {
+			/* As written: "--output", or its letter "-o". */
+			if (li >= 0)
+				fsb_err("option '--%s' is set by %s, not in the file",
+					opts[li].name, nest->owner);
+			else
+				fsb_err("option '-%c' is set by %s, not in the file", c,
+					nest->owner);
+			return FSB_EXIT_USAGE;
+		}
+		rc = shared_option(c, optarg, co);
+		if (rc < 0)
+			rc = spec->own ? spec->own(ctx, c, optarg) : unknown(argc, argv, '?');
+		if (rc)
+			return rc;
+		if (co->given & FSB_OPT_BASIC)
+			break;
+	}
+	*first_operand = optind;
+	if (nest && !(co->given & FSB_OPT_BASIC) && optind < argc) {
+		fsb_err("unexpected argument '%s'", argv[optind]);
+		return FSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+bool fsb_cli_answered(const struct fsb_common *co, void (*usage)(FILE *out))
+{
+	if (co->given & FSB_OPT_HELP) {
+		usage(stdout);
+		return true;
+	}
+	if (co->given & FSB_OPT_VERSION) {
+		printf("fsbench %s\n", FSB_VERSION);
+		return true;
+	}
+	return false;
 }

@@ -1,18 +1,89 @@
 /*
- * Option parsing shared by the commands: each parser checks one value and,
- * on failure, prints the one-line usage error itself and returns
- * FSB_EXIT_USAGE (2); on success it returns 0.
+ * Option parsing shared by the commands: one table of the options every
+ * command may have (help, version, format, output, label, seed, progress,
+ * quiet), one getopt loop with one tail (help, version, an unknown option,
+ * a missing value), and the parsers of single values. Nothing here touches
+ * the system: argv in, values or a usage error (described, one line) out.
  */
 #ifndef FSB_CLI_OPTIONS_H
 #define FSB_CLI_OPTIONS_H
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "workloads/workload.h"
+#include "core/plan.h"
+#include "device/cache.h"
 
-enum fsb_progress { FSB_PROGRESS_AUTO, FSB_PROGRESS_ALWAYS, FSB_PROGRESS_NEVER };
+/* The shared options, as bits of struct fsb_cmd_spec.common and fsb_common.given. */
+enum {
+	FSB_OPT_HELP = 1u << 0,       /* -h, --help */
+	FSB_OPT_VERSION = 1u << 1,    /* -V, --version */
+	FSB_OPT_FORMAT = 1u << 2,     /* -f, --format VIEW */
+	FSB_OPT_OUTPUT = 1u << 3,     /* -o, --output FILE */
+	FSB_OPT_LABEL = 1u << 4,      /* -l, --label NAME */
+	FSB_OPT_SEED = 1u << 5,       /* --seed N */
+	FSB_OPT_PROGRESS = 1u << 6,   /* --progress WHEN */
+	FSB_OPT_QUIET = 1u << 7,      /* -q, --quiet */
+};
+#define FSB_OPT_BASIC (FSB_OPT_HELP | FSB_OPT_VERSION)
+#define FSB_OPT_REPORTING (FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT | FSB_OPT_LABEL | \
+			   FSB_OPT_SEED | FSB_OPT_PROGRESS | FSB_OPT_QUIET)
 
-/* A size with k/m/g/t suffix, > 0. */
+/* What the shared options said. Strings borrowed from argv. */
+struct fsb_common {
+	unsigned given;               /* FSB_OPT_* seen */
+	const char *format;           /* NULL: the command's default */
+	const char *output;           /* NULL: standard output */
+	const char *label;
+	uint64_t seed;
+	enum fsb_progress progress;
+	bool quiet;
+};
+
+/* A command's options: the shared ones it takes, and its own. */
+struct fsb_cmd_spec {
+	const char *name;             /* the command word: "run" */
+	unsigned common;              /* FSB_OPT_* it takes */
+	const struct option *opts;    /* its own long options, {0}-terminated; NULL: none.
+	                               * Their codes are letters or 256..511. */
+	const char *shorts;           /* its own short options, getopt syntax ("s:n:") */
+	bool stop_at_operand;         /* options end at the first operand (guest) */
+	/* Handle one of its own options: 0, or FSB_EXIT_USAGE after describing. */
+	int (*own)(void *ctx, int c, const char *arg);
+};
+
+/*
+ * A command line inside another, whose caller sets some options itself (a
+ * matrix file's `run =` line): those options (long names; their short
+ * forms too) are refused with "option '--output' is set by OWNER, not in
+ * the file", and operands with "unexpected argument 'X'".
+ */
+struct fsb_cli_nest {
+	const char *owner;            /* "fsbench matrix" */
+	const char *const *refused;   /* NULL-terminated long names */
+};
+
+/*
+ * Parse argv[0..argc) (argv[0] the command word, not parsed) with spec:
+ * the shared options into co (initialised here), the command's own through
+ * spec->own(ctx, ...). Stops at --help or --version (their bit in
+ * co->given; the caller prints). *first_operand is the index of the first
+ * operand (argc when none). Pure but for getopt's own state (reset here).
+ * Returns 0, or FSB_EXIT_USAGE after one line: an unknown option, a
+ * missing value, a bad value, a refused option or operand (nest).
+ */
+int fsb_cli_getopt(const struct fsb_cmd_spec *spec, int argc, char **argv,
+		   const struct fsb_cli_nest *nest, void *ctx, struct fsb_common *co,
+		   int *first_operand);
+
+/*
+ * After fsb_cli_getopt: print the usage (usage(stdout)) or the version
+ * when co asks for one, and say so. The one place that answers them.
+ */
+bool fsb_cli_answered(const struct fsb_common *co, void (*usage)(FILE *out));
+
+/* A size with k/m/g/t suffix, > 0. 0 or FSB_EXIT_USAGE (described). */
 int fsb_opt_size(const char *opt, const char *arg, uint64_t *out);
 /* A decimal integer in [min, max]. */
 int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
@@ -20,47 +91,7 @@ int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns);
 /* drop | direct | keep */
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out);
-/* auto | always | never */
-int fsb_opt_progress(const char *arg, enum fsb_progress *out);
-/* Whether to show progress lines on stderr for this setting. */
-bool fsb_progress_enabled(enum fsb_progress p);
-
-/*
- * The options every reporting command (run, lifecycle) shares: --label,
- * --seed, --format, --output, --progress, --quiet. A command lists them in
- * its long options with FSB_REPORT_LONG_OPTS ("l:f:o:q" in its short
- * ones), points the fields below at its own plan, and passes every option
- * its switch does not know to fsb_opt_report().
- */
-enum { FSB_OPT_SEED = 0x200, FSB_OPT_PROGRESS };
-
-#define FSB_REPORT_LONG_OPTS                                          \
-	{ "label", required_argument, NULL, 'l' },                    \
-	{ "seed", required_argument, NULL, FSB_OPT_SEED },            \
-	{ "format", required_argument, NULL, 'f' },                   \
-	{ "output", required_argument, NULL, 'o' },                   \
-	{ "progress", required_argument, NULL, FSB_OPT_PROGRESS },    \
-	{ "quiet", no_argument, NULL, 'q' }
-
-struct fsb_report_opts {
-	const char **label;
-	uint64_t *seed;
-	const char **format;
-	const char **output;
-	enum fsb_progress *progress;
-	bool *quiet;
-};
-
-/* Handle option c: 0 when it was one of the above, FSB_EXIT_USAGE for a
- * bad value (described), -1 when c is not a report option. */
-int fsb_opt_report(int c, const char *arg, const struct fsb_report_opts *o);
-
 /* "fsbench: invalid OPT 'ARG': expected WANT"; returns FSB_EXIT_USAGE. */
 int fsb_opt_bad(const char *opt, const char *arg, const char *want);
-/* getopt's '?' or ':' for argv: describes it; returns FSB_EXIT_USAGE. */
-int fsb_opt_unknown(int argc, char **argv, int c);
-
-/* A seed for runs without --seed (time and pid; recorded in the result). */
-uint64_t fsb_default_seed(void);
 
 #endif

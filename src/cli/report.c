@@ -4,13 +4,12 @@
  */
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/error.h"
 #include "report/compare.h"
-#include "report/writer.h"
 #include "report/html.h"
+#include "report/writer.h"
+#include "util/error.h"
 #include "util/signals.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,11 +35,14 @@ static const char usage_text[] =
 	"  -h, --help         this text\n"
 	"  -V, --version      the version\n";
 
-static const struct option long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+static void print_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
+static const struct fsb_cmd_spec report_spec = {
+	.name = "report",
+	.common = FSB_OPT_BASIC | FSB_OPT_OUTPUT,
 };
 
 static int render(FILE *out, const void *ctx)
@@ -54,42 +56,26 @@ static int render(FILE *out, const void *ctx)
 int fsb_cmd_report(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
-	const char *output = NULL;
+	struct fsb_common co;
 	struct fsb_output dest = { 0 };
-	int c, rc = FSB_EXIT_FAIL;
+	int i, rc = fsb_cli_getopt(&report_spec, argc, argv, NULL, NULL, &co, &i);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return FSB_EXIT_OK;
-		case 'V':
-			printf("fsbench %s\n", FSB_VERSION);
-			return FSB_EXIT_OK;
-		default:
-			return fsb_opt_unknown(argc, argv, c);
-		}
-	}
-	if (optind >= argc) {
-		fputs(usage_text, stderr);
+	if (rc || fsb_cli_answered(&co, print_usage))
+		return rc;
+	if (i >= argc) {
+		fsb_err("report: no result files (see --help)");
 		return FSB_EXIT_USAGE;
 	}
-	if (!output) {
+	if (!co.output) {
 		fsb_err("report: no output file: give -o OUT.html (or -o - for stdout)");
 		return FSB_EXIT_USAGE;
 	}
 	/* Before any file is read: -o is never one of them. */
-	if (fsb_output_open(&dest, output, (const char *const *)argv + optind,
-			    (size_t)(argc - optind)))
+	if (fsb_output_open(&dest, co.output, (const char *const *)argv + i, (size_t)(argc - i)))
 		return FSB_EXIT_USAGE;
-
+	rc = FSB_EXIT_FAIL;
 	/* The first bad file stops us: one line, naming it. */
-	if (fsb_compare_set_load_all(&set, argv + optind, (size_t)(argc - optind)))
+	if (fsb_compare_set_load_all(&set, argv + i, (size_t)(argc - i)))
 		goto out;
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())

@@ -1,33 +1,17 @@
 /*
- * fsbench run: the throughput and metadata suites in a scratch directory
- * under DIR. Options -> plan (struct fsb_config + test list) -> runner ->
- * result document -> the chosen view.
+ * fsbench run: argv -> plan (struct fsb_run_plan) -> fsb_run_execute ->
+ * the result in the chosen view.
  */
+#include "cli/run.h"
 #include "cli/commands.h"
-#include "cli/options.h"
-#include "core/clean.h"
-#include "core/error.h"
 #include "core/registry.h"
-#include "core/runner.h"
-#include "device/diskstat.h"
-#include "device/fsinfo.h"
-#include "report/result.h"
 #include "report/writer.h"
+#include "util/error.h"
 #include "util/filespec.h"
-#include "util/scratch.h"
 #include "util/signals.h"
-#include "util/size.h"
 
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#define MAX_TESTS 32
 
 static const char usage_text[] =
 	"usage: fsbench run [OPTIONS] [DIR]\n"
@@ -68,7 +52,7 @@ enum {
 	OPT_CACHE, OPT_LINKS, OPT_SYNC,
 };
 
-static const struct option long_opts[] = {
+static const struct option run_opts[] = {
 	{ "size", required_argument, NULL, 's' },
 	{ "chunk", required_argument, NULL, OPT_CHUNK },
 	{ "char-size", required_argument, NULL, OPT_CHAR_SIZE },
@@ -82,27 +66,8 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
 	{ "cache", required_argument, NULL, OPT_CACHE },
-	FSB_REPORT_LONG_OPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
-
-struct run_plan {
-	struct fsb_config cfg;
-	const char *dir;
-	const char *tests;
-	const char *format;
-	const char *output;
-	enum fsb_progress progress;
-	bool quiet;
-	const struct fsb_workload_ops *ops[MAX_TESTS];
-	size_t nops;
-	const struct fsb_writer *writer;
-	struct fsb_output out;      /* -o, checked before any work */
-};
-
-static const char *const run_families[] = { "throughput", "files", "random", "null", NULL };
 
 static void print_usage(FILE *out)
 {
@@ -119,335 +84,127 @@ static void print_usage(FILE *out)
 	fprintf(out, usage_text, list, fsb_writer_names_for(FSB_KIND_RUN));
 }
 
-/* Returns 0, or an exit status (FSB_EXIT_USAGE, or -1 for "done: exit 0"). */
-static int parse(int argc, char **argv, struct run_plan *p)
+static int run_option(void *ctx, int c, const char *arg)
 {
-	const struct fsb_report_opts ro = { &p->cfg.label, &p->cfg.seed, &p->format, &p->output,
-					    &p->progress, &p->quiet };
-	bool files_set = false;
-	int c, err, rc;
+	struct fsb_run_plan *p = ctx;
+	struct fsb_config *cfg = &p->cfg;
+	uint64_t v;
 
-	memset(p, 0, sizeof(*p));
-	p->cfg = (struct fsb_config){
-		.repeat = 3,
-		.min_time_ns = 500000000ull,
-		.cache = FSB_CACHE_DROP,
-		.seed = fsb_default_seed(),
-		.size_bytes = 1ull << 30,
-		.chunk_bytes = 8192,
-		.seeks = 8192,
-		.seekers = 3,
-		.files = 16384,
-	};
-	p->format = "text";
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:t:r:l:f:o:qhV", long_opts, NULL)) != -1) {
-		uint64_t v;
-
-		switch (c) {
-		case 's':
-			if (fsb_opt_size("--size", optarg, &p->cfg.size_bytes))
-				return FSB_EXIT_USAGE;
-			break;
-		case OPT_CHUNK:
-			if (fsb_opt_size("--chunk", optarg, &p->cfg.chunk_bytes))
-				return FSB_EXIT_USAGE;
-			break;
-		case OPT_CHAR_SIZE:
-			if (!strcmp(optarg, "auto"))
-				p->cfg.char_size_bytes = 0;
-			else if (fsb_opt_size("--char-size", optarg, &p->cfg.char_size_bytes))
-				return FSB_EXIT_USAGE;
-			break;
-		case OPT_CHAR_IO:
-			if (!strcmp(optarg, "stdio"))
-				p->cfg.char_io = FSB_CHAR_STDIO;
-			else if (!strcmp(optarg, "syscall"))
-				p->cfg.char_io = FSB_CHAR_SYSCALL;
-			else
-				return fsb_opt_bad("--char-io", optarg, "stdio or syscall");
-			break;
-		case OPT_SEEKS:
-			if (fsb_opt_count("--seeks", optarg, 1, UINT32_MAX, &p->cfg.seeks))
-				return FSB_EXIT_USAGE;
-			break;
-		case OPT_SEEKERS:
-			if (fsb_opt_count("--seekers", optarg, 1, 64, &v))
-				return FSB_EXIT_USAGE;
-			p->cfg.seekers = (unsigned)v;
-			break;
-		case 'n':
-			err = fsb_files_spec_parse(optarg, &p->cfg.files, &p->cfg.file_max_bytes,
-						   &p->cfg.file_min_bytes, &p->cfg.file_dirs);
-			if (err)
-				return fsb_opt_bad("--files", optarg, "N[:max[:min[:dirs]]], min <= max");
-			files_set = true;
-			break;
-		case OPT_LINKS:
-			if (!strcmp(optarg, "hard"))
-				p->cfg.links = FSB_LINKS_HARD;
-			else if (!strcmp(optarg, "soft"))
-				p->cfg.links = FSB_LINKS_SOFT;
-			else
-				return fsb_opt_bad("--links", optarg, "hard or soft");
-			break;
-		case OPT_SYNC:
-			p->cfg.sync = true;
-			break;
-		case 't':
-			p->tests = optarg;
-			break;
-		case 'r':
-			if (fsb_opt_count("--repeat", optarg, 1, 1000, &v))
-				return FSB_EXIT_USAGE;
-			p->cfg.repeat = (unsigned)v;
-			break;
-		case OPT_MIN_TIME:
-			if (fsb_opt_seconds("--min-time", optarg, &p->cfg.min_time_ns))
-				return FSB_EXIT_USAGE;
-			break;
-		case OPT_CACHE:
-			if (fsb_opt_cache(optarg, &p->cfg.cache))
-				return FSB_EXIT_USAGE;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return -1;
-		case 'V':
-			printf("fsbench %s\n", FSB_VERSION);
-			return -1;
-		default:
-			rc = fsb_opt_report(c, optarg, &ro);
-			if (rc < 0)
-				return fsb_opt_unknown(argc, argv, c);
-			if (rc)
-				return rc;
+	switch (c) {
+	case 's':
+		return fsb_opt_size("--size", arg, &cfg->size_bytes);
+	case OPT_CHUNK:
+		return fsb_opt_size("--chunk", arg, &cfg->chunk_bytes);
+	case OPT_CHAR_SIZE:
+		if (!strcmp(arg, "auto")) {
+			cfg->char_size_bytes = 0;
+			return 0;
 		}
-	}
-	if (optind < argc)
-		p->dir = argv[optind++];
-	if (optind < argc) {
-		fsb_err("run: unexpected argument '%s' (one DIR only)", argv[optind]);
-		return FSB_EXIT_USAGE;
-	}
-	if (!p->dir)
-		p->dir = ".";
-
-	/* Checks across options, all before anything is created. */
-	if (!fsb_is_pow2(p->cfg.chunk_bytes) || p->cfg.chunk_bytes < 512 ||
-	    p->cfg.chunk_bytes > (64u << 20))
-		return fsb_opt_bad("--chunk", NULL, "a power of two from 512 to 64m");
-	if (p->cfg.size_bytes < p->cfg.chunk_bytes) {
-		fsb_err("run: --size (%llu bytes) is smaller than --chunk (%llu bytes)",
-			(unsigned long long)p->cfg.size_bytes,
-			(unsigned long long)p->cfg.chunk_bytes);
-		return FSB_EXIT_USAGE;
-	}
-	p->cfg.size_bytes = p->cfg.size_bytes / p->cfg.chunk_bytes * p->cfg.chunk_bytes;
-	if (p->cfg.links != FSB_LINKS_NONE && (p->cfg.file_max_bytes || p->cfg.file_min_bytes)) {
-		fsb_err("run: --links makes links, which have no size: drop max/min from --files");
-		return FSB_EXIT_USAGE;
-	}
-	p->writer = fsb_writer_select(p->format, "run");
-	if (!p->writer)
-		return FSB_EXIT_USAGE;
-	{
-		const char *list = p->tests ? p->tests : "throughput,files";
-		int n = fsb_registry_select(list, run_families, p->ops, MAX_TESTS);
-
-		if (n < 0)
+		return fsb_opt_size("--char-size", arg, &cfg->char_size_bytes);
+	case OPT_CHAR_IO:
+		if (!strcmp(arg, "stdio"))
+			cfg->char_io = FSB_CHAR_STDIO;
+		else if (!strcmp(arg, "syscall"))
+			cfg->char_io = FSB_CHAR_SYSCALL;
+		else
+			return fsb_opt_bad("--char-io", arg, "stdio or syscall");
+		return 0;
+	case OPT_SEEKS:
+		return fsb_opt_count("--seeks", arg, 1, UINT32_MAX, &cfg->seeks);
+	case OPT_SEEKERS:
+		if (fsb_opt_count("--seekers", arg, 1, 64, &v))
 			return FSB_EXIT_USAGE;
-		p->nops = (size_t)n;
-	}
-	/* --files 0 skips the metadata suite, even when named in --tests. */
-	if (!p->cfg.files) {
-		size_t k = 0;
-		for (size_t i = 0; i < p->nops; i++)
-			if (strcmp(p->ops[i]->family, "files"))
-				p->ops[k++] = p->ops[i];
-		p->nops = k;
-		if (!k && files_set) {
-			fsb_err("run: nothing to do: --files 0 and no other test selected");
+		cfg->seekers = (unsigned)v;
+		return 0;
+	case 'n':
+		if (fsb_files_spec_parse(arg, &cfg->files, &cfg->file_max_bytes,
+					 &cfg->file_min_bytes, &cfg->file_dirs))
+			return fsb_opt_bad("--files", arg, "N[:max[:min[:dirs]]], min <= max");
+		p->files_set = true;
+		return 0;
+	case OPT_LINKS:
+		if (!strcmp(arg, "hard"))
+			cfg->links = FSB_LINKS_HARD;
+		else if (!strcmp(arg, "soft"))
+			cfg->links = FSB_LINKS_SOFT;
+		else
+			return fsb_opt_bad("--links", arg, "hard or soft");
+		return 0;
+	case OPT_SYNC:
+		cfg->sync = true;
+		return 0;
+	case 't':
+		p->tests = arg;
+		return 0;
+	case 'r':
+		if (fsb_opt_count("--repeat", arg, 1, 1000, &v))
 			return FSB_EXIT_USAGE;
-		}
+		cfg->repeat = (unsigned)v;
+		p->repeat_set = true;
+		return 0;
+	case OPT_MIN_TIME:
+		return fsb_opt_seconds("--min-time", arg, &cfg->min_time_ns);
+	case OPT_CACHE:
+		return fsb_opt_cache(arg, &cfg->cache);
 	}
-	p->cfg.label = p->cfg.label ? p->cfg.label : NULL;
-	/* Last: the only check that holds something (released by the caller). */
-	if (fsb_output_open(&p->out, p->output, NULL, 0))
+	return FSB_EXIT_USAGE;
+}
+
+static const struct fsb_cmd_spec run_spec = {
+	.name = "run",
+	.common = FSB_OPT_REPORTING,
+	.opts = run_opts,
+	.shorts = "s:n:t:r:",
+	.own = run_option,
+};
+
+int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
+		  struct fsb_run_cli *out)
+{
+	struct fsb_run_plan *p = &out->plan;
+	int rc, i;
+
+	memset(out, 0, sizeof(*out));
+	fsb_run_plan_init(p);
+	out->dir = ".";
+	rc = fsb_cli_getopt(&run_spec, argc, argv, nest, p, &out->co, &i);
+	if (rc || (out->co.given & FSB_OPT_BASIC))
+		return rc;
+	if (i < argc)
+		out->dir = argv[i++];
+	if (i < argc) {
+		fsb_err("run: unexpected argument '%s' (one DIR only)", argv[i]);
 		return FSB_EXIT_USAGE;
-	return 0;
-}
-
-/* DIR must exist, be a directory and be writable: runtime errors (1). */
-static int check_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) < 0) {
-		fsb_err_errno(-errno, "run: cannot use '%s'", dir);
-		return -ENOENT;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		fsb_err("run: cannot use '%s': Not a directory", dir);
-		return -ENOTDIR;
-	}
-	if (access(dir, W_OK | X_OK) < 0) {
-		fsb_err_errno(-errno, "run: cannot write in '%s'", dir);
-		return -EACCES;
-	}
-	return 0;
-}
-
-/* Whether path is on the filesystem (device) that holds /. */
-static bool shares_root(const char *path)
-{
-	struct stat a, b;
-
-	return stat(path, &a) == 0 && stat("/", &b) == 0 && a.st_dev == b.st_dev;
-}
-
-static const char *cache_name(enum fsb_cache_mode m)
-{
-	return m == FSB_CACHE_DROP ? "drop" : m == FSB_CACHE_DIRECT ? "direct" : "keep";
-}
-
-static int fill_result(const struct run_plan *p, const char *scratch,
-		       const struct fsb_fsinfo *fsi, const char *devname,
-		       struct fsb_result *r)
-{
-	const struct fsb_config *c = &p->cfg;
-	static const char *const links[] = { "none", "hard", "soft" };
-	char list[512] = "";
-	size_t len = 0;
-	int err = 0;
-
-	for (size_t i = 0; i < p->nops && len < sizeof(list); i++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? "," : "",
-					p->ops[i]->name);
-	err |= fsb_result_fill_host(r);
-	err |= fsb_strset(&r->setup.label, c->label ? c->label : fsi->fs_type[0] ? fsi->fs_type : "fsbench");
-	err |= fsb_strset(&r->setup.dir, scratch);
-	if (fsi->fs_type[0]) {
-		err |= fsb_strset(&r->setup.fs_type, fsi->fs_type);
-		err |= fsb_strset(&r->setup.mount_options, fsi->options);
-	}
-	if (devname)
-		err |= fsb_strset(&r->setup.device, devname);
-	err |= fsb_result_param_u64(r, "size_bytes", c->size_bytes);
-	err |= fsb_result_param_u64(r, "chunk_bytes", c->chunk_bytes);
-	err |= fsb_result_param_u64(r, "char_size_bytes", c->char_size_bytes);
-	err |= fsb_result_param_str(r, "char_io", c->char_io == FSB_CHAR_STDIO ? "stdio" : "syscall");
-	err |= fsb_result_param_u64(r, "seeks", c->seeks);
-	err |= fsb_result_param_u64(r, "seekers", c->seekers);
-	err |= fsb_result_param_u64(r, "files", c->files);
-	err |= fsb_result_param_u64(r, "file_max_bytes", c->file_max_bytes);
-	err |= fsb_result_param_u64(r, "file_min_bytes", c->file_min_bytes);
-	err |= fsb_result_param_u64(r, "file_dirs", c->file_dirs);
-	err |= fsb_result_param_str(r, "links", links[c->links]);
-	err |= fsb_result_param_bool(r, "sync", c->sync);
-	err |= fsb_result_param_u64(r, "repeat", c->repeat);
-	err |= fsb_result_param_double(r, "min_time_s", (double)c->min_time_ns / 1e9);
-	err |= fsb_result_param_str(r, "cache", cache_name(c->cache));
-	err |= fsb_result_param_u64(r, "seed", c->seed);
-	err |= fsb_result_param_str(r, "tests", list);
-	return err ? -ENOMEM : 0;
+	p->cfg.label = out->co.label;
+	p->cfg.seed = out->co.seed;
+	p->seed_set = out->co.given & FSB_OPT_SEED;
+	p->progress = out->co.progress;
+	p->quiet = out->co.quiet;
+	return fsb_run_plan_check(p) ? FSB_EXIT_USAGE : 0;
 }
 
 int fsb_cmd_run(int argc, char **argv)
 {
-	struct run_plan p;
+	struct fsb_run_cli cli;
 	struct fsb_result res = { 0 };
-	struct fsb_fsinfo fsi = { 0 };
-	char scratch[PATH_MAX] = "", statpath[PATH_MAX], devname[64], devpath[80];
-	const char *device_note = NULL;
-	bool have_dev;
-	int rc = parse(argc, argv, &p), err;
+	struct fsb_output out = { 0 };
+	const struct fsb_writer *w;
+	int rc = fsb_run_parse(argc, argv, NULL, &cli), err;
 
-	if (rc)
-		return rc < 0 ? FSB_EXIT_OK : rc;
-	fsb_warn_set_quiet(p.quiet);
-	rc = FSB_EXIT_FAIL;
-	if (check_dir(p.dir))
-		goto out;
-	/* Before the space check: a killed run's scratch dir may be what
-	 * holds the space this one needs. */
-	fsb_clean_warn_stale(p.dir);
-	if (fsb_runner_check_space(&p.cfg, p.ops, p.nops, p.dir))
-		goto out;
-	err = fsb_scratch_create(p.dir, scratch, sizeof(scratch));
-	if (err) {
-		fsb_err_errno(err, "run: cannot create a scratch directory in '%s'", p.dir);
-		scratch[0] = '\0';
-		goto out;
-	}
-	/* From here on every path out removes the scratch directory. */
-	rc = FSB_EXIT_FAIL;
-	fsb_fsinfo_for_path(scratch, &fsi);
-	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
-					  sizeof(devname));
-	/*
-	 * Device truth only where the device is the test's own: the disk that
-	 * holds / also carries the system's and everyone's I/O, so its counters
-	 * would be charged to the test (a "write amplification" of 2 that is
-	 * just the journal of someone else's work).
-	 */
-	if (have_dev && shares_root(scratch)) {
-		have_dev = false;
-		device_note = "off: the filesystem of / (its I/O is not only the test's)";
-	}
-	if (have_dev)
-		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
-	if (!have_dev && !device_note)
-		device_note = "off: no block device behind the filesystem";
-	if (fsb_result_init(&res, "run") ||
-	    fill_result(&p, scratch, &fsi, have_dev ? devpath : NULL, &res) ||
-	    fsb_result_param_str(&res, "device_stats", have_dev ? "on" : device_note)) {
-		fsb_err("run: out of memory");
-		goto out;
-	}
-	{
-		struct fsb_runner rn = {
-			.cfg = &p.cfg,
-			.dir = scratch,
-			.diskstat_path = have_dev ? statpath : NULL,
-			.progress = !p.quiet && fsb_progress_enabled(p.progress),
-			.cow = fsb_fsinfo_is_cow(fsi.fs_type),
-		};
-
-		if (rn.progress)
-			fsb_progress_timer_start(250);
-		for (size_t i = 0; i < p.nops; i++) {
-			err = fsb_runner_measure(&rn, p.ops[i], &res);
-			if (err)
-				break;
-		}
-		if (rn.progress)
-			fsb_progress_timer_stop();
-	}
-	if (fsb_stop_requested()) {
+	if (rc || fsb_cli_answered(&cli.co, print_usage))
+		return rc;
+	w = fsb_writer_select(cli.co.format ? cli.co.format : "text", "run");
+	/* Last: the only check that holds something. */
+	if (!w || fsb_output_open(&out, cli.co.output, NULL, 0))
+		return FSB_EXIT_USAGE;
+	fsb_warn_set_quiet(cli.plan.quiet);
+	err = fsb_run_execute(&cli.plan, cli.dir, &res, NULL);
+	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-		goto out;
-	}
-	if (err)
-		goto out;
-	/* What the per-char tests really used (auto-scaled) goes in params. */
-	{
-		const struct fsb_test_result *t = fsb_result_find(&res, "putc");
-		if (!t)
-			t = fsb_result_find(&res, "getc");
-		if (t && fsb_result_param_u64(&res, "char_size_bytes", t->work))
-			goto out;
-	}
-	rc = fsb_writer_output(p.writer, &res, &p.out) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
-out:
-	err = scratch[0] ? fsb_scratch_remove(scratch) : 0;
-	if (err) {
-		fsb_err_errno(err, "run: cannot remove scratch directory '%s'", scratch);
-		if (rc == FSB_EXIT_OK)
-			rc = FSB_EXIT_FAIL;
-	}
+	else if (err || fsb_writer_output(w, &res, &out))
+		rc = FSB_EXIT_FAIL;
 	fsb_result_release(&res);
-	fsb_output_release(&p.out);
+	fsb_output_release(&out);
 	return rc;
 }

@@ -1,7 +1,7 @@
 #include "core/clean.h"
-#include "core/error.h"
 #include "device/loop.h"
 #include "device/mount.h"
+#include "util/error.h"
 #include "util/marker.h"
 #include "util/scratch.h"
 
@@ -134,6 +134,13 @@ static int scan(const char *dir, struct cands *cs, struct stat **seen, size_t *n
 			dup = same_file(&(*seen)[i], &st);
 		if (dup)
 			continue;
+		/* A path past PATH_MAX cannot be examined: say so (exit 1). */
+		if (strlen(dir) + 1 + strlen(de->d_name) >= sizeof(cs->v[0].path)) {
+			fsb_err_errno(-ENAMETOOLONG, "clean: cannot examine '%s/%s'", dir,
+				      de->d_name);
+			err = -ENAMETOOLONG;
+			continue;
+		}
 		sv = realloc(*seen, (*nseen + 1) * sizeof(*sv));
 		v = realloc(cs->v, (cs->n + 1) * sizeof(*v));
 		if (sv)
@@ -548,4 +555,17 @@ unsigned fsb_clean_warn_stale(const char *dir)
 	free(cs.v);
 	free(seen);
 	return stale;
+}
+
+size_t fsb_clean_default_dirs(const char *dirs[FSB_CLEAN_MAX_DEFAULTS])
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *cand[FSB_CLEAN_MAX_DEFAULTS] = { ".", tmp && *tmp ? tmp : "/tmp", "/var/tmp" };
+	struct stat st;
+	size_t n = 0;
+
+	for (size_t i = 0; i < FSB_CLEAN_MAX_DEFAULTS; i++)
+		if (stat(cand[i], &st) == 0 && S_ISDIR(st.st_mode))
+			dirs[n++] = cand[i];
+	return n;
 }

@@ -82,4 +82,14 @@ int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
  */
 unsigned fsb_clean_warn_stale(const char *dir);
 
+/* The directories `fsbench clean` looks in when given none. */
+#define FSB_CLEAN_MAX_DEFAULTS 3
+
+/*
+ * Of ".", $TMPDIR (else /tmp), where lifecycle and guest keep their
+ * scratch directories, and /var/tmp, matrix's default workdir: those that
+ * exist (a missing one holds nothing of ours), into dirs. Returns how many.
+ */
+size_t fsb_clean_default_dirs(const char *dirs[FSB_CLEAN_MAX_DEFAULTS]);
+
 #endif

@@ -4,7 +4,7 @@
  * the cache directory.
  */
 #include "core/guest.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/size.h"
 
 #include <dirent.h>

@@ -1,7 +1,10 @@
 /*
- * What a guest needs to run one fsbench command: kernel modules and tools
- * (decided from the command's own arguments, pure), where the kernel is,
- * the guest's init, and the cached initramfs that holds all of it.
+ * The guest plan and its executor (fsbench guest, and matrix setups with
+ * guest = yes): one fsbench command run inside a QEMU guest booted from a
+ * distribution kernel, for filesystems the host kernel lacks. Also what a
+ * guest needs to run that command: kernel modules and tools (decided from
+ * the command's own arguments, pure), where the kernel is, the guest's
+ * init, and the cached initramfs that holds all of it.
  * The QEMU side is src/device/qemu.h; the cpio side src/device/initramfs.h.
  */
 #ifndef FSB_CORE_GUEST_H
@@ -13,6 +16,9 @@
 
 #include "device/fill.h"
 #include "device/initramfs.h"
+#include "device/qemu.h"
+#include "report/result.h"
+#include "util/error.h"
 
 #define FSB_GUEST_MAX_NEEDS 32
 
@@ -120,5 +126,52 @@ int fsb_guest_irfs_cached(const struct fsb_irfs *fs, const char *cache_dir, char
  * sectors. Pure. 0 or -EINVAL.
  */
 int fsb_guest_disk_parse(const char *spec, uint64_t *size_bytes, enum fsb_fill *fill);
+
+/* What `fsbench guest` will do. Strings are borrowed (argv, a matrix file). */
+struct fsb_guest_plan {
+	const char *kernel;           /* --kernel; NULL: found (fsb_guest_find_kernel) */
+	const char *modules;          /* --modules; NULL: the kernel's */
+	const char *accel;            /* auto (default), kvm, tcg */
+	uint64_t disk_bytes[FSB_QEMU_MAX_DISKS];  /* --disk: fresh images, /dev/vda... */
+	enum fsb_fill disk_fill[FSB_QEMU_MAX_DISKS];
+	size_t ndisks;
+	uint64_t memory_bytes;        /* default 1 GiB */
+	uint64_t timeout_ns;          /* --guest-timeout, default 600 s */
+	unsigned cpus;                /* default 1 */
+	bool console;                 /* copy the guest's console to stderr */
+	/* The command the guest runs: "run" or "lifecycle" and its words (the
+	 * host adds --format json, the result file and --progress never). */
+	int cmd_argc;
+	char *const *cmd_argv;
+	/* --fs: a filesystem made with mkfs (NULL: the type's default) on
+	 * /dev/vda and mounted with options before run, which measures it. */
+	const char *fs, *mkfs, *options;
+	char mkfs_default[256];
+};
+
+/* The defaults: accel auto, 1 GiB, 1 CPU, 600 s, no disks, no command. */
+void fsb_guest_plan_init(struct fsb_guest_plan *p);
+
+/*
+ * The checks across options: a command (run or lifecycle), --fs only with
+ * run and a disk, --mkfs and --options only with --fs, the template split
+ * and expanded for /dev/vda. Pure. 0, or -EINVAL after one line.
+ */
+int fsb_guest_plan_check(struct fsb_guest_plan *p);
+
+/*
+ * Run the plan: qemu, the kernel, its modules and every tool the command
+ * needs found (or one line naming what to install, nothing booted), the
+ * initramfs from the cache or built into it, a scratch directory under
+ * dir (NULL: $TMPDIR, else /tmp) with this boot's initrd, the disks and
+ * the result file; the boot, watched (timeout, panic, a stop signal);
+ * then the guest's result checked, marked as a guest's ("(guest, tcg)" in
+ * host.kernel, guest_* params) into res (zeroed by the caller, who
+ * releases it). QEMU is always reaped and the scratch directory removed.
+ * The first error described is also kept in e (may be NULL). Returns 0,
+ * -EINTR when a stop signal ended it, or -errno.
+ */
+int fsb_guest_execute(const struct fsb_guest_plan *p, const char *dir, struct fsb_result *res,
+		      struct fsb_error *e);
 
 #endif

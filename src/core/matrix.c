@@ -1,778 +1,64 @@
 /*
- * Loading a matrix configuration (see matrix.h).
+ * fsbench matrix's executor (core/matrix.h): the setups of a plan, one
+ * after another, each measured by the run, lifecycle or guest executor
+ * called in this process with its plan, and every outcome kept in memory.
  *
- * inih does the INI syntax; this file knows the keys. inih calls us per
- * key without the line number and never for a section without keys, so
- * the lines reach inih through our own reader, which counts them, notes
- * each section header (an empty [xfs] is a setup too) and strips leading
- * blanks: with inih's multi-line values, an indented `key = value` would
- * otherwise be glued to the key above it. The reader is the one place
- * that sees the file's bytes: it ends lines at LF, CR or CRLF, never
- * writes past inih's buffer, and refuses binary content.
+ * Order of business per setup: checks that only read (kernel type, mkfs
+ * tool, space: a setup that fails them is skipped), images, fill, loop
+ * devices (direct I/O), mkfs, mount, the run suite, umount, the lifecycle
+ * on the first device, then always, in reverse: umount, detach, remove the
+ * images (unless kept). A signal stops after the current setup's teardown.
  */
 #include "core/matrix.h"
+#include "core/guest.h"
+#include "device/fill.h"
+#include "device/image.h"
+#include "device/loop.h"
 #include "device/mkfs.h"
+#include "device/mount.h"
+#include "util/marker.h"
+#include "util/scratch.h"
+#include "util/signals.h"
 #include "util/size.h"
-#include "util/trust.h"
+#include "util/spawn.h"
+#include "util/text.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
-enum key {
-	K_TYPE, K_MKFS, K_OPTIONS, K_DEVICES, K_IMAGE_SIZE, K_FILL, K_RUN, K_LIFECYCLE,
-	K_WORKDIR, K_REPEAT, K_GUEST, K_MTD, NKEYS
+/* A whole suite under emulation outlasts the guest's default hang timeout
+ * (600 s): a 512 MiB run takes minutes per test. */
+#define GUEST_TIMEOUT_NS (3600 * 1000000000ull)
+
+/* The whole run: the plan, the work directory, the progress. */
+struct mx_ctx {
+	const struct fsb_matrix_plan *p;
+	const struct fsb_matrix_config *cfg;
+	/* our scratch dir under workdir (real path); room left for file names */
+	char work[PATH_MAX - 128];
+	bool work_made;
+	bool kept;                  /* an image was kept: keep the work dir */
+	bool progress;
+	size_t k;                   /* setup k of nselected, for progress */
+	char prefix[FSB_MATRIX_MAX_LABEL + 48];  /* "[k/n] label ": the runner's */
 };
 
-#define IN_GLOBAL 1u
-#define IN_SETUP 2u
-
-static const struct {
-	const char *name;
-	unsigned where;
-} keys[NKEYS] = {
-	[K_TYPE] = { "type", IN_SETUP },
-	[K_MKFS] = { "mkfs", IN_SETUP },
-	[K_OPTIONS] = { "options", IN_SETUP },
-	[K_DEVICES] = { "devices", IN_SETUP },
-	[K_IMAGE_SIZE] = { "image_size", IN_GLOBAL | IN_SETUP },
-	[K_FILL] = { "fill", IN_GLOBAL | IN_SETUP },
-	[K_RUN] = { "run", IN_GLOBAL | IN_SETUP },
-	[K_LIFECYCLE] = { "lifecycle", IN_GLOBAL | IN_SETUP },
-	[K_WORKDIR] = { "workdir", IN_GLOBAL },
-	[K_REPEAT] = { "repeat", IN_GLOBAL },
-	[K_GUEST] = { "guest", IN_SETUP },
-	[K_MTD] = { "mtd", IN_SETUP },
+/* What one setup holds, released in reverse order of acquisition. */
+struct mx_setup {
+	unsigned ndev;
+	struct fsb_image img[FSB_MATRIX_MAX_DEVICES];  /* new, 0600, locked */
+	struct fsb_loopdev lo[FSB_MATRIX_MAX_DEVICES];
+	const char *devs[FSB_MATRIX_MAX_DEVICES];
+	char mnt[PATH_MAX];
+	bool mnt_made, mounted;
 };
-
-static const char global_keys[] = "image_size, fill, workdir, run, lifecycle, repeat";
-static const char setup_keys[] =
-	"type, mkfs, options, devices, image_size, fill, run, lifecycle, guest, mtd";
-
-/* A section as written: its values (NULL = not set) and their lines. */
-struct section {
-	char *name;
-	unsigned line;
-	char *val[NKEYS];
-	unsigned val_line[NKEYS];
-};
-
-struct loader {
-	const char *path;
-	FILE *f;
-	unsigned lineno;
-	bool stop;                  /* the reader found binary content: no more lines */
-	struct section global;
-	bool global_seen;
-	struct section *setups;
-	size_t nsetups;
-	struct section *cur;        /* where keys go now; NULL before any header */
-	unsigned err_line;          /* first error found by us (0: none) */
-	char err[512];
-	bool nomem;
-};
-
-/* Record the first error only: later ones are often its consequences. */
-static void __attribute__((format(printf, 3, 4)))
-fail(struct loader *ld, unsigned line, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ld->err_line)
-		return;
-	ld->err_line = line ? line : 1;
-	va_start(ap, fmt);
-	vsnprintf(ld->err, sizeof(ld->err), fmt, ap);
-	va_end(ap);
-}
-
-static char *trim(char *s)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
-
-/* A label goes into every report, CSV and --only lists: keep it plain. */
-static const char *label_problem(const char *name)
-{
-	if (!*name)
-		return "is empty";
-	if (strlen(name) > FSB_MATRIX_MAX_LABEL)
-		return "is longer than 48 characters";
-	for (const char *p = name; *p; p++) {
-		if (*p == ',')
-			return "contains ',' (it separates labels in --only and CSV fields)";
-		if (iscntrl((unsigned char)*p))
-			return "contains a control character";
-	}
-	return NULL;
-}
-
-static bool is_global_lookalike(const char *name)
-{
-	static const char *const names[] = {
-		"global", "globals", "default", "defaults", "common", "all", "general", NULL,
-	};
-
-	for (size_t i = 0; names[i]; i++)
-		if (!strcasecmp(name, names[i]))
-			return true;
-	return false;
-}
-
-static void section_header(struct loader *ld, char *name)
-{
-	const char *why;
-	struct section *grown;
-
-	name = trim(name);
-	if (!strcmp(name, "global")) {
-		if (ld->global_seen) {
-			fail(ld, ld->lineno, "section [global] appears twice (first on line %u)",
-			     ld->global.line);
-			return;
-		}
-		ld->global_seen = true;
-		ld->global.line = ld->lineno;
-		ld->cur = &ld->global;
-		return;
-	}
-	/* Every other section is a setup, so a misspelt [global] would
-	 * quietly become a filesystem called "globals": refuse look-alikes. */
-	if (is_global_lookalike(name)) {
-		fail(ld, ld->lineno, "unknown section [%s]: shared settings go in [global], "
-		     "setups in [LABEL]", name);
-		ld->cur = NULL;
-		return;
-	}
-	if ((why = label_problem(name))) {
-		fail(ld, ld->lineno, "section name [%s] %s", name, why);
-		ld->cur = NULL;
-		return;
-	}
-	for (size_t i = 0; i < ld->nsetups; i++) {
-		if (!strcmp(ld->setups[i].name, name)) {
-			fail(ld, ld->lineno, "section [%s] appears twice (first on line %u)", name,
-			     ld->setups[i].line);
-			return;
-		}
-	}
-	grown = realloc(ld->setups, (ld->nsetups + 1) * sizeof(*grown));
-	if (!grown) {
-		ld->nomem = true;
-		return;
-	}
-	ld->setups = grown;
-	memset(&grown[ld->nsetups], 0, sizeof(*grown));
-	grown[ld->nsetups].name = strdup(name);
-	grown[ld->nsetups].line = ld->lineno;
-	if (!grown[ld->nsetups].name)
-		ld->nomem = true;
-	ld->cur = &grown[ld->nsetups++];
-}
-
-/* A line being read into inih's buffer. */
-struct line {
-	char *str;
-	size_t len, max;        /* max: characters that fit with "\n" and NUL */
-	bool leading;           /* still in the leading blanks */
-	bool too_long;
-};
-
-static void line_put(struct line *l, int c)
-{
-	if (l->leading && (c == ' ' || c == '\t'))
-		return;
-	l->leading = false;
-	if (l->len < l->max)
-		l->str[l->len++] = (char)c;
-	else
-		l->too_long = true;
-}
-
-/*
- * inih's reader: one line per call, so ld->lineno is inih's line number.
- * The line goes straight into inih's buffer (num bytes, fixed when libinih
- * was built: 200 by default), which must hold it, the newline we end it
- * with and a NUL; whatever the file holds, nothing is written past that.
- * A line ends at LF, at CR (old Mac files) or at CRLF (one end, not two).
- * Leading blanks and, on line 1, a UTF-8 byte order mark are dropped.
- * A NUL byte or another control character (tab apart) means this is not
- * a text file: refused with its line, and nothing after it is read.
- */
-static char *read_line(char *str, int num, void *stream)
-{
-	static const unsigned char bom[] = { 0xef, 0xbb, 0xbf };
-	struct loader *ld = stream;
-	struct line l = { .str = str, .leading = true };
-	size_t nbom;     /* bytes of a byte order mark seen; 3: none expected */
-	int c, bad = -1;
-
-	if (ld->stop || num < 4 || (c = getc(ld->f)) == EOF)
-		return NULL;
-	l.max = (size_t)num - 3;
-	nbom = ++ld->lineno == 1 ? 0 : 3;
-	for (; c != EOF && c != '\n'; c = getc(ld->f)) {
-		if (nbom < 3) {
-			if (c == bom[nbom]) {
-				nbom++;
-				continue;
-			}
-			/* Not a byte order mark after all: its bytes are the line's. */
-			for (size_t i = 0; i < nbom; i++)
-				line_put(&l, bom[i]);
-			nbom = 3;
-		}
-		if (c == '\r') {
-			c = getc(ld->f);
-			if (c != '\n' && c != EOF)
-				ungetc(c, ld->f);
-			break;
-		}
-		if (bad < 0 && ((c < 0x20 && c != '\t') || c == 0x7f))
-			bad = c;
-		line_put(&l, c);
-	}
-	for (size_t i = 0; nbom < 3 && i < nbom; i++)
-		line_put(&l, bom[i]);
-	if (bad == 0)
-		fail(ld, ld->lineno, "contains a NUL byte: not a text file");
-	else if (bad > 0)
-		fail(ld, ld->lineno, "contains the control character 0x%02x: not a text file",
-		     (unsigned)bad);
-	else if (l.too_long)
-		fail(ld, ld->lineno, "line too long (at most %zu characters)", l.max);
-	if (bad >= 0 || l.too_long) {
-		/* Not the file we want: reading on would only bring more of it. */
-		ld->stop = true;
-		return NULL;
-	}
-	str[l.len] = '\0';
-	if (str[0] == '[') {
-		char *end = strchr(str, ']');
-
-		/* Without ']' inih reports the line as a syntax error. */
-		if (end) {
-			/* A copy: the name is trimmed, inih still parses the line. */
-			char *name = strndup(str + 1, (size_t)(end - str - 1));
-
-			if (name)
-				section_header(ld, name);
-			else
-				ld->nomem = true;
-			free(name);
-		}
-	}
-	str[l.len] = '\n';
-	str[l.len + 1] = '\0';
-	return str;
-}
-
-static int find_key(const char *name)
-{
-	for (int k = 0; k < NKEYS; k++)
-		if (!strcmp(keys[k].name, name))
-			return k;
-	return -1;
-}
-
-/*
- * Options of `fsbench run` / `fsbench lifecycle` that the matrix sets for
- * every setup: the view, the output file, the label, the progress, the
- * device, the filesystem and how it is made and mounted. Set in the file
- * they would be overridden without a word, so they are refused.
- */
-static const char *const run_reserved[] = {
-	"format", "output", "label", "progress", "help", "version", NULL,
-};
-static const char *const lc_reserved[] = {
-	"format", "output", "label", "progress", "help", "version", "device", "image",
-	"image-size", "destroy-data", "fs", "type", "mkfs", "options", "fill", NULL,
-};
-
-struct arg_rules {
-	const char *const *reserved;
-	const char *short_reserved;  /* letters of reserved short options */
-	const char *short_arg;       /* letters of short options taking a value */
-};
-
-static const struct arg_rules run_rules = { run_reserved, "folhV", "snrtlfo" };
-static const struct arg_rules lc_rules = { lc_reserved, "folhV", "rlfo" };
-
-/* The first reserved option among words, copied to bad; false when none. */
-static bool reserved_option(char **words, const struct arg_rules *r, char *bad, size_t len)
-{
-	for (size_t i = 0; words[i]; i++) {
-		const char *w = words[i];
-
-		if (!strcmp(w, "--"))
-			break;
-		if (w[0] == '-' && w[1] == '-') {
-			size_t n = strcspn(w + 2, "=");
-
-			/* getopt_long takes an unambiguous prefix: "--out" is --output. */
-			for (size_t j = 0; n && r->reserved[j]; j++) {
-				if (!strncmp(r->reserved[j], w + 2, n)) {
-					snprintf(bad, len, "--%s", r->reserved[j]);
-					return true;
-				}
-			}
-		} else if (w[0] == '-' && isalpha((unsigned char)w[1])) {
-			/* A cluster ("-qf"): letters until one that takes a value. */
-			for (const char *c = w + 1; *c; c++) {
-				if (strchr(r->short_reserved, *c)) {
-					snprintf(bad, len, "-%c", *c);
-					return true;
-				}
-				if (strchr(r->short_arg, *c))
-					break;
-			}
-		}
-	}
-	return false;
-}
-
-static bool check_args(struct loader *ld, const char *key, const char *value,
-		       const struct arg_rules *rules)
-{
-	const char *why;
-	char **words = NULL, bad[64];
-	bool ok = true;
-
-	if (!*value)
-		return true;
-	if (fsb_mkfs_split(value, &words, &why) < 0) {
-		fail(ld, ld->lineno, "invalid %s '%s': %s", key, value, why);
-		return false;
-	}
-	if (reserved_option(words, rules, bad, sizeof(bad))) {
-		fail(ld, ld->lineno, "%s: option '%s' is set by fsbench matrix, not in the file",
-		     key, bad);
-		ok = false;
-	}
-	fsb_mkfs_argv_free(words);
-	return ok;
-}
-
-static bool parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)s[0]))
-		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !errno && !*end && *out >= min && *out <= max;
-}
-
-/* Check one value where it is written, so the error names its line. */
-static bool check_value(struct loader *ld, int k, const char *v)
-{
-	unsigned long n;
-	uint64_t size;
-	enum fsb_fill fill;
-	const char *why;
-	char **words = NULL, bad[PATH_MAX + 256];
-
-	switch (k) {
-	case K_TYPE:
-		if (!*v || strpbrk(v, "/ \t")) {
-			fail(ld, ld->lineno, "invalid type '%s': expected a filesystem type such as "
-			     "ext4, xfs or btrfs", v);
-			return false;
-		}
-		return true;
-	case K_MKFS:
-		if (fsb_mkfs_is_none(v))
-			return true;
-		if (fsb_mkfs_split(v, &words, &why) < 0) {
-			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, why);
-			return false;
-		}
-		fsb_mkfs_argv_free(words);
-		/* Only the devices made for the setup, through placeholders. */
-		if (fsb_mkfs_check_template(v, bad, sizeof(bad))) {
-			fail(ld, ld->lineno, "invalid mkfs '%s': %s", v, bad);
-			return false;
-		}
-		return true;
-	case K_DEVICES:
-		if (!parse_count(v, 1, FSB_MATRIX_MAX_DEVICES, &n)) {
-			fail(ld, ld->lineno, "invalid devices '%s': expected a whole number from 1 to %d",
-			     v, FSB_MATRIX_MAX_DEVICES);
-			return false;
-		}
-		return true;
-	case K_REPEAT:
-		if (!parse_count(v, 1, 1000, &n)) {
-			fail(ld, ld->lineno, "invalid repeat '%s': expected a whole number from 1 to 1000",
-			     v);
-			return false;
-		}
-		return true;
-	case K_IMAGE_SIZE:
-		if (fsb_size_parse(v, &size) || !size) {
-			fail(ld, ld->lineno, "invalid image_size '%s': expected a size such as 512m or 2g",
-			     v);
-			return false;
-		}
-		return true;
-	case K_FILL:
-		if (fsb_fill_parse(v, &fill)) {
-			fail(ld, ld->lineno, "invalid fill '%s': expected 0xff, zero, random or none", v);
-			return false;
-		}
-		return true;
-	case K_GUEST:
-		if (strcmp(v, "yes") && strcmp(v, "no")) {
-			fail(ld, ld->lineno, "invalid guest '%s': expected yes or no", v);
-			return false;
-		}
-		return true;
-	case K_MTD:
-		/* An erase block size, as lifecycle --mtd takes it. */
-		if (fsb_size_parse(v, &size) || size < 4096 || size > (16u << 20) ||
-		    (size & (size - 1))) {
-			fail(ld, ld->lineno, "invalid mtd '%s': expected an erase block size, a "
-			     "power of two from 4k to 16m (128k)", v);
-			return false;
-		}
-		return true;
-	case K_WORKDIR:
-		if (!*v) {
-			fail(ld, ld->lineno, "workdir is empty: give a directory for the images");
-			return false;
-		}
-		return true;
-	case K_RUN:
-		return check_args(ld, "run", v, &run_rules);
-	case K_LIFECYCLE:
-		return check_args(ld, "lifecycle", v, &lc_rules);
-	default:
-		return true;
-	}
-}
-
-static int handler(void *user, const char *section, const char *name, const char *value)
-{
-	struct loader *ld = user;
-	struct section *s = ld->cur;
-	bool global = s == &ld->global;
-	int k;
-
-	(void)section; /* our reader knows the section, with its line */
-	if (!s) {
-		/* A key before any header, or under a refused header. */
-		if (!ld->err_line)
-			fail(ld, ld->lineno, "key '%s' outside a section: start with [global] or "
-			     "[LABEL]", name);
-		return 0;
-	}
-	k = find_key(name);
-	if (k < 0 || !(keys[k].where & (global ? IN_GLOBAL : IN_SETUP))) {
-		if (k >= 0 && global)
-			fail(ld, ld->lineno, "key '%s' belongs in a setup section, not [global] "
-			     "(keys of [global]: %s)", name, global_keys);
-		else if (k >= 0)
-			fail(ld, ld->lineno, "key '%s' belongs in [global], not [%s]", name, s->name);
-		else
-			fail(ld, ld->lineno, "unknown key '%s' in [%s] (keys: %s)", name,
-			     global ? "global" : s->name, global ? global_keys : setup_keys);
-		return 0;
-	}
-	if (s->val[k]) {
-		fail(ld, ld->lineno, "key '%s' set twice in [%s] (first on line %u)", name,
-		     global ? "global" : s->name, s->val_line[k]);
-		return 0;
-	}
-	if (!check_value(ld, k, value))
-		return 0;
-	s->val[k] = strdup(value);
-	s->val_line[k] = ld->lineno;
-	if (!s->val[k]) {
-		ld->nomem = true;
-		return 0;
-	}
-	return 1;
-}
-
-/* The type a label implies: its leading letters and digits ("ext3-wb"). */
-static char *type_from_label(const char *label)
-{
-	size_t n = 0;
-	char *t;
-
-	while (isalnum((unsigned char)label[n]))
-		n++;
-	t = strndup(label, n);
-	for (size_t i = 0; t && t[i]; i++)
-		t[i] = (char)tolower((unsigned char)t[i]);
-	return t;
-}
-
-/* A setup's own value, else [global]'s; NULL when neither set it. */
-static const char *inherit(const struct loader *ld, const struct section *s, int k,
-			   unsigned *line)
-{
-	if (s->val[k]) {
-		*line = s->val_line[k];
-		return s->val[k];
-	}
-	*line = ld->global.val_line[k];
-	return ld->global.val[k];
-}
-
-static int resolve_guest(struct loader *ld, const struct section *s,
-			 struct fsb_matrix_setup *out);
-
-static int resolve_setup(struct loader *ld, const struct section *s, struct fsb_matrix_setup *out)
-{
-	char tmpl[256];
-	const char *v, *why;
-	unsigned line;
-	unsigned long n;
-	int used;
-
-	out->line = s->line;
-	if (!(out->label = strdup(s->name)))
-		return -ENOMEM;
-	out->type = s->val[K_TYPE] ? strdup(s->val[K_TYPE]) : type_from_label(s->name);
-	if (!out->type)
-		return -ENOMEM;
-	if (!*out->type) {
-		fail(ld, s->line, "[%s]: no type: set 'type = ...' (a label such as [ext4-wb] "
-		     "implies the type by its leading letters and digits)", s->name);
-		return -EINVAL;
-	}
-	out->devices = 1;
-	if (s->val[K_DEVICES] && parse_count(s->val[K_DEVICES], 1, FSB_MATRIX_MAX_DEVICES, &n))
-		out->devices = (unsigned)n;
-	if (s->val[K_MKFS]) {
-		out->mkfs = strdup(s->val[K_MKFS]);
-	} else if (out->devices > 1) {
-		fail(ld, s->line, "[%s]: devices = %u needs a mkfs template naming them "
-		     "({devs}, or {dev1} to {dev%u})", s->name, out->devices, out->devices);
-		return -EINVAL;
-	} else {
-		if (fsb_mkfs_default_template(out->type, tmpl, sizeof(tmpl))) {
-			fail(ld, s->line, "[%s]: type '%s' is too long", s->name, out->type);
-			return -EINVAL;
-		}
-		out->mkfs = strdup(tmpl);
-	}
-	if (!out->mkfs)
-		return -ENOMEM;
-	line = s->val[K_MKFS] ? s->val_line[K_MKFS] : s->line;
-	if (fsb_mkfs_is_none(out->mkfs)) {
-		if (out->devices > 1) {
-			fail(ld, line, "[%s]: mkfs = none works on one device, not %u", s->name,
-			     out->devices);
-			return -EINVAL;
-		}
-	} else {
-		used = fsb_matrix_template_devices(out->mkfs, out->devices, &why);
-		if (used < 0) {
-			fail(ld, line, "[%s]: invalid mkfs '%s': %s (devices = %u)", s->name,
-			     out->mkfs, why, out->devices);
-			return -EINVAL;
-		}
-		if ((unsigned)used < out->devices) {
-			fail(ld, line, "[%s]: mkfs names %d of its %u devices: use {devs}, or "
-			     "{dev1} to {dev%u}", s->name, used, out->devices, out->devices);
-			return -EINVAL;
-		}
-	}
-	if (!(out->options = strdup(s->val[K_OPTIONS] ? s->val[K_OPTIONS] : "")))
-		return -ENOMEM;
-	out->image_bytes = FSB_MATRIX_DEFAULT_IMAGE_BYTES;
-	if ((v = inherit(ld, s, K_IMAGE_SIZE, &line)))
-		fsb_size_parse(v, &out->image_bytes);
-	out->fill = FSB_MATRIX_DEFAULT_FILL;
-	if ((v = inherit(ld, s, K_FILL, &line)))
-		fsb_fill_parse(v, &out->fill);
-	/* An empty value in a setup switches the global one off. */
-	if ((v = inherit(ld, s, K_RUN, &line)) && *v) {
-		if (!(out->run = strdup(v)))
-			return -ENOMEM;
-		out->run_line = line;
-	}
-	if ((v = inherit(ld, s, K_LIFECYCLE, &line)) && *v) {
-		if (!(out->lifecycle = strdup(v)))
-			return -ENOMEM;
-		out->lifecycle_line = line;
-	}
-	if (!out->run && !out->lifecycle) {
-		fail(ld, s->line, "[%s]: nothing to do: set run or lifecycle (here or in [global])",
-		     s->name);
-		return -EINVAL;
-	}
-	return resolve_guest(ld, s, out);
-}
-
-/*
- * guest = yes: the setup runs in a QEMU guest (fsbench guest), one boot
- * per suite, on the guest's first virtio disk (image_size, fill): the run
- * suite on the filesystem the guest makes with the setup's mkfs and
- * mounts with its options, the lifecycle on the bare disk. mtd = SIZE
- * makes that disk emulated flash with erase blocks of SIZE (lifecycle
- * only: run measures a mounted block device filesystem).
- */
-static int resolve_guest(struct loader *ld, const struct section *s,
-			 struct fsb_matrix_setup *out)
-{
-	out->guest = s->val[K_GUEST] && !strcmp(s->val[K_GUEST], "yes");
-	if (s->val[K_MTD]) {
-		fsb_size_parse(s->val[K_MTD], &out->mtd_erase_bytes);
-		if (!out->guest) {
-			fail(ld, s->val_line[K_MTD], "[%s]: mtd needs guest = yes (emulated flash "
-			     "is made in a guest: the host kernel has no MTD)", s->name);
-			return -EINVAL;
-		}
-	}
-	if (!out->guest)
-		return 0;
-	if (out->run && out->mtd_erase_bytes) {
-		fail(ld, out->run_line, "[%s]: run does not work on mtd (flash) setups: set "
-		     "'run =' for this setup (the lifecycle measures the flash)", s->name);
-		return -EINVAL;
-	}
-	if (out->devices > 1) {
-		fail(ld, s->val_line[K_DEVICES], "[%s]: guest = yes works on one device, not %u",
-		     s->name, out->devices);
-		return -EINVAL;
-	}
-	if (out->fill == FSB_FILL_RANDOM) {
-		fail(ld, s->val[K_FILL] ? s->val_line[K_FILL] : s->val_line[K_GUEST],
-		     "[%s]: a guest's disk is filled with 0xff, zero or none, not random",
-		     s->name);
-		return -EINVAL;
-	}
-	if (out->mtd_erase_bytes && s->val[K_MKFS] && !fsb_mkfs_is_none(out->mkfs)) {
-		fail(ld, s->val_line[K_MKFS], "[%s]: mkfs does not go with mtd: on flash, "
-		     "jffs2 formats on mount and ubifs is made by the UBI tools", s->name);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static void section_release(struct section *s)
-{
-	free(s->name);
-	for (int k = 0; k < NKEYS; k++)
-		free(s->val[k]);
-}
-
-static int resolve(struct loader *ld, struct fsb_matrix_config *cfg)
-{
-	unsigned long n;
-	int err;
-
-	if (!ld->nsetups) {
-		fail(ld, ld->lineno, "no setups: add a [LABEL] section per filesystem setup");
-		return -EINVAL;
-	}
-	if (ld->global.val[K_WORKDIR] && !(cfg->workdir = strdup(ld->global.val[K_WORKDIR])))
-		return -ENOMEM;
-	if (ld->global.val[K_REPEAT] && parse_count(ld->global.val[K_REPEAT], 1, 1000, &n))
-		cfg->repeat = (unsigned)n;
-	cfg->setups = calloc(ld->nsetups, sizeof(*cfg->setups));
-	if (!cfg->setups)
-		return -ENOMEM;
-	cfg->nsetups = ld->nsetups;
-	for (size_t i = 0; i < ld->nsetups; i++)
-		if ((err = resolve_setup(ld, &ld->setups[i], &cfg->setups[i])))
-			return err;
-	return 0;
-}
-
-int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
-				  char *why, size_t why_len)
-{
-	struct loader *ld;
-	int rc, err = 0;
-
-	memset(cfg, 0, sizeof(*cfg));
-	ld = calloc(1, sizeof(*ld));
-	if (!ld) {
-		snprintf(why, why_len, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	ld->path = path;
-	ld->f = f;
-	if (!(cfg->path = strdup(path))) {
-		err = -ENOMEM;
-		goto out;
-	}
-	rc = ini_parse_stream(read_line, ld, handler, ld);
-	if (ferror(ld->f)) {
-		err = -EIO;
-		snprintf(why, why_len, "cannot read '%s': %s", path, strerror(EIO));
-		goto out;
-	}
-	if (ld->nomem || rc == -2) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* inih's own complaints (no '=', no ']') come without a message. */
-	if (rc > 0 && (!ld->err_line || (unsigned)rc < ld->err_line)) {
-		ld->err_line = 0;
-		fail(ld, (unsigned)rc, "syntax error: expected [section], key = value, or a "
-		     "comment starting with '#' or ';'");
-	}
-	if (!ld->err_line)
-		err = resolve(ld, cfg);
-	if (ld->err_line)
-		err = -EINVAL;
-	if (err == -EINVAL)
-		snprintf(why, why_len, "%s:%u: %s", path, ld->err_line, ld->err);
-out:
-	if (err == -ENOMEM)
-		snprintf(why, why_len, "%s: out of memory", path);
-	section_release(&ld->global);
-	for (size_t i = 0; i < ld->nsetups; i++)
-		section_release(&ld->setups[i]);
-	free(ld->setups);
-	free(ld);
-	return err;
-}
-
-int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
-			   size_t why_len)
-{
-	FILE *f;
-	int fd, err;
-
-	memset(cfg, 0, sizeof(*cfg));
-	/* The file is code run as root: opened once, checked on that
-	 * descriptor (and its directories), parsed from it. */
-	fd = fsb_trusted_file_open(path, fsb_trust_invoking_uid(), why, why_len);
-	if (fd < 0)
-		return fd;
-	f = fdopen(fd, "r");
-	if (!f) {
-		err = -errno;
-		snprintf(why, why_len, "cannot read '%s': %s", path, strerror(errno));
-		close(fd);
-		return err;
-	}
-	err = fsb_matrix_config_load_stream(f, path, cfg, why, why_len);
-	fclose(f);
-	return err;
-}
 
 void fsb_matrix_config_release(struct fsb_matrix_config *cfg)
 {
@@ -785,6 +71,10 @@ void fsb_matrix_config_release(struct fsb_matrix_config *cfg)
 		free(s->options);
 		free(s->run);
 		free(s->lifecycle);
+		free(s->run_plan);
+		free(s->lc_plan);
+		fsb_words_free(s->run_words);
+		fsb_words_free(s->lc_words);
 	}
 	free(cfg->setups);
 	free(cfg->path);
@@ -812,45 +102,699 @@ int fsb_matrix_mkfs_argv(const struct fsb_matrix_setup *s, const char *const *de
 		*why = "the setup has no mkfs step (mkfs = none)";
 		return -ENOENT;
 	}
-	rc = fsb_mkfs_split(s->mkfs, &words, why);
+	rc = fsb_words_split(s->mkfs, &words, why);
 	if (rc < 0)
 		return rc;
 	rc = fsb_mkfs_expand(words, devs, n, argv, why);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return rc;
 }
 
-int fsb_matrix_template_devices(const char *tmpl, size_t n, const char **why)
+bool fsb_matrix_mkfs_none(const char *tmpl)
 {
-	/* Stand-ins no template contains by accident. */
-	char names[FSB_MATRIX_MAX_DEVICES][24];
-	const char *devs[FSB_MATRIX_MAX_DEVICES];
-	char **words = NULL, **argv = NULL;
-	int rc, used = 0;
+	return fsb_mkfs_is_none(tmpl);
+}
 
-	if (n < 1 || n > FSB_MATRIX_MAX_DEVICES) {
-		*why = "the number of devices is out of range";
+int fsb_matrix_mkfs_default(const char *type, char *buf, size_t len)
+{
+	return fsb_mkfs_default_template(type, buf, len);
+}
+
+int fsb_matrix_mkfs_check(const char *tmpl, char *why, size_t len)
+{
+	return fsb_mkfs_check_template(tmpl, why, len);
+}
+
+int fsb_matrix_mkfs_devices(const char *tmpl, size_t n, const char **why)
+{
+	return fsb_mkfs_template_devices(tmpl, n, why);
+}
+
+/* ---- progress and failures ---- */
+
+static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	char label[4 * FSB_MATRIX_MAX_LABEL + 8];
+
+	if (!m->progress)
+		return;
+	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->p->nselected,
+		fsb_text_safe(s->label, 0, label, sizeof(label)));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * A step of a setup: what it describes as it fails is printed as usual and
+ * its first error kept, so the setup's status says the step and why.
+ */
+struct step {
+	struct fsb_error e;
+	struct fsb_err_scope scope;
+};
+
+static void step_begin(struct step *st, const char *name)
+{
+	fsb_error_clear(&st->e);
+	fsb_error_step(&st->e, "%s", name);
+	fsb_err_capture_begin(&st->scope, &st->e, false);
+}
+
+/* msg without a leading "step: " (the lifecycle says "lifecycle: ..."). */
+static const char *unprefixed(const char *msg, const char *step)
+{
+	size_t n = strlen(step);
+
+	return !strncmp(msg, step, n) && !strncmp(msg + n, ": ", 2) ? msg + n + 2 : msg;
+}
+
+/* End the step with its result; on failure record it in e. True when it failed. */
+static bool step_failed(struct step *st, int err, struct fsb_matrix_entry *e)
+{
+	if (!err && fsb_stop_requested())
+		err = -EINTR;
+	fsb_err_capture_end(&st->scope, err);
+	if (!err)
+		return false;
+	if (fsb_stop_requested())
+		fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "%s: interrupted by signal %d",
+					st->e.step, fsb_stop_signo());
+	else
+		fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "%s: %s", st->e.step,
+					unprefixed(st->e.msg, st->e.step));
+	return true;
+}
+
+/* ---- one setup ---- */
+
+/* Checks that only read: a setup failing them is skipped. */
+static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
+		     struct fsb_matrix_entry *e)
+{
+	struct fsb_error why;
+	struct fsb_err_scope scope;
+	char **words = NULL, path[PATH_MAX], a[32], b[32];
+	const char *bad;
+	struct statvfs vfs;
+	uint64_t need = 0, have;
+	int err;
+
+	/* Said once, our way: one line that also says what becomes of the setup. */
+	fsb_error_clear(&why);
+	fsb_err_capture_begin(&scope, &why, true);
+	err = fsb_err_capture_end(&scope, fsb_mount_fs_supported(s->type));
+	if (err) {
+		fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "%s", why.msg);
+		fsb_err("matrix: %s: %s: setup skipped", s->label, why.msg);
+		return err;
+	}
+	if (!fsb_mkfs_is_none(s->mkfs)) {
+		if (fsb_words_split(s->mkfs, &words, &bad) < 0)
+			return -EINVAL; /* checked when the file was loaded */
+		if (fsb_which(words[0], path, sizeof(path))) {
+			fsb_err("matrix: %s: mkfs program '%s' not found (in PATH, /sbin, /usr/sbin): "
+				"setup skipped", s->label, words[0]);
+			fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "mkfs program '%s' not found "
+						"(in PATH, /sbin, /usr/sbin)", words[0]);
+			fsb_words_free(words);
+			return -ENOENT;
+		}
+		fsb_words_free(words);
+	}
+	if (s->lifecycle && s->devices > 1 && !s->run) {
+		fsb_err("matrix: %s: the lifecycle works on one device, this setup has %u: "
+			"setup skipped", s->label, s->devices);
+		fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "the lifecycle works on one device, "
+					"this setup has %u", s->devices);
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
-		devs[i] = names[i];
+	/* A filled image is fully allocated: check the space up front. */
+	if (s->fill != FSB_FILL_NONE)
+		need = (uint64_t)s->devices * s->image_bytes;
+	if (need && statvfs(m->work, &vfs) == 0 &&
+	    need > (have = (uint64_t)vfs.f_bavail * vfs.f_frsize)) {
+		fsb_err("matrix: %s: images need %s in '%s', only %s free", s->label,
+			fsb_size_format_human(need, a, sizeof(a)), m->work,
+			fsb_size_format_human(have, b, sizeof(b)));
+		fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "images need %s in '%s', only %s free",
+					a, m->work, b);
+		return -ENOSPC;
 	}
-	rc = fsb_mkfs_split(tmpl, &words, why);
-	if (rc < 0)
-		return rc;
-	rc = fsb_mkfs_expand(words, devs, n, &argv, why);
-	fsb_mkfs_argv_free(words);
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t w = 0; argv[w]; w++) {
-			if (strstr(argv[w], names[i])) {
-				used++;
-				break;
+	return 0;
+}
+
+/*
+ * What is made outside plain files is listed in the work dir's marker as
+ * soon as it exists, so that after a SIGKILL `fsbench clean` can prove it
+ * is ours. Describes a failed append (marker.h does not).
+ */
+static int mark(const struct mx_ctx *m, int err)
+{
+	if (err)
+		fsb_err_errno(err, "matrix: cannot record what was made in '%s/%s'", m->work,
+			      FSB_MARKER_NAME);
+	return err;
+}
+
+/* Images, their fill (when the run suite uses them) and loop devices. */
+static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
+			struct mx_setup *st)
+{
+	uint64_t seed = fsb_default_seed();
+	int err;
+
+	for (unsigned j = 0; j < s->devices; j++) {
+		struct fsb_image *img = &st->img[j];
+		char path[PATH_MAX];
+
+		if (fsb_stop_requested())
+			return -EINTR;
+		snprintf(path, sizeof(path), "%s/setup%zu-dev%u.img", m->work, idx + 1, j + 1);
+		st->ndev = j + 1;
+		/* Fresh in our own work directory: never an existing file. */
+		if ((err = fsb_image_create(img, path, s->image_bytes)) ||
+		    (err = mark(m, fsb_marker_add_image(m->work, path, img->fd, img->created))))
+			return err;
+		/* The lifecycle fills its device itself; only the run suite
+		 * needs the images in their state before mkfs now. */
+		if (s->run && s->fill != FSB_FILL_NONE) {
+			progress(m, s, "fill %s with %s", img->path, fsb_fill_name(s->fill));
+			err = fsb_fill_fd(img->fd, img->path, s->image_bytes, s->fill, seed + j);
+			if (err)
+				return err;
+		}
+		err = fsb_loopdev_attach(&st->lo[j], img->fd, img->path, true);
+		if (err || (err = mark(m, fsb_marker_add_loop(m->work, st->lo[j].path))))
+			return err;
+		if (!st->lo[j].direct_io)
+			fsb_warn("loop device '%s' runs without direct I/O (the filesystem holding "
+				 "'%s' refused it): the host's cache may flatter reads",
+				 st->lo[j].path, img->path);
+		st->devs[j] = st->lo[j].path;
+	}
+	return 0;
+}
+
+static int make_fs(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st)
+{
+	char **argv = NULL, path[PATH_MAX], line[1024] = "", bad[PATH_MAX + 256];
+	const char *why;
+	size_t len = 0;
+	int err;
+
+	if (fsb_mkfs_is_none(s->mkfs))
+		return 0;
+	err = fsb_matrix_mkfs_argv(s, st->devs, st->ndev, &argv, &why);
+	if (err < 0) {
+		fsb_err("matrix: %s: invalid mkfs '%s': %s", s->label, s->mkfs, why);
+		return err;
+	}
+	/* Checked when the file was loaded; again now, right before exec,
+	 * against the devices made for this setup. */
+	if ((err = fsb_mkfs_check_devices(argv, st->devs, st->ndev, bad, sizeof(bad)))) {
+		fsb_err("matrix: %s: refusing to run mkfs: %s", s->label, bad);
+		fsb_words_free(argv);
+		return err;
+	}
+	for (size_t i = 0; argv[i] && len < sizeof(line); i++)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "",
+					argv[i]);
+	progress(m, s, "%s", line);
+	if (fsb_which(argv[0], path, sizeof(path))) {
+		fsb_err("matrix: %s: mkfs program '%s' not found", s->label, argv[0]);
+		err = -ENOENT;
+	} else {
+		err = fsb_mkfs_run(path, argv);
+	}
+	fsb_words_free(argv);
+	return err;
+}
+
+static int mount_fs(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
+		    struct mx_setup *st)
+{
+	int err;
+
+	snprintf(st->mnt, sizeof(st->mnt), "%s/setup%zu.mnt", m->work, idx + 1);
+	if (mkdir(st->mnt, 0700) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "matrix: cannot create mountpoint '%s'", st->mnt);
+		return err;
+	}
+	st->mnt_made = true;
+	if ((err = mark(m, fsb_marker_add_mount(m->work, st->mnt))))
+		return err;
+	progress(m, s, "mount -t %s%s%s %s %s", s->type, *s->options ? " -o " : "", s->options,
+		 st->lo[0].path, st->mnt);
+	err = fsb_mount(st->lo[0].path, st->mnt, s->type, s->options);
+	if (!err)
+		st->mounted = true;
+	return err;
+}
+
+/* A result the executors fill, on the heap: the entry owns it once it is good. */
+static struct fsb_result *new_result(void)
+{
+	struct fsb_result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		fsb_err("matrix: out of memory");
+	return r;
+}
+
+static void drop_result(struct fsb_result *r)
+{
+	if (r)
+		fsb_result_release(r);
+	free(r);
+}
+
+/* The run suite on the mounted filesystem: the run executor, its plan as the line said. */
+static int run_suite(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st,
+		     struct fsb_matrix_entry *e)
+{
+	struct fsb_run_plan plan = *s->run_plan;
+	struct fsb_result *r = new_result();
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	plan.progress = m->p->progress;
+	plan.progress_prefix = m->prefix;
+	progress(m, s, "fsbench run %s", s->run);
+	if ((err = fsb_run_execute(&plan, st->mnt, r, NULL))) {
+		drop_result(r);
+		return err;
+	}
+	e->run_res = r;
+	/* What run cannot know: the images' content before mkfs, and
+	 * every device of a multi-device filesystem. */
+	fsb_strset(&r->setup.fill, fsb_fill_name(s->fill));
+	if (!r->setup.device || st->ndev > 1) {
+		char devs[FSB_MATRIX_MAX_DEVICES * 24] = "";
+		size_t len = 0;
+
+		for (unsigned j = 0; j < st->ndev && len < sizeof(devs); j++)
+			len += (size_t)snprintf(devs + len, sizeof(devs) - len, "%s%s",
+						j ? "," : "", st->lo[j].path);
+		fsb_strset(&r->setup.device, devs);
+	}
+	return 0;
+}
+
+/* The lifecycle on the setup's first device, its scratch in the work dir. */
+static int run_lifecycle(struct mx_ctx *m, const struct fsb_matrix_setup *s,
+			 struct mx_setup *st, struct fsb_matrix_entry *e)
+{
+	struct fsb_lc_plan *plan = malloc(sizeof(*plan));
+	struct fsb_result *r = new_result();
+	int err = -ENOMEM;
+
+	if (plan && r) {
+		*plan = *s->lc_plan;
+		plan->device = st->lo[0].path;
+		plan->progress = m->p->progress;
+		plan->progress_prefix = m->prefix;
+		progress(m, s, "fsbench lifecycle %s on %s", s->lifecycle, st->lo[0].path);
+		err = fsb_lc_execute(plan, m->work, r, NULL);
+	} else {
+		fsb_err("matrix: out of memory");
+	}
+	free(plan);
+	if (err) {
+		drop_result(r);
+		return err;
+	}
+	e->lc_res = r;
+	return 0;
+}
+
+/*
+ * The words a guest runs for a suite: the command, what the matrix sets
+ * (the lifecycle's target and filesystem), [global] repeat, the line's
+ * own words, the label. They cross into another machine's fsbench, so
+ * they are words again; the host parsed the line with the same parser.
+ */
+static int guest_words(const struct mx_ctx *m, const struct fsb_matrix_setup *s, bool suite,
+		       char *repeat, size_t rlen, char ***out)
+{
+	char **line = suite ? s->run_words : s->lc_words, **w;
+	size_t nline = 0, n = 0;
+
+	while (line[nline])
+		nline++;
+	w = calloc(nline + 20, sizeof(*w));
+	if (!w) {
+		fsb_err("matrix: out of memory");
+		return -ENOMEM;
+	}
+	w[n++] = line[0];
+	if (!suite) {
+		w[n++] = "--fs";
+		w[n++] = s->type;
+		if (s->mtd_erase_bytes) {
+			/* The lifecycle knows how each type is made on flash. */
+			w[n++] = "--mtd";
+			w[n++] = (char *)s->mtd_spec;
+			if (fsb_mkfs_is_none(s->mkfs)) {
+				w[n++] = "--mkfs";
+				w[n++] = "none";
 			}
+		} else {
+			w[n++] = "--device";
+			w[n++] = "/dev/vda";
+			w[n++] = "--destroy-data";
+			w[n++] = "--mkfs";
+			w[n++] = s->mkfs;
+		}
+		if (*s->options) {
+			w[n++] = "--options";
+			w[n++] = s->options;
 		}
 	}
-	fsb_mkfs_argv_free(argv);
-	return used;
+	if (m->cfg->repeat) {
+		snprintf(repeat, rlen, "%u", m->cfg->repeat);
+		w[n++] = "--repeat";
+		w[n++] = repeat;
+	}
+	for (size_t i = 1; i < nline; i++)
+		w[n++] = line[i];
+	w[n++] = "--label";
+	w[n++] = s->label;
+	w[n] = NULL;
+	*out = w;
+	return (int)n;
+}
+
+/*
+ * A guest = yes setup: one guest boot per suite, on the guest's first disk
+ * (/dev/vda, an image of image_size with the setup's fill, made and
+ * removed by the guest executor in the work dir). The run suite measures
+ * the filesystem the guest makes there with the setup's mkfs template and
+ * mounts with its options; the lifecycle works on the bare disk, or with
+ * mtd on erased flash made by block2mtd over it. Rows are marked
+ * "(guest, ACCEL)" and noted: absolute times under emulation are not
+ * comparable with host rows, ratios within the guest are.
+ */
+static int run_guest(struct mx_ctx *m, const struct fsb_matrix_setup *s,
+		     struct fsb_matrix_entry *e, bool suite)
+{
+	struct fsb_guest_plan plan;
+	struct fsb_result *r = new_result();
+	const struct fsb_param *pa;
+	char **words = NULL, repeat[16], size[32], mark[FSB_MATRIX_MAX_LABEL + 32];
+	int n, err;
+
+	if (!r)
+		return -ENOMEM;
+	if ((n = guest_words(m, s, suite, repeat, sizeof(repeat), &words)) < 0) {
+		drop_result(r);
+		return n;
+	}
+	fsb_guest_plan_init(&plan);
+	plan.ndisks = 1;
+	plan.disk_bytes[0] = s->image_bytes;
+	plan.disk_fill[0] = s->mtd_erase_bytes ? FSB_FILL_FF : s->fill;
+	plan.timeout_ns = GUEST_TIMEOUT_NS;
+	plan.cmd_argc = n;
+	plan.cmd_argv = words;
+	if (suite) {
+		plan.fs = s->type;
+		plan.mkfs = s->mkfs;
+		plan.options = *s->options ? s->options : NULL;
+	}
+	fsb_size_format_human(s->image_bytes, size, sizeof(size));
+	progress(m, s, "fsbench guest --disk %s%s -- %s %s", size,
+		 s->mtd_erase_bytes ? " (flash)" : "", suite ? "run" : "lifecycle",
+		 suite ? s->run : s->lifecycle);
+	err = fsb_guest_plan_check(&plan);
+	if (!err)
+		err = fsb_guest_execute(&plan, m->work, r, NULL);
+	free(words);
+	if (err) {
+		drop_result(r);
+		return err;
+	}
+	if (suite)
+		e->run_res = r;
+	else
+		e->lc_res = r;
+	pa = fsb_result_param(r, "guest_accel");
+	snprintf(mark, sizeof(mark), "%s (guest, %s)", s->label, pa && pa->s ? pa->s : "?");
+	fsb_strset(&e->label, mark);
+	fsb_strset(&r->setup.label, mark);
+	/* On flash the lifecycle chose how the filesystem is made (jffs2: on
+	 * mount; ubifs: the UBI tools): show what it ran. */
+	if (!suite && s->mtd_erase_bytes && (pa = fsb_result_param(r, "mkfs")) && pa->s)
+		fsb_strset(&e->mkfs, pa->s);
+	if (suite)
+		fsb_strset(&r->setup.fill, fsb_fill_name(s->fill));
+	fsb_strset(&e->note, "ran in a QEMU guest under emulation: its absolute times are "
+		   "not comparable with host rows; ratios between guest rows are");
+	return 0;
+}
+
+/* Always, whatever happened: umount, detach, remove images. */
+static void teardown(struct mx_ctx *m, struct mx_setup *st)
+{
+	/* A mount that will not go (a process sits in it) is detached
+	 * lazily: nothing of ours stays in the mount table. */
+	if (st->mounted && fsb_umount(st->mnt) && !fsb_umount_lazy(st->mnt))
+		st->mounted = false;
+	if (st->mnt_made && !st->mounted && rmdir(st->mnt) < 0)
+		fsb_err_errno(-errno, "matrix: cannot remove mountpoint '%s'", st->mnt);
+	for (unsigned j = st->ndev; j-- > 0;) {
+		fsb_loopdev_release(&st->lo[j]);
+		if (st->img[j].created && m->p->keep_images)
+			m->kept = true;
+		fsb_image_close(&st->img[j], !m->p->keep_images);
+	}
+}
+
+static void record_config(const struct fsb_matrix_setup *s, struct fsb_matrix_entry *e)
+{
+	fsb_strset(&e->type, s->type);
+	fsb_strset(&e->mkfs, s->mkfs);
+	fsb_strset(&e->options, s->options);
+	/* A guest's flash is erased: its disk holds 0xff, whatever fill says. */
+	fsb_strset(&e->fill, fsb_fill_name(s->mtd_erase_bytes ? FSB_FILL_FF : s->fill));
+	fsb_strset(&e->run, s->run);
+	fsb_strset(&e->lifecycle, s->lifecycle);
+	e->devices = s->devices;
+	e->image_bytes = s->image_bytes;
+	e->guest = s->guest;
+}
+
+/* One boot per suite: run on a filesystem the guest made and mounted, then
+ * the lifecycle on the bare disk. */
+static void guest_setup(struct mx_ctx *m, const struct fsb_matrix_setup *s,
+			struct fsb_matrix_entry *e)
+{
+	struct step st;
+
+	if (s->run) {
+		step_begin(&st, "run suite in a guest");
+		if (step_failed(&st, run_guest(m, s, e, true), e))
+			return;
+	}
+	if (s->lifecycle) {
+		step_begin(&st, "lifecycle in a guest");
+		step_failed(&st, fsb_stop_requested() ? -EINTR : run_guest(m, s, e, false), e);
+	}
+}
+
+/* One setup from images to teardown; its outcome goes into e. */
+static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
+{
+	const struct fsb_matrix_setup *s = &m->cfg->setups[idx];
+	struct mx_setup mx;
+	struct step st;
+	char size[32];
+	int err;
+
+	memset(&mx, 0, sizeof(mx));
+	for (unsigned j = 0; j < FSB_MATRIX_MAX_DEVICES; j++) {
+		fsb_image_init(&mx.img[j]);
+		fsb_loopdev_init(&mx.lo[j]);
+	}
+	record_config(s, e);
+	if (s->guest) {
+		guest_setup(m, s, e);
+		return;
+	}
+	progress(m, s, "%u x %s image%s", s->devices,
+		 fsb_size_format_human(s->image_bytes, size, sizeof(size)),
+		 s->devices > 1 ? "s" : "");
+	if (preflight(m, s, e))
+		return;
+	step_begin(&st, "images and loop devices");
+	if (step_failed(&st, make_devices(m, idx, s, &mx), e))
+		goto out;
+	if (s->run) {
+		step_begin(&st, "mkfs");
+		if (step_failed(&st, make_fs(m, s, &mx), e))
+			goto out;
+		step_begin(&st, "mount");
+		if (step_failed(&st, fsb_stop_requested() ? -EINTR : mount_fs(m, idx, s, &mx), e))
+			goto out;
+		step_begin(&st, "run suite");
+		if (step_failed(&st, run_suite(m, s, &mx, e), e))
+			goto out;
+		step_begin(&st, "umount");
+		err = fsb_umount(mx.mnt);
+		mx.mounted = err != 0;
+		if (step_failed(&st, err, e))
+			goto out;
+	}
+	if (s->lifecycle && s->devices > 1) {
+		/* The lifecycle makes, fills and counts one device. */
+		char note[128];
+
+		snprintf(note, sizeof(note), "lifecycle skipped: it works on one device, this "
+			 "setup has %u", s->devices);
+		fsb_strset(&e->note, note);
+	} else if (s->lifecycle && !fsb_stop_requested()) {
+		step_begin(&st, "lifecycle");
+		if (step_failed(&st, run_lifecycle(m, s, &mx, e), e))
+			goto out;
+	}
+	if (fsb_stop_requested()) {
+		step_begin(&st, "setup");
+		step_failed(&st, -EINTR, e);
+	}
+out:
+	teardown(m, &mx);
+}
+
+/* ---- the matrix ---- */
+
+static int make_work(struct mx_ctx *m)
+{
+	const char *dir = m->cfg->workdir ? m->cfg->workdir : FSB_MATRIX_DEFAULT_WORKDIR;
+	char made[PATH_MAX], real[PATH_MAX];
+	struct stat sb;
+	int err;
+
+	if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+		err = stat(dir, &sb) < 0 ? -errno : -ENOTDIR;
+		fsb_err_errno(err, "matrix: cannot use workdir '%s'", dir);
+		return err;
+	}
+	err = fsb_scratch_create(dir, made, sizeof(made));
+	if (err) {
+		fsb_err_errno(err, "matrix: cannot create a scratch directory in '%s'", dir);
+		return err;
+	}
+	/* libmount compares mountpoints with mountinfo, which has real paths. */
+	if (!realpath(made, real)) {
+		err = -errno;
+		fsb_err_errno(err, "matrix: cannot resolve '%s'", made);
+		fsb_scratch_remove(made);
+		return err;
+	}
+	if ((size_t)snprintf(m->work, sizeof(m->work), "%s", real) >= sizeof(m->work)) {
+		fsb_err_errno(-ENAMETOOLONG, "matrix: cannot use '%s'", real);
+		fsb_scratch_remove(made);
+		return -ENAMETOOLONG;
+	}
+	m->work_made = true;
+	return 0;
+}
+
+static void remove_work(struct mx_ctx *m)
+{
+	int err;
+
+	if (!m->work_made)
+		return;
+	if (m->kept) {
+		char path[4 * sizeof(m->work)];
+
+		/* The user's now: `fsbench clean` leaves it alone. */
+		if (fsb_marker_add_kept(m->work))
+			fsb_err("matrix: cannot mark '%s' as kept: 'fsbench clean' would remove it",
+				m->work);
+		fprintf(stderr, "fsbench: matrix: images kept in '%s'\n",
+			fsb_text_safe(m->work, 0, path, sizeof(path)));
+		return;
+	}
+	err = fsb_scratch_remove(m->work);
+	if (err)
+		fsb_err_errno(err, "matrix: cannot remove scratch directory '%s'", m->work);
+}
+
+static int execute(struct mx_ctx *m, struct fsb_matrix_doc *doc)
+{
+	const struct fsb_matrix_config *cfg = m->cfg;
+	bool stopped = false;
+	int err;
+
+	if (geteuid() != 0) {
+		fsb_err("matrix: needs root (it attaches loop devices and mounts filesystems)");
+		return -EPERM;
+	}
+	if ((err = make_work(m)))
+		return err;
+	if (fsb_matrix_doc_init(doc, cfg->path)) {
+		fsb_err("matrix: out of memory");
+		return -ENOMEM;
+	}
+	m->progress = fsb_progress_enabled(m->p->progress);
+	for (size_t i = 0; i < cfg->nsetups; i++) {
+		const struct fsb_matrix_setup *s = &cfg->setups[i];
+		struct fsb_matrix_entry *e;
+
+		if (!s->selected)
+			continue;
+		m->k++;
+		snprintf(m->prefix, sizeof(m->prefix), "[%zu/%zu] %s ", m->k, m->p->nselected,
+			 s->label);
+		e = fsb_matrix_doc_add(doc, s->label);
+		if (!e) {
+			fsb_err("matrix: out of memory");
+			return -ENOMEM;
+		}
+		if (stopped) {
+			/* --fail-fast: the rest is listed, not run. */
+			record_config(s, e);
+			fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "not run: --fail-fast");
+			continue;
+		}
+		do_setup(m, i, e);
+		if (fsb_stop_requested()) {
+			fsb_err("matrix: stopped by signal %d during setup '%s' (torn down, no "
+				"report)", fsb_stop_signo(), e->label);
+			return -EINTR;
+		}
+		if (e->status != FSB_MATRIX_OK)
+			stopped = m->p->fail_fast;
+	}
+	return 0;
+}
+
+int fsb_matrix_execute(const struct fsb_matrix_plan *p, struct fsb_matrix_doc *doc,
+		       struct fsb_error *e)
+{
+	struct fsb_err_scope scope;
+	struct mx_ctx *m = calloc(1, sizeof(*m));
+	int err;
+
+	fsb_err_capture_begin(&scope, e, false);
+	if (!m) {
+		fsb_err("matrix: out of memory");
+		return fsb_err_capture_end(&scope, -ENOMEM);
+	}
+	m->p = p;
+	m->cfg = &p->cfg;
+	err = execute(m, doc);
+	remove_work(m);
+	free(m);
+	return fsb_err_capture_end(&scope, err);
 }

@@ -1,45 +1,32 @@
 /*
- * The matrix configuration: an INI file (parsed with inih) naming the
- * setups `fsbench matrix` builds on loop devices, one after another.
+ * The matrix plan and its executor (fsbench matrix): each setup of a
+ * configuration built on fresh images and loop devices, measured with the
+ * run suite and/or the lifecycle by calling their executors in-process
+ * with plans, torn down, and every outcome returned in memory as a matrix
+ * document (report/matrix.h).
  *
- *   [global]      image_size, fill, workdir, run, lifecycle, repeat
- *   [LABEL] ...   type, mkfs, options, devices, image_size, fill, run,
- *                 lifecycle, guest (yes: in a QEMU guest), mtd (erase
- *                 block size: the guest's disk is flash) (one section per
- *                 setup, in file order)
- *
- * A setup takes image_size, fill, run and lifecycle from [global] unless it
- * sets them itself; an empty value in a setup (`run =`) switches the
- * global one off for it. Its type defaults to the label's leading letters
- * and digits, lowercased ([ext3-wb] is ext3), its mkfs to the type's
- * default template (one device only). Every section but [global] is a
- * setup, so look-alikes of [global] ([globals], [defaults]) are refused as
- * unknown sections; so are unknown keys, keys set twice, bad sizes,
- * malformed templates, templates that leave a device unnamed, and run /
- * lifecycle arguments the matrix sets itself (--format, --output, --label,
- * --device, ...), lines longer than libinih takes, and binary content (a
- * NUL byte, control characters other than tab): errors naming the file
- * and the line. Lines end at LF, CR or CRLF.
- * A template word that names a block device (a path, a symlink to one, or
- * the value of an option: "--device=/dev/sda", "-d/dev/sda") is refused:
- * a template may name only the devices made for its setup, through its
- * placeholders. The file itself is code run as root: one that another
- * user could change (see src/util/trust.h) is refused before it is read
- * (by fsb_matrix_config_load; the stream loader takes what it is given).
- * Loading only reads: whether the mkfs tool exists or the kernel has the
- * type is not checked here.
+ * The configuration comes from an INI file (src/cli/matrix_ini.h reads
+ * and checks it); what each key means is in docs/ and fsbench(1). Here are
+ * the resolved setups, each with the plans its `run =` and `lifecycle =`
+ * lines became (parsed by the run and lifecycle parsers, the setup's own
+ * fields set over them).
  */
 #ifndef FSB_CORE_MATRIX_H
 #define FSB_CORE_MATRIX_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+#include "core/lifecycle.h"
+#include "core/plan.h"
+#include "core/run.h"
 #include "device/fill.h"
+#include "device/mkfs.h"
+#include "report/matrix.h"
+#include "util/error.h"
 
 /* Loop devices one setup may use ({dev1} .. {dev8}). */
-#define FSB_MATRIX_MAX_DEVICES 8
+#define FSB_MATRIX_MAX_DEVICES FSB_MKFS_MAX_DEVICES
 /* Longest section name: it is the setup's label in every report. */
 #define FSB_MATRIX_MAX_LABEL 48
 
@@ -56,8 +43,15 @@ struct fsb_matrix_setup {
 	unsigned line;          /* line of the section header */
 	unsigned run_line;      /* line the run/lifecycle value came from */
 	unsigned lifecycle_line;
-	bool guest;             /* guest = yes: run in a QEMU guest, one boot */
+	bool guest;             /* guest = yes: run in a QEMU guest, one boot per suite */
 	uint64_t mtd_erase_bytes; /* mtd = SIZE: the guest's disk is flash; 0: not */
+	/* The plans (set by the caller that parsed the lines; owned, freed by
+	 * fsb_matrix_config_release), and the words they borrow. */
+	bool selected;          /* to be run (--only) */
+	struct fsb_run_plan *run_plan;
+	struct fsb_lc_plan *lc_plan;
+	char **run_words, **lc_words;   /* "run"/"lifecycle" + the line's words */
+	char mtd_spec[64];      /* a guest's flash: "/dev/vda,ERASESIZE" */
 };
 
 struct fsb_matrix_config {
@@ -73,28 +67,7 @@ struct fsb_matrix_config {
 #define FSB_MATRIX_DEFAULT_FILL FSB_FILL_ZERO
 #define FSB_MATRIX_DEFAULT_WORKDIR "/var/tmp"
 
-/*
- * Read and check the INI file at path into cfg (overwritten; the caller
- * releases it with fsb_matrix_config_release, also after a failure). The
- * file is opened once with fsb_trusted_file_open (for the invoking user)
- * and parsed from that descriptor. Prints nothing. Returns 0; -EINVAL with
- * why = "PATH:LINE: what is wrong" for a bad file; or -errno with why
- * naming the file when it cannot be read or is not to be trusted
- * ("refusing 'PATH': ...; chmod go-w 'PATH'").
- */
-int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
-			   size_t why_len);
-
-/*
- * The same, reading the configuration from f (borrowed, not closed; a
- * file, or a buffer through fmemopen) and naming it path in messages and
- * in cfg->path. Touches nothing else: this is what the fuzzer calls.
- * -EIO when f reports a read error.
- */
-int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
-				  char *why, size_t why_len);
-
-/* Free what cfg owns (not cfg). Safe on a zeroed or half-loaded cfg. */
+/* Free what cfg owns (not cfg), plans included. Safe on a zeroed or half-made cfg. */
 void fsb_matrix_config_release(struct fsb_matrix_config *cfg);
 
 /* The setup labelled label, or NULL. */
@@ -105,17 +78,55 @@ const struct fsb_matrix_setup *fsb_matrix_config_find(const struct fsb_matrix_co
  * The mkfs command of a setup for its devices: the template split into
  * words (quotes, no shell) and its placeholders replaced by devs[0..n).
  * Pure. Returns the word count and a vector the caller frees with
- * fsb_mkfs_argv_free, or -EINVAL with *why set (a static text), -ENOMEM.
+ * fsb_words_free, or -EINVAL with *why set (a static text), -ENOMEM.
  * A setup whose template is "none" has no mkfs command: -ENOENT.
  */
 int fsb_matrix_mkfs_argv(const struct fsb_matrix_setup *s, const char *const *devs, size_t n,
 			 char ***argv, const char **why);
 
 /*
- * How many of n devices the template names, by expanding it with stand-ins
- * (a setup on 2 devices whose template says only {dev} leaves one unused).
- * Pure. Returns the count, or -EINVAL with *why set.
+ * A setup's template as the file gives it, for whoever reads the file (the
+ * rules are device/mkfs.h's): "none" (the filesystem formats itself on
+ * first mount); the type's default ("mkfs.ext4 -q -F {dev}"; 0 or
+ * -ENAMETOOLONG); naming no block device but through its placeholders
+ * (0, or -EPERM with why set); how many of n devices it names (or -EINVAL
+ * with *why set). Pure but for the check's stat(2) of words that look like
+ * paths.
  */
-int fsb_matrix_template_devices(const char *tmpl, size_t n, const char **why);
+bool fsb_matrix_mkfs_none(const char *tmpl);
+int fsb_matrix_mkfs_default(const char *type, char *buf, size_t len);
+int fsb_matrix_mkfs_check(const char *tmpl, char *why, size_t len);
+int fsb_matrix_mkfs_devices(const char *tmpl, size_t n, const char **why);
+
+/* What `fsbench matrix` will do. */
+struct fsb_matrix_plan {
+	struct fsb_matrix_config cfg; /* the setups, their plans, selected or not */
+	size_t nselected;
+	bool fail_fast;               /* stop at the first setup that fails or is skipped */
+	bool keep_images;             /* keep the images (and so the work directory) */
+	enum fsb_progress progress;
+};
+
+/*
+ * Run the plan: root, a scratch work directory under the workdir (made
+ * real: libmount compares mountpoints with mountinfo); per selected setup,
+ * in file order: checks that only read (kernel type, mkfs tool, space: a
+ * setup that fails them is skipped), images, fill, loop devices, mkfs,
+ * mount, the run executor on the mountpoint, umount, the lifecycle
+ * executor on the first device (or, for guest = yes, the guest executor
+ * once per suite), then always, in reverse: umount, detach, remove the
+ * images (unless keep_images). Every file it makes is in the work
+ * directory, removed at the end (unless images are kept).
+ *
+ * doc (zeroed by the caller, who releases it) gets one entry per selected
+ * setup: its configuration, its status ("STEP: MESSAGE" when a step
+ * failed, the first error that step described) and its results. Returns 0
+ * when every setup was tried (statuses say how each went), -EINTR when a
+ * stop signal ended it (the current setup torn down), or -errno when the
+ * matrix itself could not run (described; also kept in e, which may be
+ * NULL).
+ */
+int fsb_matrix_execute(const struct fsb_matrix_plan *p, struct fsb_matrix_doc *doc,
+		       struct fsb_error *e);
 
 #endif

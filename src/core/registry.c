@@ -1,5 +1,5 @@
 #include "core/registry.h"
-#include "core/error.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,11 +1,12 @@
 #include "core/runner.h"
-#include "core/error.h"
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fsinfo.h"
 #include "stats/scale.h"
+#include "util/error.h"
 #include "util/size.h"
 #include "util/text.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,21 +27,6 @@ struct progress_state {
 	uint64_t start_ns;
 };
 
-/* The text view's units: binary for bytes (MiB/s), decimal for ops (k/s). */
-static void fmt_rate(double v, bool bytes, char *buf, size_t len)
-{
-	static const char *const bunit[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-	static const char *const ounit[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
-	double base = bytes ? 1024 : 1000;
-	int i = 0;
-
-	while (v >= base && i < 4) {
-		v /= base;
-		i++;
-	}
-	snprintf(buf, len, "%.1f %s", v, bytes ? bunit[i] : ounit[i]);
-}
-
 static void show_progress(struct fsb_sink *out)
 {
 	struct progress_state *ps = out->progress_arg;
@@ -53,8 +39,8 @@ static void show_progress(struct fsb_sink *out)
 	/* The prefix may name a setup from a file: no control bytes on the line. */
 	fsb_text_safe(ps->rn->progress_prefix, 40, prefix, sizeof(prefix));
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
-		fmt_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES, rate,
-			 sizeof(rate));
+		fsb_unit_format_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES,
+				     rate, sizeof(rate));
 	if (ps->ops->work_unit == FSB_WORK_TIME)
 		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s",
 			prefix, ps->ops->name, ps->run, ps->runs, secs);
@@ -354,6 +340,45 @@ out:
 	free(runs);
 	free(values);
 	return err;
+}
+
+unsigned fsb_runner_have(void)
+{
+	return geteuid() == 0 ? FSB_NEEDS_ROOT : 0;
+}
+
+int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops,
+			   unsigned have)
+{
+	static const struct {
+		unsigned bit;
+		const char *what;
+	} needs[] = {
+		{ FSB_NEEDS_ROOT, "root" },
+		{ FSB_NEEDS_BLOCKDEV, "a block device" },
+		{ FSB_NEEDS_MOUNT, "a filesystem it may mount" },
+	};
+
+	for (size_t i = 0; i < nops; i++) {
+		unsigned lack = ops[i]->needs & ~have;
+		char list[128] = "";
+		size_t len = 0, n = 0;
+
+		if (!lack)
+			continue;
+		for (size_t k = 0; k < sizeof(needs) / sizeof(needs[0]); k++) {
+			if (!(lack & needs[k].bit))
+				continue;
+			/* "root", "root and a block device", "a, b and c". */
+			lack &= ~needs[k].bit;
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						!n ? "" : lack ? ", " : " and ", needs[k].what);
+			n++;
+		}
+		fsb_err("%s: needs %s", ops[i]->name, list);
+		return -EPERM;
+	}
+	return 0;
 }
 
 static bool has_test(const struct fsb_workload_ops *const *ops, size_t n, const char *id)

@@ -15,7 +15,8 @@ struct fsb_runner {
 	const void *ext;              /* passed to workloads as ctx->ext */
 	const char *diskstat_path;    /* /sys/.../stat of the device, or NULL */
 	bool progress;                /* progress lines on stderr */
-	const char *progress_prefix;  /* e.g. "ext4 (2/3) " for matrix; may be NULL */
+	const char *progress_prefix;  /* before each progress line, e.g. the matrix's
+	                               * "[2/5] ext3-wb "; may be NULL */
 	bool cow;                     /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
 };
 
@@ -38,6 +39,20 @@ struct fsb_runner {
  */
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res);
+
+/* What this process offers a workload: FSB_NEEDS_ROOT when it runs as root. */
+unsigned fsb_runner_have(void);
+
+/*
+ * Refuse up front, before any work, a selection with a workload whose
+ * FSB_NEEDS_* are not all in have (what the process and the target offer:
+ * fsb_runner_have(), plus FSB_NEEDS_BLOCKDEV and FSB_NEEDS_MOUNT when the
+ * target is a block device fsbench may mount): one line naming the first
+ * such test and what it lacks ("mkfs: needs root and a block device").
+ * Returns 0 or -EPERM.
+ */
+int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops,
+			   unsigned have);
 
 /*
  * Refuse up front, with the numbers, a run whose files cannot fit in dir:

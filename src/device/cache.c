@@ -3,7 +3,61 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+static const char *const mode_names[] = {
+	[FSB_CACHE_DROP] = "drop",
+	[FSB_CACHE_DIRECT] = "direct",
+	[FSB_CACHE_KEEP] = "keep",
+};
+
+const char *fsb_cache_mode_name(enum fsb_cache_mode m)
+{
+	return (unsigned)m < sizeof(mode_names) / sizeof(mode_names[0]) ? mode_names[m] : "?";
+}
+
+int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m)
+{
+	for (unsigned i = 0; name && i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+		if (!strcmp(name, mode_names[i])) {
+			*m = (enum fsb_cache_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool fsb_cache_bypass(enum fsb_cache_mode m, enum fsb_cache_io io)
+{
+	/* O_DIRECT takes aligned chunks of a file: neither single bytes nor
+	 * directory entries and inodes can go around the cache. */
+	return m == FSB_CACHE_DIRECT && io == FSB_CACHE_IO_BLOCK;
+}
+
+int fsb_cache_open_flags(enum fsb_cache_mode m, enum fsb_cache_io io)
+{
+	return fsb_cache_bypass(m, io) ? O_DIRECT : 0;
+}
+
+int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
+{
+	int err = 0;
+
+	if (m == FSB_CACHE_KEEP)
+		return 0;
+	/* Direct I/O bypasses the cache, but pages left by the untimed
+	 * preparation would still be written back during the test: flush
+	 * and evict the file's pages in every mode but keep. */
+	if (fd >= 0 && (err = fsb_cache_drop_fd(fd)))
+		return err;
+	/* What cannot bypass the cache starts from a cold one, as in drop. */
+	if (!fsb_cache_bypass(m, io))
+		err = fsb_cache_drop_global();
+	return err;
+}
 
 int fsb_cache_drop_fd(int fd)
 {
@@ -30,6 +84,11 @@ int fsb_cache_drop_global(void)
 	close(fd);
 	/* In a container the file exists but refuses writes: not our failure. */
 	return err == -EACCES || err == -EPERM || err == -EROFS ? 0 : err;
+}
+
+int fsb_cache_drop_blockdev(int fd)
+{
+	return ioctl(fd, BLKFLSBUF, 0) < 0 ? -errno : 0;
 }
 
 int fsb_cache_sync_fs(const char *dir)

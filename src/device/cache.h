@@ -1,9 +1,55 @@
 /*
- * Page-cache control: what --cache=drop does before every read-type test,
- * so that reads come from the device and not from memory.
+ * Page-cache control, and the one place that decides what each --cache
+ * mode means for a test:
+ *
+ *   mode     block tests (write, rewrite,   per-char tests (putc, getc)   stat tests (seq-stat,
+ *            read, seeks)                   and other byte-sized I/O      rand-stat)
+ *   drop     file fsync'ed and evicted      the same                      dentries, inodes and
+ *            (fadvise), and as root the                                   pages dropped (root)
+ *            kernel's caches dropped
+ *   direct   O_DIRECT; the file's pages     as drop (1-byte I/O cannot    as drop (metadata has
+ *            from the untimed preparation   bypass the cache)             no O_DIRECT)
+ *            flushed and evicted first
+ *   keep     nothing: the cache is measured on purpose
+ *
+ * Workloads ask, and never decide themselves: fsb_cache_open_flags for
+ * the flags of a file they read or write, fsb_cache_prepare_read before a
+ * read-type test's timed region.
  */
 #ifndef FSB_DEVICE_CACHE_H
 #define FSB_DEVICE_CACHE_H
+#include <stdbool.h>
+
+/* --cache: what the reads of a test are allowed to come from. */
+enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
+
+/* What kind of I/O a test does, which decides what a mode can do for it. */
+enum fsb_cache_io {
+	FSB_CACHE_IO_BLOCK,   /* aligned chunks of a file: O_DIRECT possible */
+	FSB_CACHE_IO_BYTES,   /* byte-sized file I/O (per-char): no O_DIRECT */
+	FSB_CACHE_IO_META,    /* names and inodes (stat): no file to open */
+};
+
+/* "drop", "direct" or "keep": the mode's name in options, results and views. */
+const char *fsb_cache_mode_name(enum fsb_cache_mode m);
+
+/* The mode called name (one of the above). 0, or -EINVAL for any other. Pure. */
+int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m);
+
+/* Whether I/O of this kind bypasses the page cache in mode m. Pure. */
+bool fsb_cache_bypass(enum fsb_cache_mode m, enum fsb_cache_io io);
+
+/* open(2) flags to add for a file a test of this kind uses: O_DIRECT when
+ * it bypasses the cache, else 0. Pure. */
+int fsb_cache_open_flags(enum fsb_cache_mode m, enum fsb_cache_io io);
+
+/*
+ * Untimed, right before a read-type test: make what it reads cold as mode
+ * m says (table above). fd is the file it reads (-1 for FSB_CACHE_IO_META:
+ * there is no one file). Returns 0 or -errno (not described: the test
+ * names itself in the message).
+ */
+int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io);
 
 /*
  * Make a file's pages clean and evict them: fsync, then
@@ -18,6 +64,13 @@ int fsb_cache_drop_fd(int fd);
  * Without root it does nothing and returns 0. -errno on a real failure.
  */
 int fsb_cache_drop_global(void);
+
+/*
+ * A block device's buffer cache written back and dropped (BLKFLSBUF):
+ * fsbench keeps the device open, so the kernel would otherwise keep it
+ * across umount. 0 or -errno.
+ */
+int fsb_cache_drop_blockdev(int fd);
 
 /*
  * syncfs(2) the filesystem holding dir: write back its dirty data and, on

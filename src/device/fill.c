@@ -1,5 +1,5 @@
 #include "device/fill.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/signals.h"
 

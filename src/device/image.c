@@ -1,7 +1,7 @@
 #include "device/image.h"
-#include "core/error.h"
 #include "device/loop.h"
 #include "device/probe.h"
+#include "util/error.h"
 #include "util/size.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * Owners are root, times are zero: the archive depends only on its inputs.
  */
 #include "device/initramfs.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/spawn.h"
 

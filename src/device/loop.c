@@ -1,5 +1,5 @@
 #include "device/loop.h"
-#include "core/error.h"
+#include "util/error.h"
 
 #include <dirent.h>
 #include <errno.h>

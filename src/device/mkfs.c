@@ -1,5 +1,5 @@
 #include "device/mkfs.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "util/text.h"
@@ -17,9 +17,6 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* Enough of a failing tool's stderr to explain it; the rest is dropped. */
-#define STDERR_MAX (64u << 10)
 
 /* A growable string and a growable vector of strings. */
 struct buf {
@@ -80,100 +77,6 @@ static int vec_take(struct vec *v, struct buf *b)
 	}
 	memset(b, 0, sizeof(*b));
 	return 0;
-}
-
-void fsb_mkfs_argv_free(char **argv)
-{
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n';
-}
-
-int fsb_mkfs_split(const char *tmpl, char ***out, const char **why)
-{
-	struct vec v = { 0 };
-	struct buf b = { 0 };
-	bool in_word = false;
-	const char *p = tmpl;
-	int err = 0;
-
-	*why = NULL;
-	while (*p) {
-		char c = *p;
-
-		if (is_blank(c)) {
-			if (in_word && (err = vec_take(&v, &b)))
-				goto out;
-			in_word = false;
-			p++;
-			continue;
-		}
-		in_word = true;
-		if (c == '\\') {
-			if (!p[1]) {
-				*why = "trailing backslash";
-				err = -EINVAL;
-				goto out;
-			}
-			if ((err = buf_add(&b, p + 1, 1)))
-				goto out;
-			p += 2;
-		} else if (c == '\'') {
-			const char *end = strchr(p + 1, '\'');
-
-			if (!end) {
-				*why = "unterminated single quote";
-				err = -EINVAL;
-				goto out;
-			}
-			/* An empty '' still makes the word exist. */
-			if ((err = buf_add(&b, p + 1, (size_t)(end - p - 1))))
-				goto out;
-			p = end + 1;
-		} else if (c == '"') {
-			if ((err = buf_add(&b, "", 0)))
-				goto out;
-			for (p++; *p != '"'; p++) {
-				if (!*p) {
-					*why = "unterminated double quote";
-					err = -EINVAL;
-					goto out;
-				}
-				if (*p == '\\' && p[1] && strchr("\"\\$`\n", p[1]))
-					p++;
-				if ((err = buf_add(&b, p, 1)))
-					goto out;
-			}
-			p++;
-		} else {
-			if ((err = buf_add(&b, p, 1)))
-				goto out;
-			p++;
-		}
-	}
-	if (in_word && (err = vec_take(&v, &b)))
-		goto out;
-	if (!v.n) {
-		*why = "no program named";
-		err = -EINVAL;
-	}
-out:
-	free(b.s);
-	if (err) {
-		fsb_mkfs_argv_free(v.v);
-		if (err == -ENOMEM)
-			*why = "out of memory";
-		return err;
-	}
-	*out = v.v;
-	return (int)v.n;
 }
 
 /*
@@ -270,7 +173,7 @@ nodev:
 out:
 	free(b.s);
 	if (err) {
-		fsb_mkfs_argv_free(v.v);
+		fsb_words_free(v.v);
 		if (err == -ENOMEM)
 			*why = "out of memory";
 		return err;
@@ -384,7 +287,7 @@ int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len)
 		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
 		devs[i] = names[i];
 	}
-	if (fsb_mkfs_split(tmpl, &words, &bad) < 0)
+	if (fsb_words_split(tmpl, &words, &bad) < 0)
 		return 0;
 	/* Word by word, so a refusal quotes the word as it was written. */
 	for (size_t i = 0; words[i] && !err; i++) {
@@ -394,10 +297,10 @@ int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len)
 			continue;
 		for (size_t j = 0; argv[j] && !err; j++)
 			err = check_word(argv[j], words[i], NULL, 0, why, len);
-		fsb_mkfs_argv_free(argv);
+		fsb_words_free(argv);
 		argv = NULL;
 	}
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	return err;
 }
 
@@ -422,124 +325,42 @@ int fsb_mkfs_is_none(const char *tmpl)
 	return tmpl && !strcmp(tmpl, "none");
 }
 
-static int try_dir(const char *dir, size_t dlen, const char *prog, char *out, size_t len)
+int fsb_mkfs_template_devices(const char *tmpl, size_t n, const char **why)
 {
-	int n;
+	/* Stand-ins no template contains by accident. */
+	char names[FSB_MKFS_MAX_DEVICES][24];
+	const char *devs[FSB_MKFS_MAX_DEVICES];
+	char **words = NULL, **argv = NULL;
+	int rc, used = 0;
 
-	if (!dlen) /* an empty PATH entry means the current directory */
-		n = snprintf(out, len, "./%s", prog);
-	else
-		n = snprintf(out, len, "%.*s/%s", (int)dlen, dir, prog);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return access(out, X_OK) == 0 ? 0 : -ENOENT;
-}
-
-int fsb_mkfs_which(const char *prog, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	const char *extra = "/sbin:/usr/sbin";
-
-	if (!*prog)
-		return -ENOENT;
-	if (strchr(prog, '/')) {
-		if ((size_t)snprintf(out, len, "%s", prog) >= len)
-			return -ENAMETOOLONG;
-		return access(out, X_OK) == 0 ? 0 : -ENOENT;
+	if (n < 1 || n > FSB_MKFS_MAX_DEVICES) {
+		*why = "the number of devices is out of range";
+		return -EINVAL;
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = pass ? extra : path;
-
-		while (p && *p) {
-			size_t dlen = strcspn(p, ":");
-
-			if (!try_dir(p, dlen, prog, out, len))
-				return 0;
-			p += dlen;
-			if (*p == ':')
-				p++;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
+		devs[i] = names[i];
+	}
+	rc = fsb_words_split(tmpl, &words, why);
+	if (rc < 0)
+		return rc;
+	rc = fsb_mkfs_expand(words, devs, n, &argv, why);
+	fsb_words_free(words);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t w = 0; argv[w]; w++) {
+			if (strstr(argv[w], names[i])) {
+				used++;
+				break;
+			}
 		}
 	}
-	return -ENOENT;
-}
-
-/* Read the child's stderr to EOF (keeping the first STDERR_MAX bytes). On
- * a stop request, ask the child to go and keep draining until it has. */
-static void drain(int fd, pid_t pid, struct buf *err_text)
-{
-	char chunk[4096];
-	bool killed = false;
-
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (fsb_stop_requested() && !killed) {
-			kill(pid, SIGTERM);
-			killed = true;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (err_text->len < STDERR_MAX) {
-			size_t keep = STDERR_MAX - err_text->len;
-			(void)buf_add(err_text, chunk, (size_t)n < keep ? (size_t)n : keep);
-		}
-	}
+	fsb_words_free(argv);
+	return used;
 }
 
 int fsb_mkfs_run(const char *path, char *const *argv)
 {
-	struct buf err_text = { 0 };
-	int pipefd[2] = { -1, -1 }, status = 0, err;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		err = -errno;
-		fsb_err_errno(err, "cannot run '%s': pipe", argv[0]);
-		return err;
-	}
-	/* stdin and stdout on /dev/null, stderr into the pipe; the tool gets
-	 * default dispositions (fsbench ignores SIGPIPE, and an ignored signal
-	 * survives exec) and dies with fsbench if fsbench is killed. */
-	pid = fsb_spawn(path, argv, (const int[3]){ -1, -1, pipefd[1] }, 0);
-	err = pid < 0 ? (int)pid : 0;
-	close(pipefd[1]);
-	if (err) {
-		fsb_err_errno(err, "cannot run '%s'", argv[0]);
-		goto out;
-	}
-	drain(pipefd[0], pid, &err_text);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			err = -errno;
-			fsb_err_errno(err, "cannot wait for '%s'", argv[0]);
-			goto out;
-		}
-		if (fsb_stop_requested())
-			kill(pid, SIGTERM);
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		goto out;
-	/* Killed with us by the terminal's SIGINT, or by our SIGTERM. */
-	if (fsb_stop_requested()) {
-		err = -EINTR;
-		goto out;
-	}
-	err = -EIO;
-	if (WIFEXITED(status))
-		fsb_err("mkfs failed: '%s' exited with status %d", argv[0], WEXITSTATUS(status));
-	else
-		fsb_err("mkfs failed: '%s' was killed by signal %d", argv[0], WTERMSIG(status));
-	if (err_text.len) {
-		fflush(stdout);
-		/* What the tool said, line by line, without its control bytes. */
-		fsb_text_put_lines(stderr, err_text.s);
-		if (err_text.s[err_text.len - 1] != '\n')
-			fputc('\n', stderr);
-	}
-out:
-	close(pipefd[0]);
-	free(err_text.s);
-	return err;
+	return fsb_tool_run("mkfs", path, argv);
 }

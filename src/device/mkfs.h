@@ -1,33 +1,24 @@
 /*
  * Making filesystems: a --mkfs template ("mkfs.xfs -f -b size=1024 {dev}")
- * is split into words like a shell would split it, but nothing else a
- * shell does happens: no variables, globs, pipes, redirections or command
- * separators. ; | & $ ` > < are ordinary characters of a word. The tool is
- * then run with fork+exec (util/spawn.h: no shell, and it dies with
- * fsbench), its stderr captured so a failure can be shown under fsbench's
- * own one-line error.
+ * is split into words (fsb_words_split, util/spawn.h: no shell), its
+ * placeholders replaced by the devices made for it, checked to name no
+ * other block device, and run with fork+exec (fsb_tool_run: it dies with
+ * fsbench, its stderr shown under fsbench's own one-line error).
  */
 #ifndef FSB_DEVICE_MKFS_H
 #define FSB_DEVICE_MKFS_H
 #include <stddef.h>
 
-/*
- * Split a template into words. Outside quotes, blanks (space, tab, newline)
- * separate words and a backslash makes the next character literal.
- * '...' is literal. Inside "...", a backslash escapes only " \ $ ` and
- * newline, as in POSIX sh. "" and '' give an empty word.
- * Pure. Returns the word count (>= 1) and a NULL-terminated malloc'ed
- * vector in *out (free with fsb_mkfs_argv_free), or -EINVAL with *why set
- * to a static description (unterminated quote, trailing backslash, empty).
- */
-int fsb_mkfs_split(const char *tmpl, char ***out, const char **why);
+/* The most devices a template names ({dev1} .. {dev8}): a matrix setup's. */
+#define FSB_MKFS_MAX_DEVICES 8
 
 /*
  * Replace placeholders in every word: {dev} = the first device, {devN} =
  * the N-th (1-based), {devs} = all of them: as separate words when it is
  * the whole word, joined with spaces inside a longer word. Other braces are
- * kept. Pure. Returns the new word count and a new vector in *out, or
- * -EINVAL with *why set (a {devN} beyond ndevs, no device given), -ENOMEM.
+ * kept. Pure. Returns the new word count and a new vector in *out (free
+ * with fsb_words_free), or -EINVAL with *why set (a {devN} beyond ndevs,
+ * no device given), -ENOMEM.
  */
 int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, char ***out,
 		    const char **why);
@@ -56,8 +47,13 @@ int fsb_mkfs_check_devices(char *const *argv, const char *const *devs, size_t nd
  */
 int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len);
 
-/* Free a vector from fsb_mkfs_split/_expand (NULL is fine). */
-void fsb_mkfs_argv_free(char **argv);
+/*
+ * How many of n devices (1 to FSB_MKFS_MAX_DEVICES) the template names, by
+ * expanding it with stand-ins (a setup on 2 devices whose template says
+ * only {dev} leaves one unused). Pure. Returns the count, or -EINVAL with
+ * *why set.
+ */
+int fsb_mkfs_template_devices(const char *tmpl, size_t n, const char **why);
 
 /*
  * The default template for a filesystem type, written to buf:
@@ -72,21 +68,9 @@ int fsb_mkfs_default_template(const char *fs_type, char *buf, size_t len);
 int fsb_mkfs_is_none(const char *tmpl);
 
 /*
- * Find an executable: prog itself when it contains '/', else the first
- * match in $PATH, then /sbin and /usr/sbin (where mkfs tools live but
- * root's PATH under sudo or cron may not reach). Writes the path to out.
- * Returns 0 or -ENOENT (not described: the caller knows the context).
- */
-int fsb_mkfs_which(const char *prog, char *out, size_t len);
-
-/*
- * Run the program at `path` with argv (argv[0] as the user wrote it),
- * stdin and stdout on /dev/null, stderr into a pipe, and wait for it.
- * On failure prints "fsbench: mkfs failed: '<argv[0]>' exited with status N"
- * followed by what the tool wrote on stderr. When a stop signal arrives
- * (util/signals.h) the tool is sent SIGTERM, reaped, and -EINTR returned
- * without a message.
- * Returns 0, -EINTR, -EIO (the tool failed) or -errno (could not start it).
+ * Run an mkfs program (or one of the tools that make a filesystem on
+ * flash) as fsb_tool_run does: "fsbench: mkfs failed: ..." on failure.
+ * Returns 0, -EINTR, -EIO (the tool failed) or -errno.
  */
 int fsb_mkfs_run(const char *path, char *const *argv);
 

@@ -1,5 +1,5 @@
 #include "device/mount.h"
-#include "core/error.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <libmount.h>

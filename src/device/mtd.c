@@ -1,5 +1,5 @@
 #include "device/mtd.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 
@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <mtd/ubi-user.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,4 +122,16 @@ int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_
 	if ((err = wait_node(chr)) || (err = wait_node(blk)))
 		return err;
 	return 0;
+}
+
+int fsb_ubi_detach(int ubi_num)
+{
+	int32_t num = ubi_num;
+	int fd = open("/dev/ubi_ctrl", O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0 || ioctl(fd, UBI_IOCDET, &num) < 0)
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	return err;
 }

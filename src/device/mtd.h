@@ -32,4 +32,11 @@ int fsb_mtd_find(const char *proc_mtd, const char *dev);
 int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_len,
 		   char *blk, size_t blk_len);
 
+/*
+ * Detach UBI device ubi_num from its MTD device (UBI_IOCDET on
+ * /dev/ubi_ctrl). Returns 0 or -errno (not described: the caller names
+ * the flash).
+ */
+int fsb_ubi_detach(int ubi_num);
+
 #endif

@@ -1,5 +1,5 @@
 #include "device/probe.h"
-#include "core/error.h"
+#include "util/error.h"
 
 #include <blkid.h>
 #include <dirent.h>
@@ -446,4 +446,9 @@ int fsb_probe_claim(const char *dev)
 	else
 		fsb_err_errno(err, "cannot claim '%s' exclusively", dev);
 	return err;
+}
+
+int fsb_blockdev_size(int fd, uint64_t *bytes)
+{
+	return ioctl(fd, BLKGETSIZE64, bytes) < 0 ? -errno : 0;
 }

@@ -100,4 +100,7 @@ int fsb_probe_claim(const char *dev);
  */
 uint64_t fsb_probe_min_size(const char *fs_type);
 
+/* The size of the block device open on fd (BLKGETSIZE64). 0 or -errno. */
+int fsb_blockdev_size(int fd, uint64_t *bytes);
+
 #endif

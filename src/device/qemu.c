@@ -4,8 +4,8 @@
  * a pipe, results on a second serial port into a file.
  */
 #include "device/qemu.h"
-#include "core/error.h"
 #include "stats/clock.h"
+#include "util/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 

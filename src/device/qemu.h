@@ -14,7 +14,7 @@
 #define FSB_QEMU_MAX_DISKS 8
 #define FSB_QEMU_TAIL_LINES 12
 
-/* What the guest's init prints on the console (see src/core/guest.c). */
+/* What the guest's init prints on the console (the guest executor writes it). */
 #define FSB_QEMU_READY "fsbench-guest: ready"
 #define FSB_QEMU_EXIT "fsbench-guest: exit "
 

@@ -3,7 +3,7 @@
  * workload's I/Os in flight through any engine.
  */
 #include "engines/engine.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/signals.h"
 
 #include <errno.h>

@@ -12,7 +12,7 @@
  * before a fork.
  */
 #include "engines/engine.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "stats/clock.h"
 
 #include <errno.h>

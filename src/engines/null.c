@@ -6,7 +6,7 @@
  * they were (FSB_ENGINE_NODATA): there is nothing to verify.
  */
 #include "engines/engine.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "stats/clock.h"
 
 #include <errno.h>

@@ -1,7 +1,8 @@
 /*
- * The "bonnie" view: the table of reference/bonnie-1.2-ext2-ext3-reiserfs.txt,
- * one row per setup, K/sec and %CPU per test. The header and row functions
- * are separate so the matrix view prints all its setups under one header.
+ * The "bonnie" view: the table of the bonnie 1.2 ext2/ext3/reiserfs report
+ * (docs/references.md), one row per setup, K/sec and %CPU per test. The
+ * header and row functions are separate so the matrix view prints all its
+ * setups under one header (with a label column as wide as its labels).
  */
 #include "report/writer.h"
 #include "util/text.h"
@@ -11,8 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SEPARATOR \
-	"-----------|------------------------------------------------------------------------\n"
+/* The label column: 11 wide, as in the reference, unless a caller widens it. */
+#define LABEL_WIDTH 11
+#define SEPARATOR_TAIL \
+	"|------------------------------------------------------------------------\n"
 
 /* Default seeker count when the result does not say (fsbench's default). */
 #define DEFAULT_SEEKERS 3
@@ -74,7 +77,19 @@ static void chunk_label(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%llub", (unsigned long long)bytes);
 }
 
+/* w characters of c. */
+static void run_of(FILE *out, int c, size_t w)
+{
+	while (w--)
+		fputc(c, out);
+}
+
 int fsb_bonnie_header(FILE *out, const struct fsb_result *first)
+{
+	return fsb_bonnie_header_w(out, first, LABEL_WIDTH);
+}
+
+int fsb_bonnie_header_w(FILE *out, const struct fsb_result *first, size_t label_width)
 {
 	uint64_t chunk = fsb_result_get_u64(first, "chunk_bytes", DEFAULT_CHUNK);
 	uint64_t seekers = fsb_result_get_u64(first, "seekers", DEFAULT_SEEKERS);
@@ -90,13 +105,16 @@ int fsb_bonnie_header(FILE *out, const struct fsb_result *first)
 	snprintf(cell, sizeof(cell), "%.*s%s%.*s", (int)left, "--", inner, (int)right,
 		 "-----------");
 
-	fputs("           | ---Sequential Output (nosync)---   ---Sequential Input--   --Rnd Seek-\n",
-	      out);
-	fprintf(out, "           | -Per Char- --Block--- -Rewrite--   -Per Char- --Block---   %s\n",
-		cell);
-	fputs("Filesystem | K/sec %CPU K/sec %CPU K/sec %CPU   K/sec %CPU K/sec %CPU     /sec %CPU\n",
-	      out);
-	fputs(SEPARATOR, out);
+	if (label_width < LABEL_WIDTH)
+		label_width = LABEL_WIDTH;
+	run_of(out, ' ', label_width);
+	fputs("| ---Sequential Output (nosync)---   ---Sequential Input--   --Rnd Seek-\n", out);
+	run_of(out, ' ', label_width);
+	fprintf(out, "| -Per Char- --Block--- -Rewrite--   -Per Char- --Block---   %s\n", cell);
+	fprintf(out, "%-*s| K/sec %%CPU K/sec %%CPU K/sec %%CPU   K/sec %%CPU K/sec %%CPU     "
+		"/sec %%CPU\n", (int)label_width, "Filesystem ");
+	run_of(out, '-', label_width);
+	fputs(SEPARATOR_TAIL, out);
 	return ferror(out) ? -EIO : 0;
 }
 
@@ -117,6 +135,11 @@ static void io_cell(FILE *out, const struct fsb_result *r, const char *id)
 
 int fsb_bonnie_row(FILE *out, const struct fsb_result *r)
 {
+	return fsb_bonnie_row_w(out, r, LABEL_WIDTH);
+}
+
+int fsb_bonnie_row_w(FILE *out, const struct fsb_result *r, size_t label_width)
+{
 	const struct fsb_test_result *t;
 	char v[32], cpu[32];
 	int err = fsb_writer_need_run(r, "bonnie");
@@ -124,7 +147,9 @@ int fsb_bonnie_row(FILE *out, const struct fsb_result *r)
 	if (err)
 		return err;
 	/* A long label widens its row rather than losing what tells rows apart. */
-	fsb_text_pad(out, fsb_writer_label(r), -11);
+	if (label_width < LABEL_WIDTH)
+		label_width = LABEL_WIDTH;
+	fsb_text_pad(out, fsb_writer_label(r), -(int)label_width);
 	fputc('|', out);
 	for (int i = 0; i < 3; i++)
 		io_cell(out, r, io_ids[i]);
@@ -141,7 +166,8 @@ int fsb_bonnie_row(FILE *out, const struct fsb_result *r)
 		fputs("            ", out);
 	}
 	fputc('\n', out);
-	fputs(SEPARATOR, out);
+	run_of(out, '-', label_width);
+	fputs(SEPARATOR_TAIL, out);
 	return ferror(out) ? -EIO : 0;
 }
 

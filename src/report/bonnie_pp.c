@@ -1,7 +1,6 @@
 /*
- * The "bonnie++" view: the text report of bonnie++ 2.00a
- * (reference/bonnie++-2.00a-sample.txt, bonnie++-1.03c-btrfs-raid1-vs-xfs.txt)
- * followed by its CSV line. Columns are those of bon_csv2txt, bonnie++'s own
+ * The "bonnie++" view: the text report of bonnie++ 2.00a (the bonnie++
+ * reports in docs/references.md) followed by its CSV line. Columns are those of bon_csv2txt, bonnie++'s own
  * renderer of several rows, so a matrix prints its setups under one header.
  *
  * Differences from bonnie++, on purpose: every cell that ran has a number

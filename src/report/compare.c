@@ -3,10 +3,10 @@
  * the reading of result files (run, lifecycle or matrix) from anyone.
  */
 #include "report/compare.h"
-#include "util/signals.h"
-#include "core/error.h"
 #include "report/json.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/signals.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -107,119 +107,7 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base,
 	return buf;
 }
 
-/* ---- formatting -------------------------------------------------------- */
-
-/*
- * The text view's rules (src/report/text.c): three significant digits,
- * binary byte rates, decimal operation rates, lifecycle times in seconds.
- */
-static double sane(double v)
-{
-	return isfinite(v) && v > 0 ? v : 0;
-}
-
-static void sig3(char *buf, size_t len, double v, const char *unit)
-{
-	if (v < 9.995)
-		snprintf(buf, len, "%.2f %s", v, unit);
-	else if (v < 99.95)
-		snprintf(buf, len, "%.1f %s", v, unit);
-	else
-		snprintf(buf, len, "%.0f %s", v, unit);
-}
-
-static const char *const bps_units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s" };
-static const char *const ops_units[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
-static const char *const ops_axis_units[] = { "ops/s", "k ops/s", "M ops/s", "G ops/s",
-					      "T ops/s" };
-static const char *const us_units[] = { "µs", "ms", "s" };
-
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-/* How many times v must be divided by step to fall below 1000. */
-static int scale_steps(double v, double step, int nunits, double *div)
-{
-	int u = 0;
-
-	*div = 1;
-	v = sane(v);
-	while (v >= 999.5 && u < nunits - 1) {
-		v /= step;
-		*div *= step;
-		u++;
-	}
-	return u;
-}
-
-static void scaled(char *buf, size_t len, double v, double step,
-		   const char *const *units, int nunits)
-{
-	double div;
-	int u = scale_steps(v, step, nunits, &div);
-
-	sig3(buf, len, sane(v) / div, units[u]);
-}
-
-char *fsb_compare_format_us(double us, char *buf, size_t len)
-{
-	scaled(buf, len, us, 1000, us_units, (int)NELEM(us_units));
-	return buf;
-}
-
-char *fsb_compare_format_value(const char *unit, double v, char *buf, size_t len)
-{
-	if (!unit)
-		unit = "";
-	if (!strcmp(unit, "B/s")) {
-		scaled(buf, len, v, 1024, bps_units, (int)NELEM(bps_units));
-	} else if (!strcmp(unit, "ops/s")) {
-		scaled(buf, len, v, 1000, ops_units, (int)NELEM(ops_units));
-	} else if (!strcmp(unit, "s")) {
-		v = sane(v);
-		if (v < 0.01)
-			fsb_compare_format_us(v * 1e6, buf, len);
-		else if (v < 9.9995)
-			snprintf(buf, len, "%.3f s", v);
-		else if (v < 99.995)
-			snprintf(buf, len, "%.2f s", v);
-		else
-			snprintf(buf, len, "%.1f s", v);
-	} else {
-		snprintf(buf, len, "%.3g%s%s", sane(v), unit[0] ? " " : "", unit);
-	}
-	return buf;
-}
-
-const char *fsb_compare_axis_unit(const char *unit, double vmax, double *div)
-{
-	int u;
-
-	if (!unit)
-		unit = "";
-	if (!strcmp(unit, "B/s")) {
-		u = scale_steps(vmax, 1024, (int)NELEM(bps_units), div);
-		return bps_units[u];
-	}
-	if (!strcmp(unit, "ops/s")) {
-		u = scale_steps(vmax, 1000, (int)NELEM(ops_axis_units), div);
-		return ops_axis_units[u];
-	}
-	if (!strcmp(unit, "s")) {
-		vmax = sane(vmax);
-		if (vmax >= 1) {
-			*div = 1;
-			return "s";
-		}
-		if (vmax >= 0.001) {
-			*div = 1e-3;
-			return "ms";
-		}
-		*div = 1e-6;
-		return "µs";
-	}
-	*div = 1;
-	return unit;
-}
 
 /* ---- the table -------------------------------------------------------- */
 

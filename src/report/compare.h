@@ -60,25 +60,6 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
 char *fsb_compare_ratio_text(const struct fsb_test_result *base,
 			     const struct fsb_test_result *t, char *buf, size_t len);
 
-/* ---- formatting (the text view's units) -------------------------------- */
-
-/*
- * A figure with its unit, three significant digits, auto-scaled as the
- * text view does: binary byte rates ("512 MiB/s"), decimal operation rates
- * ("12.3 k/s"), times in seconds ("0.179 s", "850 µs"). Returns buf.
- */
-char *fsb_compare_format_value(const char *unit, double v, char *buf, size_t len);
-
-/* A latency in microseconds: "850 µs", "1.20 ms", "2.00 s". Returns buf. */
-char *fsb_compare_format_us(double us, char *buf, size_t len);
-
-/*
- * One scale for a set of figures of this unit whose largest is vmax (for a
- * chart axis): sets *div to what a figure is divided by and returns the
- * scaled unit's name ("MiB/s", "k ops/s", "ms"). Never NULL.
- */
-const char *fsb_compare_axis_unit(const char *unit, double vmax, double *div);
-
 /* ---- the table -------------------------------------------------------- */
 
 /* Far more figures than fsbench has tests: 12 run tests, 6 lifecycle phases. */
@@ -186,6 +167,37 @@ static inline const char *const *fsb_compare_set_labels(const struct fsb_compare
 	return (const char *const *)s->labels;
 }
 
-/* ---- output ------------------------------------------------------------ */
+/* ---- the views --------------------------------------------------------- */
+
+/*
+ * The table t of the inputs in set as text (a table of medians with the
+ * speed relative to the first input, labels cut to 40 characters and made
+ * terminal-safe), JSON (every cell with its spread, ratio and verdict) or
+ * CSV (one line per cell). Each returns 0, -ENOMEM or -EIO.
+ */
+int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t);
+int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t);
+int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
+			  const struct fsb_compare_table *t);
+
+struct fsb_compare_view {
+	const char *name;      /* --format value */
+	const char *ext;       /* extension of a fallback file */
+	int (*write)(FILE *out, const struct fsb_compare_set *set,
+		     const struct fsb_compare_table *t);
+};
+
+/* The view called name ("text", "json", "csv"), or NULL. */
+const struct fsb_compare_view *fsb_compare_view_find(const char *name);
+
+/*
+ * Render the table with view into memory and hand it to o (fsb_output in
+ * report/writer.h). Describes a failure once. Returns 0 or -errno.
+ */
+struct fsb_output;
+int fsb_compare_output(const struct fsb_compare_view *view, const struct fsb_compare_set *set,
+		       const struct fsb_compare_table *t, struct fsb_output *o);
 
 #endif

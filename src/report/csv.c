@@ -1,8 +1,9 @@
 /*
  * The "csv" view: the bonnie++ 1.98 CSV line (DESIGN.md, CSV table), so
  * bon_csv2txt and bon_csv2html read fsbench results unchanged. The shape
- * follows what bonnie++ 2.00a really writes (reference/bonnie++-2.00a-
- * sample.csv), not its own header line, which names fields 21-25 wrongly.
+ * follows what bonnie++ 2.00a really writes (its sample CSV lines in
+ * docs/references.md), not its own header line, which names fields 21-25
+ * wrongly.
  */
 #include "report/writer.h"
 #include "util/size.h"

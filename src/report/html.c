@@ -14,10 +14,12 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
-#include "report/html_out.h"
-#include "core/error.h"
+#include "device/cache.h"
 #include "report/compare.h"
+#include "report/html_out.h"
+#include "util/error.h"
 #include "util/size.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -505,7 +507,7 @@ static void value_cell(struct fsb_html_out *w, const struct fsb_test_result *t)
 		return;
 	}
 	/* The unit is the document's: "512 <img...>" is text like any other. */
-	fsb_compare_format_value(t->unit, t->median, buf, sizeof(buf));
+	fsb_unit_format(t->unit, t->median, buf, sizeof(buf));
 	fsb_html_lit(w, "<td class=\"num\">");
 	fsb_html_text(w, buf);
 	if (fsb_test_noisy(t))
@@ -644,9 +646,9 @@ static void bar_title(struct fsb_html_out *w, const char *label,
 	char med[64], lo[64], hi[64];
 
 	/* The unit picks the format and is the document's text: all escaped. */
-	fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
-	fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
-	fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
+	fsb_unit_format(cell->unit, cell->median, med, sizeof(med));
+	fsb_unit_format(cell->unit, cell->min, lo, sizeof(lo));
+	fsb_unit_format(cell->unit, cell->max, hi, sizeof(hi));
 	fsb_html_lit(w, "<g><title>");
 	fsb_html_textf(w, "%s: median %s, lowest %s, highest %s, %zu run%s", label, med, lo, hi,
 		       cell->nruns, cell->nruns == 1 ? "" : "s");
@@ -672,7 +674,7 @@ static void write_chart(struct page *p, size_t r)
 		vmax = fmax(vmax, fmax(bounded(cell->median), fmax(bounded(cell->min),
 								   bounded(cell->max))));
 	}
-	aunit = fsb_compare_axis_unit(row->unit, vmax, &div);
+	aunit = fsb_unit_axis(row->unit, vmax, &div);
 	step = nice_step(vmax / div / 4);
 	top = ceil(vmax / div / step - 1e-9) * step;
 	if (!isfinite(top)) {
@@ -843,9 +845,9 @@ static void write_lifecycle(struct page *p)
 
 			if (!cell)
 				continue;
-			fsb_compare_format_value(cell->unit, cell->min, lo, sizeof(lo));
-			fsb_compare_format_value(cell->unit, cell->median, med, sizeof(med));
-			fsb_compare_format_value(cell->unit, cell->max, hi, sizeof(hi));
+			fsb_unit_format(cell->unit, cell->min, lo, sizeof(lo));
+			fsb_unit_format(cell->unit, cell->median, med, sizeof(med));
+			fsb_unit_format(cell->unit, cell->max, hi, sizeof(hi));
 			fsb_html_lit(w, "<tr>");
 			if (!k++) {
 				fsb_html_markupf(w, "<th rowspan=\"%zu\">", n);
@@ -876,7 +878,7 @@ static void us_cell(struct fsb_html_out *w, double us)
 {
 	char buf[32];
 
-	fsb_compare_format_us(us, buf, sizeof(buf));
+	fsb_unit_format_us(us, buf, sizeof(buf));
 	num_cell(w, buf);
 }
 
@@ -980,15 +982,20 @@ static bool any_param(const struct page *p, const char *key)
 }
 
 /* What a cache mode means, as the page's own words (markup, not data). */
-static void cache_words(struct fsb_html_out *w, const char *mode)
+static void cache_words(struct fsb_html_out *w, enum fsb_cache_mode mode)
 {
-	if (!strcmp(mode, "drop"))
+	switch (mode) {
+	case FSB_CACHE_DROP:
 		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
 		                "read test, so reads come from the device");
-	else if (!strcmp(mode, "direct"))
+		break;
+	case FSB_CACHE_DIRECT:
 		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
-	else if (!strcmp(mode, "keep"))
+		break;
+	case FSB_CACHE_KEEP:
 		fsb_html_lit(w, "the page cache is kept on purpose: reads may come from memory");
+		break;
+	}
 }
 
 /* "3" or, with several kinds, "run suites 3, lifecycle phases 12". */
@@ -1031,8 +1038,9 @@ static void write_repeats(struct page *p)
 static void write_method(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
+	static const enum fsb_cache_mode modes[] = { FSB_CACHE_DROP, FSB_CACHE_DIRECT,
+						     FSB_CACHE_KEEP };
 	bool listed[3] = { false };
-	static const char *const modes[] = { "drop", "direct", "keep" };
 
 	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
 	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
@@ -1056,11 +1064,12 @@ static void write_method(struct page *p)
 		fsb_html_lit(w, ".");
 		for (size_t m = 0; m < 3; m++) {
 			for (size_t i = 0; i < p->n && !listed[m]; i++) {
-				const char *mode = fsb_result_get_str(p->docs[i], "cache", NULL);
+				const char *name = fsb_result_get_str(p->docs[i], "cache", NULL);
+				enum fsb_cache_mode mode;
 
-				if (mode && !strcmp(mode, modes[m])) {
+				if (!fsb_cache_mode_parse(name, &mode) && mode == modes[m]) {
 					fsb_html_lit(w, " <em>");
-					fsb_html_text(w, modes[m]);
+					fsb_html_text(w, fsb_cache_mode_name(mode));
 					fsb_html_lit(w, "</em>: ");
 					cache_words(w, modes[m]);
 					fsb_html_lit(w, ".");

@@ -1,5 +1,5 @@
 #include "report/json.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 
 #include <errno.h>

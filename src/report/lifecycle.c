@@ -1,6 +1,6 @@
 #include "report/lifecycle.h"
 #include "report/writer.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/size.h"
 #include "util/text.h"
 

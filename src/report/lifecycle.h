@@ -1,6 +1,6 @@
 /*
- * The "lifecycle" view: the layout of
- * reference/flash-lifecycle-logfs-vs-jffs2.txt. Per phase and setup, a
+ * The "lifecycle" view: the layout of the flash lifecycle report (LogFS
+ * against JFFS2, docs/references.md). Per phase and setup, a
  * heading ("Mount ext4", "Copy 16MiB file to ext4"), then the highest,
  * median and lowest wall time as `time` prints them ("real\t0m0.179s"),
  * then two lines the reference lacks: bytes read and written at the device

@@ -6,7 +6,7 @@
 #include "report/matrix.h"
 #include "report/json.h"
 #include "report/writer.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/size.h"
 #include "util/text.h"
@@ -303,6 +303,20 @@ static void print_head(FILE *out, const struct fsb_matrix_doc *d)
 	fputs("\n\n", out);
 }
 
+/* Where the setups' images were used: loop devices, a guest's disk, or both. */
+static const char *where(const struct fsb_matrix_doc *d)
+{
+	size_t guests = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		guests += d->entries[i].guest;
+	if (!guests)
+		return "on loop devices (direct I/O)";
+	if (guests == d->n)
+		return "as the disk of a QEMU guest";
+	return "on loop devices (direct I/O), or as the disk of a QEMU guest (guest rows)";
+}
+
 /*
  * "Configuration:" as the reference lists it: per setup the mkfs command
  * and the mount, then what the setups share (images, the commands run).
@@ -326,9 +340,9 @@ static void print_config(FILE *out, const struct fsb_matrix_doc *d)
 		fsb_size_format_human(d->entries[0].image_bytes, size, sizeof(size));
 		fprintf(out, "Configuration: fresh %s images filled with ", size);
 		fsb_text_put(out, str(d->entries[0].fill));
-		fputs(", on loop devices (direct I/O), per setup\n", out);
+		fprintf(out, ", %s, per setup\n", where(d));
 	} else {
-		fputs("Configuration: fresh images on loop devices (direct I/O), per setup\n", out);
+		fprintf(out, "Configuration: fresh images %s, per setup\n", where(d));
 	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct fsb_matrix_entry *e = &d->entries[i];
@@ -381,17 +395,25 @@ static void print_config(FILE *out, const struct fsb_matrix_doc *d)
 static int print_bonnie(FILE *out, const struct fsb_matrix_doc *d)
 {
 	bool header = false;
+	size_t lw = 0;
 	int err;
 
+	/* One label column for all rows: a guest's "(guest, tcg)" widens it. */
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_result *r = d->entries[i].run_res;
+
+		if (r && fsb_text_width(fsb_writer_label(r)) > lw)
+			lw = fsb_text_width(fsb_writer_label(r));
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct fsb_result *r = d->entries[i].run_res;
 
 		if (!r)
 			continue;
-		if (!header && (err = fsb_bonnie_header(out, r)))
+		if (!header && (err = fsb_bonnie_header_w(out, r, lw)))
 			return err;
 		header = true;
-		if ((err = fsb_bonnie_row(out, r)))
+		if ((err = fsb_bonnie_row_w(out, r, lw)))
 			return err;
 	}
 	if (header)

@@ -2,7 +2,7 @@
  * The matrix document: every setup of a `fsbench matrix` run with its
  * configuration, its status and its result documents, and its views:
  *
- *   text  the reference's layout (reference/bonnie-1.2-ext2-ext3-reiserfs.txt):
+ *   text  the bonnie 1.2 report's layout (docs/references.md):
  *         the setups' configuration, one bonnie 1.2 row per setup, the
  *         bonnie++ Create block when the metadata suite ran, a lifecycle
  *         table (rows setups, columns phases), setups that failed or were
@@ -20,6 +20,7 @@
  */
 #ifndef FSB_REPORT_MATRIX_H
 #define FSB_REPORT_MATRIX_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ struct fsb_matrix_entry {
 	char *run, *lifecycle;       /* arguments; NULL when not used */
 	unsigned devices;
 	uint64_t image_bytes;
+	bool guest;                  /* ran in a QEMU guest (guest = yes), not on loop devices */
 	enum fsb_matrix_status status;
 	char *error;                 /* why it failed or was skipped; NULL when ok */
 	char *note;                  /* a remark that is no failure; NULL when none */

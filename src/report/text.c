@@ -5,13 +5,15 @@
  * saying how the figures were made, since a number without its cache mode
  * and repeat count invites the wrong conclusion.
  *
- * Units: rates of bytes are binary (KiB/s, MiB/s, GiB/s), like every size
- * fsbench prints and like bonnie's K/sec; operation rates are decimal
- * ("12.3 k/s"). Every figure has three significant digits.
+ * Units as util/units.h shows them everywhere: rates of bytes binary
+ * (KiB/s, MiB/s, GiB/s), operation rates decimal ("12.3 k/s"), three
+ * significant digits.
  */
 #include "report/writer.h"
+#include "device/cache.h"
 #include "util/size.h"
 #include "util/text.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,109 +29,6 @@
 static double sane(double v)
 {
 	return isfinite(v) && v > 0 ? v : 0;
-}
-
-/*
- * How a test's figures are shown: divide by div, print with decimals
- * (or three significant digits when decimals < 0), follow with unit. One
- * scale per row, chosen from the median, so min and max read in its unit.
- */
-struct scale {
-	double div;
-	int decimals;
-	const char *unit;
-};
-
-/* Three significant digits, as far as the magnitude allows. */
-static int sig3_decimals(double v)
-{
-	return v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
-}
-
-static void number(char *buf, size_t len, const struct scale *sc, double v)
-{
-	v = sane(v) / sc->div;
-	snprintf(buf, len, "%.*f", sc->decimals >= 0 ? sc->decimals : sig3_decimals(v), v);
-}
-
-static void with_unit(char *buf, size_t len, const struct scale *sc, double v)
-{
-	char num[64];
-
-	number(num, sizeof(num), sc, v);
-	snprintf(buf, len, "%s %s", num, sc->unit);
-}
-
-/* Step v down by step until it is below 1000 (or the units run out). */
-static struct scale stepped(double v, double div, double step, const char *const *units,
-			    int nunits)
-{
-	struct scale sc = { .div = div, .decimals = -1, .unit = units[0] };
-
-	v = sane(v) / div;
-	for (int u = 1; v >= 999.5 && u < nunits; u++) {
-		v /= step;
-		sc.div *= step;
-		sc.unit = units[u];
-	}
-	return sc;
-}
-
-static struct scale scale_bps(double v)
-{
-	static const char *const units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s" };
-
-	return stepped(v, 1, 1024, units, 5);
-}
-
-static struct scale scale_ops(double v)
-{
-	static const char *const units[] = { "/s", "k/s", "M/s", "G/s" };
-
-	return stepped(v, 1, 1000, units, 4);
-}
-
-/* Latencies are kept in microseconds. */
-static struct scale scale_us(double us)
-{
-	static const char *const units[] = { "µs", "ms", "s" };
-
-	return stepped(us, 1, 1000, units, 3);
-}
-
-/* Wall times of lifecycle phases read best in seconds: "0.179 s". */
-static struct scale scale_s(double s)
-{
-	static const char *const units[] = { "µs", "ms", "s" };
-	struct scale sc = { .div = 1, .unit = "s" };
-
-	s = sane(s);
-	if (s < 0.01)
-		return stepped(s, 1e-6, 1000, units, 3);
-	sc.decimals = s < 9.9995 ? 3 : s < 99.995 ? 2 : 1;
-	return sc;
-}
-
-static struct scale scale_for(const char *unit, double median)
-{
-	struct scale sc = { .div = 1, .decimals = -1, .unit = unit ? unit : "" };
-
-	if (!unit)
-		return sc;
-	if (!strcmp(unit, "B/s"))
-		return scale_bps(median);
-	if (!strcmp(unit, "ops/s"))
-		return scale_ops(median);
-	if (!strcmp(unit, "s"))
-		return scale_s(median);
-	return sc;
-}
-
-static void fmt_us(char *buf, size_t len, double us)
-{
-	struct scale sc = scale_us(us);
-
-	with_unit(buf, len, &sc, us);
 }
 
 /*
@@ -426,16 +325,16 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 {
 	char median[96], lo[64], hi[64], range[160], cv[32], cpu[32], p99[96], work[48];
 
-	struct scale sc = scale_for(t->unit, t->median);
+	struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, t->median);
 
-	with_unit(median, sizeof(median), &sc, t->median);
-	number(lo, sizeof(lo), &sc, t->min);
-	number(hi, sizeof(hi), &sc, t->max);
+	fsb_unit_with(&sc, t->median, median, sizeof(median));
+	fsb_unit_number(&sc, t->min, lo, sizeof(lo));
+	fsb_unit_number(&sc, t->max, hi, sizeof(hi));
 	snprintf(range, sizeof(range), "[%s – %s]", lo, hi);
 	snprintf(cv, sizeof(cv), "%.1f%%", sane(t->cv) * 100);
 	snprintf(cpu, sizeof(cpu), "%.1f", sane(t->cpu_pct));
 	if (t->has_latency)
-		fmt_us(p99, sizeof(p99), t->latency.p99_us);
+		fsb_unit_format_us(t->latency.p99_us, p99, sizeof(p99));
 	else
 		snprintf(p99, sizeof(p99), "-");
 	fmt_work(work, sizeof(work), t);
@@ -445,14 +344,20 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 }
 
 /* What a cache mode means for the figures, when a reader might not know. */
-static const char *cache_words(const char *mode)
+static const char *cache_words(const char *name)
 {
-	if (!strcmp(mode, "drop"))
+	enum fsb_cache_mode mode;
+
+	if (fsb_cache_mode_parse(name, &mode))
+		return "";
+	switch (mode) {
+	case FSB_CACHE_DROP:
 		return " (page cache dropped before reads)";
-	if (!strcmp(mode, "direct"))
+	case FSB_CACHE_DIRECT:
 		return " (O_DIRECT, page cache bypassed)";
-	if (!strcmp(mode, "keep"))
+	case FSB_CACHE_KEEP:
 		return " (page cache kept: reads may come from memory)";
+	}
 	return "";
 }
 

@@ -1,7 +1,7 @@
 #include "report/writer.h"
 #include "report/json.h"
 #include "report/lifecycle.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 #include "util/text.h"
 

@@ -77,7 +77,7 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
 /* Modern human-readable report: header, one line per test, footnote. */
 int fsb_write_text(FILE *out, const struct fsb_result *r);
 
-/* bonnie 1.2 table (reference/bonnie-1.2-ext2-ext3-reiserfs.txt). */
+/* bonnie 1.2 table (the ext2/ext3/reiserfs report in docs/references.md). */
 int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
 /*
  * The same table in pieces, so a matrix view can print several results
@@ -86,6 +86,10 @@ int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
  */
 int fsb_bonnie_header(FILE *out, const struct fsb_result *first);
 int fsb_bonnie_row(FILE *out, const struct fsb_result *r);
+/* The same with a label column label_width characters wide (at least the
+ * reference's 11), so that rows with long labels line up. */
+int fsb_bonnie_header_w(FILE *out, const struct fsb_result *first, size_t label_width);
+int fsb_bonnie_row_w(FILE *out, const struct fsb_result *r, size_t label_width);
 
 /* bonnie++ 2.00a text report followed by the CSV line ("bonnie++" view). */
 int fsb_write_bonnie_pp(FILE *out, const struct fsb_result *r);

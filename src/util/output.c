@@ -1,5 +1,5 @@
 #include "util/output.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
 
 #include <ctype.h>

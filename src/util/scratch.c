@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 int fsb_scratch_create(const char *parent, char *out, size_t len)
@@ -103,4 +105,34 @@ int fsb_scratch_remove(const char *path)
 	if (rmdir(path) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int fsb_scratch_path(const char *dir, const char *name, char *out, size_t len)
+{
+	if ((size_t)snprintf(out, len, "%s/%s", dir, name) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+uint64_t fsb_scratch_file_size(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (fsb_scratch_path(dir, name, path, sizeof(path)) || stat(path, &st) < 0)
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+uint64_t fsb_scratch_space(const char *dir, uint64_t reuse)
+{
+	struct statvfs vfs;
+	uint64_t free_bytes, margin;
+
+	if (statvfs(dir, &vfs) < 0)
+		return 0;
+	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize + reuse;
+	/* Leave room for metadata and the other test file. */
+	margin = free_bytes / 20 + (4u << 20);
+	return free_bytes > margin ? free_bytes - margin : 0;
 }

@@ -2,6 +2,7 @@
 #ifndef FSB_UTIL_SCRATCH_H
 #define FSB_UTIL_SCRATCH_H
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Create a fresh directory "fsbench.<pid>.XXXXXX" under parent (mkdtemp, so
@@ -25,5 +26,19 @@ int fsb_scratch_name_ok(const char *name);
  * says whose it is. Returns 0 or the first -errno.
  */
 int fsb_scratch_remove(const char *path);
+
+/* Path of the file name in dir into out. 0 or -ENAMETOOLONG. */
+int fsb_scratch_path(const char *dir, const char *name, char *out, size_t len);
+
+/* Size of the file name in dir, 0 when absent. */
+uint64_t fsb_scratch_file_size(const char *dir, const char *name);
+
+/*
+ * Free bytes for the filesystem holding dir (statvfs f_bavail), plus
+ * `reuse` bytes of files about to be replaced, minus a margin for
+ * metadata and the tests' other files (5% and 4 MiB). 0 when it cannot
+ * be read. The work caps of the block and per-char tests come from this.
+ */
+uint64_t fsb_scratch_space(const char *dir, uint64_t reuse);
 
 #endif

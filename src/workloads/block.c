@@ -9,8 +9,9 @@
  * done in setup, untimed.
  */
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/scratch.h"
 #include "util/size.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@ struct block_priv {
 
 static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test, int flags)
 {
-	int err = fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, p->path, sizeof(p->path));
+	int err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, p->path, sizeof(p->path));
 
 	p->fd = -1;
 	if (err)
@@ -81,9 +82,9 @@ static uint64_t size_work(const struct fsb_ctx *ctx)
  */
 static uint64_t write_max(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
 
-	return fsb_scratch_space(ctx, ctx->cow ? 0 : have);
+	return fsb_scratch_space(ctx->dir, ctx->cow ? 0 : have);
 }
 
 static int write_setup(struct fsb_ctx *ctx, void *priv)
@@ -109,7 +110,8 @@ static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		t0 = fsb_clock_ns();
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return fsb_io_error("write", "write", p->path, off, err, ctx->work);
+			return fsb_workload_io_error("write", "write", p->path, off, err,
+						     ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}
@@ -134,7 +136,7 @@ const struct fsb_workload_ops fsb_wl_write = {
 
 static uint64_t existing_work(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
 
 	have = have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
 	return have ? have : ctx->cfg->size_bytes;
@@ -142,7 +144,7 @@ static uint64_t existing_work(const struct fsb_ctx *ctx)
 
 static uint64_t existing_max(const struct fsb_ctx *ctx)
 {
-	return fsb_scratch_space(ctx, 0) + fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+	return fsb_scratch_space(ctx->dir, 0) + fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
 }
 
 /*
@@ -154,8 +156,8 @@ static uint64_t existing_max(const struct fsb_ctx *ctx)
  */
 static uint64_t rewrite_max(const struct fsb_ctx *ctx)
 {
-	uint64_t avail = fsb_scratch_space(ctx, 0);
-	uint64_t have = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME);
+	uint64_t avail = fsb_scratch_space(ctx->dir, 0);
+	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
 
 	if (!ctx->cow)
 		return avail + have;
@@ -182,7 +184,8 @@ static int read_chunk(struct fsb_ctx *ctx, struct block_priv *p, const char *tes
 	ssize_t got = fsb_read_full(p->fd, p->buf, chunk);
 
 	if (got != (ssize_t)chunk)
-		return fsb_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0, ctx->work);
+		return fsb_workload_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0,
+					     ctx->work);
 	return 0;
 }
 
@@ -209,10 +212,12 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 			return err;
 		fsb_block_stamp(p->buf, chunk, off, fsb_block_gen(p->buf) + 1);
 		if (lseek(p->fd, -(off_t)chunk, SEEK_CUR) < 0)
-			return fsb_io_error("rewrite", "seek in", p->path, off, -errno, ctx->work);
+			return fsb_workload_io_error("rewrite", "seek in", p->path, off, -errno,
+						     ctx->work);
 		err = fsb_write_full(p->fd, p->buf, chunk);
 		if (err)
-			return fsb_io_error("rewrite", "write", p->path, off, err, ctx->work);
+			return fsb_workload_io_error("rewrite", "write", p->path, off, err,
+						     ctx->work);
 		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
 			return -EINTR;
 	}

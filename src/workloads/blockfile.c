@@ -1,7 +1,8 @@
 #include "workloads/blockfile.h"
-#include "core/error.h"
 #include "device/cache.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/scratch.h"
 #include "util/size.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define MAGIC 0x6673626e63686b31ull /* "fsbnchk1" */
@@ -20,13 +20,6 @@
 struct header {
 	uint64_t magic, offset, gen, check;
 };
-
-int fsb_scratch_path(const struct fsb_ctx *ctx, const char *name, char *out, size_t len)
-{
-	if ((size_t)snprintf(out, len, "%s/%s", ctx->dir, name) >= len)
-		return -ENAMETOOLONG;
-	return 0;
-}
 
 /* xorshift64*: fast, seedable, good enough to defeat compression/dedup. */
 static uint64_t next_rand(uint64_t *s)
@@ -123,46 +116,6 @@ int fsb_block_verify(const char *test, const char *path, const void *chunk,
 	return -EIO;
 }
 
-uint64_t fsb_scratch_file_size(const struct fsb_ctx *ctx, const char *name)
-{
-	char path[4096];
-	struct stat st;
-
-	if (fsb_scratch_path(ctx, name, path, sizeof(path)) || stat(path, &st) < 0)
-		return 0;
-	return (uint64_t)st.st_size;
-}
-
-uint64_t fsb_scratch_space(const struct fsb_ctx *ctx, uint64_t reuse)
-{
-	struct statvfs vfs;
-	uint64_t free_bytes, margin;
-
-	if (statvfs(ctx->dir, &vfs) < 0)
-		return 0;
-	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize + reuse;
-	/* Leave room for metadata and the other test file. */
-	margin = free_bytes / 20 + (4u << 20);
-	return free_bytes > margin ? free_bytes - margin : 0;
-}
-
-int fsb_cache_prepare_fd(const struct fsb_ctx *ctx, const char *test, int fd)
-{
-	int err;
-
-	if (ctx->cfg->cache == FSB_CACHE_KEEP)
-		return 0;
-	/* Direct I/O bypasses the cache, but pages left by the untimed
-	 * preparation would still be written back during the test: flush
-	 * and evict them in both modes. */
-	err = fsb_cache_drop_fd(fd);
-	if (!err && ctx->cfg->cache == FSB_CACHE_DROP)
-		err = fsb_cache_drop_global();
-	if (err)
-		fsb_err_errno(err, "%s: cannot drop the page cache", test);
-	return err;
-}
-
 /* Pattern chunks appended per write while preparing: about 1 MiB, so a
  * file of small blocks is not made with a system call per block. */
 #define PREPARE_BYTES (1u << 20)
@@ -178,7 +131,7 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	struct stat st;
 	int fd, err = 0;
 
-	err = fsb_scratch_path(ctx, name, path, sizeof(path));
+	err = fsb_scratch_path(ctx->dir, name, path, sizeof(path));
 	if (err)
 		return err;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -215,8 +168,9 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 				fsb_size_format_human(bytes, need, sizeof(need)), strerror(-err));
 		}
 	}
-	if (!err)
-		err = fsb_cache_prepare_fd(ctx, test, fd);
+	/* Untimed: written pages flushed and evicted, so the test reads cold. */
+	if (!err && (err = fsb_cache_prepare_read(fd, cfg->cache, FSB_CACHE_IO_BLOCK)))
+		fsb_err_errno(err, "%s: cannot drop the page cache", test);
 out:
 	free(buf);
 	close(fd);
@@ -233,11 +187,10 @@ int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *
 	char path[4096];
 	int fd, err;
 
-	err = fsb_scratch_path(ctx, name, path, sizeof(path));
+	err = fsb_scratch_path(ctx->dir, name, path, sizeof(path));
 	if (err)
 		return err;
-	if (ctx->cfg->cache == FSB_CACHE_DIRECT)
-		flags |= O_DIRECT;
+	flags |= fsb_cache_open_flags(ctx->cfg->cache, FSB_CACHE_IO_BLOCK);
 	fd = open(path, flags | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
@@ -251,22 +204,4 @@ int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *
 int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
 {
 	return fsb_chunkfile_open(ctx, test, FSB_BLOCKFILE_NAME, flags);
-}
-
-int fsb_io_error(const char *test, const char *what, const char *path, uint64_t off, int err,
-		 uint64_t need)
-{
-	char buf[32];
-
-	if (err == -EINTR && fsb_stop_requested())
-		return err;
-	/* What the test needs is a hint for writing, not for reading. */
-	if (err == -ENOSPC && strcmp(what, "read"))
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
-			path, (unsigned long long)off, strerror(-err),
-			fsb_size_format_human(need, buf, sizeof(buf)));
-	else
-		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
-			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
-	return err ? err : -EIO;
 }

@@ -20,12 +20,8 @@
 #include "workloads/workload.h"
 
 #define FSB_BLOCKFILE_NAME "block.dat"
-#define FSB_CHARFILE_NAME "char.dat"
 /* randread and randwrite's own file, so the block tests' file is untouched. */
 #define FSB_RANDFILE_NAME "random.dat"
-
-/* Path of a file in the scratch dir into out. 0 or -ENAMETOOLONG. */
-int fsb_scratch_path(const struct fsb_ctx *ctx, const char *name, char *out, size_t len);
 
 /* A chunk-aligned buffer (posix_memalign 4096, O_DIRECT-safe) filled with
  * the seed's bytes. NULL with errno set. Free with free(). */
@@ -57,13 +53,10 @@ const char *fsb_block_check(const void *chunk, size_t chunk_bytes, uint64_t offs
 /* The generation stamped in a chunk. */
 uint64_t fsb_block_gen(const void *chunk);
 
-/* Size of a file in the scratch dir, 0 when absent. */
-uint64_t fsb_scratch_file_size(const struct fsb_ctx *ctx, const char *name);
-
 /*
  * Untimed preparation for tests that read the block file: make sure it
  * holds at least `bytes` of valid chunks (appending pattern chunks), then
- * apply the cache mode (drop: fsync + fadvise + drop_caches as root).
+ * make it cold as the cache mode says (fsb_cache_prepare_read).
  * Returns 0 or -errno after describing the failure.
  */
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
@@ -74,31 +67,13 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 			  size_t chunk_bytes, uint64_t bytes);
 
 /*
- * Open the block file for a test: O_RDWR or O_RDONLY, plus O_DIRECT for
- * --cache=direct. Returns the fd or -errno after describing the failure.
+ * Open the block file for a test: O_RDWR or O_RDONLY, plus what the cache
+ * mode adds for block I/O (O_DIRECT for --cache=direct). Returns the fd
+ * or -errno after describing the failure.
  */
 int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
 
 /* The same for the file `name` in the scratch dir. */
 int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags);
-
-/*
- * Free bytes for the scratch dir's filesystem (statvfs f_bavail), plus
- * `reuse` bytes of files about to be replaced, minus a margin. The work
- * caps of the block tests come from this.
- */
-uint64_t fsb_scratch_space(const struct fsb_ctx *ctx, uint64_t reuse);
-
-/*
- * Describe a failed transfer once: "TEST: cannot WHAT 'PATH' at offset N:
- * why", naming the space the test needs for ENOSPC and "unexpected end of
- * file" for err == 0. Silent for EINTR after a stop request. Returns err,
- * or -EIO for err == 0.
- */
-int fsb_io_error(const char *test, const char *what, const char *path, uint64_t off, int err,
-		 uint64_t need);
-
-/* Drop a file from the cache according to cfg->cache (untimed). */
-int fsb_cache_prepare_fd(const struct fsb_ctx *ctx, const char *test, int fd);
 
 #endif

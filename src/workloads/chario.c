@@ -9,12 +9,13 @@
  *
  * The byte at position i is pattern(i, seed); getc compares every byte it
  * reads, which is one compare per getc and keeps the figure honest.
- * --cache=direct does not apply (1-byte O_DIRECT I/O is invalid): these
- * tests drop the cache as in --cache=drop.
+ * What a --cache mode means for byte-sized I/O is decided in device/cache.h
+ * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
  */
-#include "workloads/blockfile.h"
-#include "core/error.h"
+#include "workloads/workload.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/scratch.h"
 #include "util/size.h"
 
 #include <errno.h>
@@ -23,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define FSB_CHARFILE_NAME "char.dat"
 
 /* Auto --char-size starts here and grows until a run lasts --min-time. */
 #define STDIO_START_BYTES (16ull << 20)
@@ -57,13 +60,14 @@ static uint64_t putc_max(const struct fsb_ctx *ctx)
 {
 	if (ctx->cfg->char_size_bytes)
 		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx, ctx->cow ? 0 : fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME));
+	return fsb_scratch_space(ctx->dir,
+				 ctx->cow ? 0 : fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME));
 }
 
 /* getc reads what putc wrote: the file's size, else the putc start. */
 static uint64_t getc_start(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
 
 	return have ? have : char_start(ctx);
 }
@@ -72,7 +76,7 @@ static uint64_t getc_max(const struct fsb_ctx *ctx)
 {
 	if (ctx->cfg->char_size_bytes)
 		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx, 0) + fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+	return fsb_scratch_space(ctx->dir, 0) + fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
 }
 
 static void char_teardown(struct fsb_ctx *ctx, void *priv)
@@ -90,7 +94,7 @@ static void char_teardown(struct fsb_ctx *ctx, void *priv)
 
 static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test, int flags)
 {
-	int err = fsb_scratch_path(ctx, FSB_CHARFILE_NAME, p->path, sizeof(p->path));
+	int err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, p->path, sizeof(p->path));
 
 	p->fd = -1;
 	if (err)
@@ -134,7 +138,8 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 				if (putc_unlocked(pattern(i, seed), p->f) == EOF)
 					break;
 			if (i < end)
-				return fsb_io_error("putc", "write", p->path, i, -errno, ctx->work);
+				return fsb_workload_io_error("putc", "write", p->path, i, -errno,
+							     ctx->work);
 		} else {
 			for (; i < end; i++) {
 				unsigned char c = pattern(i, seed);
@@ -144,7 +149,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 						i--;
 						continue;
 					}
-					return fsb_io_error("putc", "write", p->path, i,
+					return fsb_workload_io_error("putc", "write", p->path, i,
 							  r < 0 ? -errno : -EIO, ctx->work);
 				}
 			}
@@ -166,7 +171,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	p->f = NULL;
 	p->fd = -1;
 	if (err)
-		return fsb_io_error("putc", "flush", p->path, i, err, ctx->work);
+		return fsb_workload_io_error("putc", "flush", p->path, i, err, ctx->work);
 	return 0;
 }
 
@@ -190,14 +195,12 @@ const struct fsb_workload_ops fsb_wl_putc = {
 /* Untimed: make sure the file holds `bytes` of the pattern, drop cache. */
 static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 {
-	struct fsb_config cfg = *ctx->cfg;
-	struct fsb_ctx c2 = *ctx;
 	unsigned char buf[65536];
 	char path[4096];
 	uint64_t have, off;
 	int fd, err;
 
-	err = fsb_scratch_path(ctx, FSB_CHARFILE_NAME, path, sizeof(path));
+	err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, path, sizeof(path));
 	if (err)
 		return err;
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -206,7 +209,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 		fsb_err_errno(err, "getc: cannot open '%s'", path);
 		return err;
 	}
-	have = fsb_scratch_file_size(ctx, FSB_CHARFILE_NAME);
+	have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
 	for (off = have, err = 0; off < bytes && !err;) {
 		size_t n = bytes - off < sizeof(buf) ? (size_t)(bytes - off) : sizeof(buf);
 
@@ -218,13 +221,11 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 			err = -EINTR;
 	}
 	if (err) {
-		fsb_io_error("getc", "prepare", path, off, err, bytes);
+		fsb_workload_io_error("getc", "prepare", path, off, err, bytes);
 	} else {
-		/* Per-char I/O cannot be O_DIRECT: direct mode drops instead. */
-		if (cfg.cache == FSB_CACHE_DIRECT)
-			cfg.cache = FSB_CACHE_DROP;
-		c2.cfg = &cfg;
-		err = fsb_cache_prepare_fd(&c2, "getc", fd);
+		err = fsb_cache_prepare_read(fd, ctx->cfg->cache, FSB_CACHE_IO_BYTES);
+		if (err)
+			fsb_err_errno(err, "getc: cannot drop the page cache");
 	}
 	close(fd);
 	return err;
@@ -275,7 +276,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		}
 		if (i < end) {
 			if (c == EOF || c == -2)
-				return fsb_io_error("getc", "read", p->path, i,
+				return fsb_workload_io_error("getc", "read", p->path, i,
 						  c == -2 || (p->f && ferror(p->f)) ? -errno : 0,
 						  ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",

@@ -28,10 +28,10 @@
  * caches and removing leftovers all happen in setup or teardown, untimed.
  */
 #include "workloads/workload.h"
-#include "workloads/names.h"
-#include "core/error.h"
 #include "device/cache.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "workloads/names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -806,12 +806,13 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		fsb_err_errno(err, "%s: cannot sync '%s'", t->name, ctx->dir);
 		return err;
 	}
-	if (t->op == OP_STAT && ctx->cfg->cache == FSB_CACHE_DROP) {
+	if (t->op == OP_STAT) {
 		/*
 		 * Stat what is on the device, not what the create left in memory:
-		 * drop dentries, inodes and pages (root only; a no-op otherwise).
+		 * the cache mode says whether dentries, inodes and pages go (root
+		 * only; a no-op otherwise).
 		 */
-		err = fsb_cache_drop_global();
+		err = fsb_cache_prepare_read(-1, ctx->cfg->cache, FSB_CACHE_IO_META);
 		if (err) {
 			fsb_err_errno(err, "%s: cannot drop caches", t->name);
 			return err;

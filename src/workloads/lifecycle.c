@@ -14,20 +14,20 @@
  *     (about 0.1 ms per MiB) is inside the clock, like the read it checks.
  */
 #include "workloads/lifecycle.h"
-#include "core/error.h"
+#include "device/cache.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
+#include "device/mtd.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <mtd/ubi-user.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -55,22 +55,17 @@ static void file_path(const struct fsb_lifecycle *lc, char *buf, size_t len)
 
 int fsb_lc_ubi_detach(const struct fsb_lifecycle *lc)
 {
-	int32_t num = lc->ubi_num;
-	int fd, err = 0;
+	int err;
 
 	if (!lc->state->ubi_attached)
 		return 0;
-	fd = open("/dev/ubi_ctrl", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, UBI_IOCDET, &num) < 0) {
-		err = -errno;
+	if ((err = fsb_ubi_detach(lc->ubi_num))) {
 		fsb_err_errno(err, "cannot detach UBI device %d from '%s'", lc->ubi_num,
 			      lc->mtd_chr);
-	} else {
-		lc->state->ubi_attached = false;
+		return err;
 	}
-	if (fd >= 0)
-		close(fd);
-	return err;
+	lc->state->ubi_attached = false;
+	return 0;
 }
 
 int fsb_lc_fill(const struct fsb_lifecycle *lc)
@@ -87,7 +82,7 @@ int fsb_lc_fill(const struct fsb_lifecycle *lc)
 	/* Flash is blanked by erasing it: the tool leaves every block 0xff
 	 * (or 0xff with JFFS2 cleanmarkers, -j). */
 	if (lc->erase_argv) {
-		err = fsb_mkfs_run(lc->erase_path, lc->erase_argv);
+		err = fsb_tool_run("erase", lc->erase_path, lc->erase_argv);
 		if (!err)
 			lc->state->dev = FSB_LC_BLANK;
 		return err;
@@ -182,23 +177,16 @@ static int make_cold(const struct fsb_lifecycle *lc)
 {
 	int err = 0;
 
-	/* BLKFLSBUF writes back and drops the block device's page cache. */
-	if (ioctl(lc->dev_fd, BLKFLSBUF, 0) < 0) {
-		err = -errno;
+	if ((err = fsb_cache_drop_blockdev(lc->dev_fd))) {
 		fsb_err_errno(err, "cannot flush the cache of '%s'", lc->dev);
 		return err;
 	}
-	if (lc->lower_fd >= 0 && ioctl(lc->lower_fd, BLKFLSBUF, 0) < 0) {
-		err = -errno;
+	if (lc->lower_fd >= 0 && (err = fsb_cache_drop_blockdev(lc->lower_fd))) {
 		fsb_err_errno(err, "cannot flush the cache of the disk under '%s'", lc->dev);
 		return err;
 	}
 	if (lc->image_fd >= 0) {
-		if (fdatasync(lc->image_fd) < 0)
-			err = -errno;
-		else
-			err = -posix_fadvise(lc->image_fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (err)
+		if ((err = fsb_cache_drop_fd(lc->image_fd)))
 			fsb_err_errno(err, "cannot drop the host cache of the image of '%s'",
 				      lc->dev);
 	}

@@ -102,7 +102,7 @@ struct fsb_lifecycle {
 /* Name of the file the write phase copies and the read phase reads. */
 #define FSB_LC_FILE "fsbench.lifecycle.dat"
 
-/* The phases, in report order (also listed in src/core/registry.c). */
+/* The phases, in report order (also listed in the workload registry). */
 extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount,
 	fsb_wl_lc_mkfs_umount, fsb_wl_lc_mount_umount, fsb_wl_lc_write, fsb_wl_lc_read;
 

@@ -25,7 +25,8 @@
  */
 #include "workloads/blockfile.h"
 #include "workloads/names.h"
-#include "core/error.h"
+#include "util/error.h"
+#include "util/scratch.h"
 #include "engines/engine.h"
 
 #include <errno.h>
@@ -96,7 +97,7 @@ static uint64_t random_cap(const struct fsb_ctx *ctx, bool writing)
 		return n;
 	cap = 2 * n;
 	if (writing && ctx->cow) {
-		uint64_t room = fsb_scratch_space(ctx, 0) / block_of(ctx->cfg);
+		uint64_t room = fsb_scratch_space(ctx->dir, 0) / block_of(ctx->cfg);
 
 		if (room < cap)
 			cap = room ? room : 1; /* 0 would say "unbounded" */
@@ -147,7 +148,7 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 			(unsigned long long)cfg->size_bytes, p->block);
 		return -EINVAL;
 	}
-	err = fsb_scratch_path(ctx, FSB_RANDFILE_NAME, p->path, sizeof(p->path));
+	err = fsb_scratch_path(ctx->dir, FSB_RANDFILE_NAME, p->path, sizeof(p->path));
 	if (err)
 		return err;
 	p->armed = true;
@@ -220,7 +221,7 @@ static int random_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	int err;
 
 	if (io->res < 0 || io->res < io->len)
-		return fsb_io_error(p->test, p->writing ? "write" : "read", p->path, io->off,
+		return fsb_workload_io_error(p->test, p->writing ? "write" : "read", p->path, io->off,
 				    io->res < 0 ? (int)io->res : 0,
 				    p->nblocks * p->block);
 	if (!p->writing && p->verify) {

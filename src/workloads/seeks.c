@@ -17,8 +17,9 @@
  * still make one message.
  */
 #include "workloads/blockfile.h"
-#include "core/error.h"
+#include "util/error.h"
 #include "util/io.h"
+#include "util/scratch.h"
 #include "util/signals.h"
 #include "util/spawn.h"
 
@@ -75,7 +76,7 @@ static uint64_t seeks_max(const struct fsb_ctx *ctx)
 
 	if (!ctx->cow)
 		return 0;
-	n = fsb_scratch_space(ctx, 0) / ctx->cfg->chunk_bytes * 8;
+	n = fsb_scratch_space(ctx->dir, 0) / ctx->cfg->chunk_bytes * 8;
 	return n > ctx->cfg->seeks ? n : ctx->cfg->seeks;
 }
 
@@ -112,12 +113,10 @@ static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsig
 	fsb_hist_init(&slot->hist);
 	if (!buf)
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
-	if ((err = fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path))))
+	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
 	/* As fsb_blockfile_open, which would describe a failure itself. */
-	if (ctx->cfg->cache == FSB_CACHE_DIRECT)
-		flags |= O_DIRECT;
-	fd = open(path, flags);
+	fd = open(path, flags | fsb_cache_open_flags(ctx->cfg->cache, FSB_CACHE_IO_BLOCK));
 	if (fd < 0)
 		return seeker_failed(slot, STEP_OPEN, -errno, 0);
 	/* Wait for the gate: EOF when the parent closes its end. */
@@ -193,7 +192,7 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 	/* A stop (SIGINT/SIGTERM) killed the seekers too: not an error. */
 	if (fsb_stop_requested())
 		return -EINTR;
-	fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path));
+	fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path));
 	if (nfailed > 1)
 		snprintf(others, sizeof(others), " (and %u other seekers)", nfailed - 1);
 	switch (slot->step) {
@@ -235,7 +234,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	struct seeks_priv *p = priv;
 	const struct fsb_config *cfg = ctx->cfg;
 	unsigned n = cfg->seekers ? cfg->seekers : 1;
-	uint64_t size = fsb_scratch_file_size(ctx, FSB_BLOCKFILE_NAME), nchunks;
+	uint64_t size = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME), nchunks;
 	int pipefd[2], err;
 
 	p->gate = -1;
@@ -345,7 +344,8 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 
 	/* A write-back cut short (out of space on a copy-on-write
 	 * filesystem) can leave a torn chunk: the next setup remakes it. */
-	if (p->armed && !p->done && !fsb_scratch_path(ctx, FSB_BLOCKFILE_NAME, path, sizeof(path)))
+	if (p->armed && !p->done &&
+	    !fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path)))
 		fsb_cleanup_unlinkat(AT_FDCWD, path, 0);
 	if (!p->armed && !p->slots)
 		return;

@@ -1,7 +1,7 @@
 /*
  * The unit of extension: one test is one `struct fsb_workload_ops`.
  *
- * Contract with the runner (src/core/runner.c):
+ * Contract with the runner (fsb_runner_measure):
  *   - For every measured run the runner calls setup (untimed), then run
  *     (timed: the clock starts right before and stops right after), then
  *     teardown (always, also after a failed setup or run; idempotent).
@@ -28,17 +28,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/signals.h"
+#include "device/cache.h"
 #include "stats/clock.h"
 #include "stats/hist.h"
+#include "util/signals.h"
 
 struct fsb_engine_ops;
 
-enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
 enum fsb_char_io { FSB_CHAR_STDIO, FSB_CHAR_SYSCALL };
 enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
 
-/* What the user asked for (parsed by src/cli/, read-only for workloads). */
+/* What the user asked for (part of a plan; read-only for workloads). */
 struct fsb_config {
 	/* common */
 	unsigned repeat;              /* measured runs per test (--repeat) */
@@ -152,5 +152,14 @@ struct fsb_workload_ops {
 	int (*run)(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out);
 	void (*teardown)(struct fsb_ctx *ctx, void *priv); /* always, idempotent */
 };
+
+/*
+ * Describe a failed transfer of a test once: "TEST: cannot WHAT 'PATH' at
+ * offset N: why", naming the space the test needs (need bytes) for ENOSPC
+ * and "unexpected end of file" for err == 0. Silent for EINTR after a stop
+ * request. Returns err, or -EIO for err == 0.
+ */
+int fsb_workload_io_error(const char *test, const char *what, const char *path, uint64_t off,
+			  int err, uint64_t need);
 
 #endif

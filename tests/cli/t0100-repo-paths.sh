@@ -26,23 +26,11 @@ cites() {
 
 pat='(^|[^[:alnum:]_-])(reference|shared)/|/work/'
 cites "$pat" >"$T/hits"
-grep -v '^\(\./\)\?src/' "$T/hits" >"$T/outside-src"
-if [ ! -s "$T/outside-src" ]; then
-	ok "no file outside src/ cites reference/, shared/ or /work/"
+if [ ! -s "$T/hits" ]; then
+	ok "no file cites reference/, shared/ or /work/"
 else
-	nok "no file outside src/ cites reference/, shared/ or /work/ ($(wc -l <"$T/outside-src") lines)"
-	diag "$T/outside-src"
-fi
-# src/'s citations go with the rework of src/ in issue 10: until it lands
-# they are shown and skipped; once it has, make this check fail like the
-# one above.
-grep '^\(\./\)\?src/' "$T/hits" >"$T/src"
-if [ ! -s "$T/src" ]; then
-	ok "no file in src/ cites reference/, shared/ or /work/"
-else
-	skip "no file in src/ cites reference/, shared/ or /work/" \
-		"$(wc -l <"$T/src") lines, removed by the src/ rework"
-	diag "$T/src"
+	nok "no file cites reference/, shared/ or /work/ ($(wc -l <"$T/hits") lines)"
+	diag "$T/hits"
 fi
 
 done_testing

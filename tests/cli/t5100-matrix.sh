@@ -93,6 +93,10 @@ bad_ini "unknown run option" "4: run: unknown option '--frob'" \
 	'[global]\nrun = --size 4m\n[ext2]\nrun = --frob\n'
 bad_ini "lifecycle option refused by lifecycle" "2: lifecycle: invalid --phases" \
 	'[global]\nlifecycle = --phases fly\n[ext2]\n'
+# run's own parser: the line's operand is named, not a stand-in target.
+bad_ini "run with a DIR" "2: run: unexpected argument '/etc'\$" '[global]\nrun = /etc\n[ext2]\n'
+bad_ini "lifecycle with an operand" "3: lifecycle: unexpected argument 'x'\$" \
+	'[global]\nrun = --size 4m\nlifecycle = x\n[ext2]\n'
 # The line reader: a bare CR ends a line (a long line after one once wrote
 # past inih's buffer), binary content is refused at its line.
 long=$(printf 'a%.0s' $(seq 5000))
@@ -158,6 +162,19 @@ else
 	nok "--fail-fast: stops after the skipped setup, lists the rest (exit $rc)"; diag "$T/ff.err"
 fi
 
+# ---------------- a step that fails: its name and its first error ----------------
+printf '[global]\nworkdir = %s\nimage_size = 64m\nrun = --size 4m --files 64 --repeat 1\n[badmkfs]\ntype = ext2\nmkfs = false {dev}\n' \
+	"$W" >"$T/fail.ini"
+"$FSBENCH" matrix --progress never "$T/fail.ini" >"$T/fail.out" 2>"$T/fail.err"; rc=$?
+if [ $rc -eq 1 ] && nothing_left &&
+	grep -qx "  badmkfs: failed: mkfs: mkfs failed: 'false' exited with status 1" "$T/fail.out" &&
+	grep -qx "fsbench: mkfs failed: 'false' exited with status 1" "$T/fail.err"; then
+	ok "a failed step: exit 1, the report says the step and its error, nothing left"
+else
+	nok "a failed step: exit 1, the report says the step and its error, nothing left (exit $rc)"
+	diag "$T/fail.out"; diag "$T/fail.err"; why_left
+fi
+
 # ---------------- the small matrix: JSON, then CSV ----------------
 cat >"$T/m.ini" <<EOF
 # ext2; ext4 data=writeback with a lifecycle; btrfs RAID-1 over two devices
@@ -178,7 +195,8 @@ lifecycle = --repeat 2 --copy-size 2m
 devices = 2
 mkfs = mkfs.btrfs -q -f -m raid1 -d raid1 {devs}
 EOF
-"$FSBENCH" matrix --progress never --format json -o "$T/m.json" "$T/m.ini" \
+# The lifecycle's mountpoint is in the matrix's work directory: no TMPDIR.
+TMPDIR=/nonexistent "$FSBENCH" matrix --progress never --format json -o "$T/m.json" "$T/m.ini" \
 	>"$T/m.out" 2>"$T/m.err"; rc=$?
 if [ $rc -eq 0 ] && [ ! -s "$T/m.out" ] && ! grep -v '^fsbench: warning: ' "$T/m.err" | grep -q . &&
 	nothing_left; then
@@ -272,6 +290,13 @@ stop_case() {
 	else
 		nok "$sig during '$step': exit $want, no report, nothing left behind (exit $rc)"
 		said "$T/i.err" | grep -v ' run [0-9]' | sed 's/^/#   /' | tail -5; why_left
+	fi
+	# The runner's progress lines name the setup: "[2/3] ext4-wb putc  run 1/2".
+	if said "$T/i.err" | grep -F "${step%%:*} " | grep -q "^[^ ]* [^ ]* [a-z-]* *run [0-9]"; then
+		ok "$sig: the runner's progress lines carry the setup"
+	else
+		nok "$sig: the runner's progress lines carry the setup"
+		said "$T/i.err" | tail -5 | sed 's/^/#   /'
 	fi
 	if said "$T/i.err" | grep -q "^fsbench: matrix: stopped by signal $((want - 128)) during setup '$label'"; then
 		ok "$sig: says which setup it stopped"

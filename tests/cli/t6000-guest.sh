@@ -19,6 +19,12 @@ expect_exit 2 "--disk below 1 MiB is refused" "$FSBENCH" guest --disk 100k -- ru
 expect_exit 2 "--format after -- is refused" "$FSBENCH" guest -- lifecycle -f json 2>>"$err"
 expect_exit 2 "--accel takes auto, kvm, tcg" "$FSBENCH" guest --accel xen -- run 2>>"$err"
 check "usage errors are one line each" test "$(grep -c '^fsbench: ' "$err")" -eq 5
+# The inner command goes through run's own parser: a bad one is a usage
+# error before anything boots (no qemu on PATH: a boot would fail with 1).
+PATH=/nonexistent "$FSBENCH" guest -- run --bogus >/dev/null 2>"$err"
+rc=$?
+check "an inner command run refuses: exit 2 before anything boots, run's message" \
+	sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$err')\" = \"fsbench: unknown option '--bogus' (see --help)\" ]"
 check "--help names the options" sh -c "'$FSBENCH' guest --help | grep -q -- --guest-timeout"
 
 PATH=/nonexistent "$FSBENCH" guest -- run --version >/dev/null 2>"$err"
@@ -90,7 +96,8 @@ check "its scratch files are gone" no_scratch_left "$T"
 # ---- the matrix: one guest = yes setup, a jffs2 lifecycle on 64 MiB flash ----
 printf '%s\n' '[global]' 'image_size = 64m' 'lifecycle = --repeat 1' \
 	'[jffs2]' 'guest = yes' 'mtd = 128k' 'mkfs = none' >"$T/m.ini"
-TMPDIR=$T "$FSBENCH" matrix -f json -o "$T/m.json" "$T/m.ini" 2>"$err"
+# Everything the setup makes is in the matrix's work directory: no TMPDIR.
+TMPDIR=/nonexistent "$FSBENCH" matrix -f json -o "$T/m.json" "$T/m.ini" 2>"$err"
 rc=$?
 if [ $rc -ne 0 ]; then
 	nok "a guest matrix setup (exit $rc): $(tail -n 15 "$err" | tr '\n' '|')"
@@ -105,6 +112,8 @@ check "its lifecycle has every phase, the erase complete" test "$(json_get "$T/m
 	2>/dev/null)" = "mkfs-mount,mkfs-umount,mount-umount,write,read 0"
 check "the note says guest times are not comparable with host rows" test "$(json_get \
 	"$T/m.json" "'not comparable with host rows' in d['setups'][0]['note']" 2>/dev/null)" = True
+check "its config says the flash was 0xff, not the default fill" test "$(json_get \
+	"$T/m.json" "d['setups'][0]['config']['fill']" 2>/dev/null)" = 0xff
 check "its scratch files are gone" no_scratch_left "$T"
 
 # ---- run on reiserfs, made and mounted in the guest (--fs, --mkfs) ----

@@ -1,11 +1,15 @@
 /*
- * The matrix INI loader (core/matrix.c) from memory: the line reader inih
+ * The matrix INI loader (cli/matrix_ini.c) from memory: the line reader inih
  * calls, the key checks, the resolution of setups, then each setup's mkfs
- * command with stand-in devices. fmemopen: no file is opened.
+ * command with stand-in devices, and each run/lifecycle line through its
+ * command's parser into a plan. fmemopen: no file is opened.
  */
 #include "fuzz.h"
+#include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/error.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 
@@ -16,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"/dev/loop5", "/dev/loop6", "/dev/loop7", "/dev/loop8",
 	};
 	struct fsb_matrix_config cfg;
+	struct fsb_error said;
+	struct fsb_err_scope scope;
 	char why[512] = "";
 	FILE *f;
 	int rc;
@@ -45,8 +51,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			n = fsb_matrix_mkfs_argv(s, devs, s->devices, &argv, &mwhy);
 			/* The loader checked the template: it must expand. */
 			FUZZ_ASSERT(n > 0 || (n == -ENOENT && fsb_mkfs_is_none(s->mkfs)));
-			fsb_mkfs_argv_free(argv);
+			fsb_words_free(argv);
+			cfg.setups[i].selected = true;
 		}
+		/* Every run and lifecycle line through its command's parser: a
+		 * plan, or one usage error (captured: the harness stays quiet). */
+		fsb_error_clear(&said);
+		fsb_err_capture_begin(&scope, &said, true);
+		rc = fsb_matrix_lines_to_plans(&cfg);
+		fsb_err_capture_end(&scope, 0);
+		FUZZ_ASSERT(rc == 0 || rc == FSB_EXIT_USAGE || rc == FSB_EXIT_FAIL);
+		FUZZ_ASSERT(!rc || said.msg[0]);
+		for (size_t i = 0; !rc && i < cfg.nsetups; i++)
+			FUZZ_ASSERT(!cfg.setups[i].run == !cfg.setups[i].run_plan &&
+				    !cfg.setups[i].lifecycle == !cfg.setups[i].lc_plan);
 	}
 	fsb_matrix_config_release(&cfg);
 	return 0;

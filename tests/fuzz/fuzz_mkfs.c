@@ -4,8 +4,8 @@
  * tool is never run here.
  */
 #include "fuzz.h"
-#include "core/matrix.h"
 #include "device/mkfs.h"
+#include "util/spawn.h"
 
 #include <errno.h>
 
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_str(data, size), **words = NULL, **argv = NULL;
 	const char *why = NULL;
-	int n = fsb_mkfs_split(s, &words, &why);
+	int n = fsb_words_split(s, &words, &why);
 
 	if (n < 0) {
 		FUZZ_ASSERT(n == -EINVAL && why && !words);
@@ -32,14 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(m >= 0 || m == -EINVAL || m == -ENOMEM);
 			if (m >= 0) {
 				FUZZ_ASSERT(argv && argv[m] == NULL);
-				fsb_mkfs_argv_free(argv);
+				fsb_words_free(argv);
 			}
 			argv = NULL;
-			m = fsb_matrix_template_devices(s, k, &why);
+			m = fsb_mkfs_template_devices(s, k, &why);
 			FUZZ_ASSERT(m <= (int)k);
 		}
 	}
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 	free(s);
 	return 0;
 }

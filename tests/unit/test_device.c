@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
 #include "device/image.h"
@@ -33,6 +34,7 @@
 #include "report/lifecycle.h"
 #include "report/result.h"
 #include "util/scratch.h"
+#include "util/spawn.h"
 
 static size_t count(char **v)
 {
@@ -53,13 +55,13 @@ static void expect_split(const char *tmpl, const char *const *want)
 
 	while (want[n])
 		n++;
-	rc = fsb_mkfs_split(tmpl, &argv, &why);
+	rc = fsb_words_split(tmpl, &argv, &why);
 	assert_int_equal(rc, (int)n);
 	assert_null(why);
 	assert_int_equal(count(argv), n);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(argv[i], want[i]);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 }
 
 static void expect_split_error(const char *tmpl, const char *why_has)
@@ -67,7 +69,7 @@ static void expect_split_error(const char *tmpl, const char *why_has)
 	const char *why = NULL;
 	char **argv = NULL;
 
-	assert_int_equal(fsb_mkfs_split(tmpl, &argv, &why), -EINVAL);
+	assert_int_equal(fsb_words_split(tmpl, &argv, &why), -EINVAL);
 	assert_null(argv);
 	assert_non_null(why);
 	assert_non_null(strstr(why, why_has));
@@ -139,14 +141,14 @@ static void expect_expand(const char *tmpl, const char *const *devs, size_t ndev
 
 	while (want[n])
 		n++;
-	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_true(fsb_words_split(tmpl, &words, &why) > 0);
 	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), (int)n);
 	assert_null(why);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(argv[i], want[i]);
 	assert_null(argv[n]);
-	fsb_mkfs_argv_free(words);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(words);
+	fsb_words_free(argv);
 }
 
 static void expect_expand_error(const char *tmpl, const char *const *devs, size_t ndevs)
@@ -154,11 +156,11 @@ static void expect_expand_error(const char *tmpl, const char *const *devs, size_
 	char **words = NULL, **argv = NULL;
 	const char *why = NULL;
 
-	assert_true(fsb_mkfs_split(tmpl, &words, &why) > 0);
+	assert_true(fsb_words_split(tmpl, &words, &why) > 0);
 	assert_int_equal(fsb_mkfs_expand(words, devs, ndevs, &argv, &why), -EINVAL);
 	assert_null(argv);
 	assert_non_null(why);
-	fsb_mkfs_argv_free(words);
+	fsb_words_free(words);
 }
 
 static void expand_placeholders(void **state)
@@ -271,15 +273,15 @@ static void which_tool(void **state)
 	snprintf(tool, sizeof(tool), "%s/mkfs.fake", t->dir);
 	write_script(tool, "#!/bin/sh\nexit 0\n");
 	setenv("PATH", t->dir, 1);
-	assert_int_equal(fsb_mkfs_which("mkfs.fake", path, sizeof(path)), 0);
+	assert_int_equal(fsb_which("mkfs.fake", path, sizeof(path)), 0);
 	assert_string_equal(path, tool);
-	assert_int_equal(fsb_mkfs_which("mkfs.missing-here", path, sizeof(path)), -ENOENT);
-	assert_int_equal(fsb_mkfs_which(tool, path, sizeof(path)), 0);
-	assert_int_equal(fsb_mkfs_which("/nonexistent/mkfs.x", path, sizeof(path)), -ENOENT);
-	assert_int_equal(fsb_mkfs_which("", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which("mkfs.missing-here", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which(tool, path, sizeof(path)), 0);
+	assert_int_equal(fsb_which("/nonexistent/mkfs.x", path, sizeof(path)), -ENOENT);
+	assert_int_equal(fsb_which("", path, sizeof(path)), -ENOENT);
 	/* /sbin and /usr/sbin are searched even when PATH lacks them. */
 	if (!access("/sbin/mkfs.ext4", X_OK) || !access("/usr/sbin/mkfs.ext4", X_OK))
-		assert_int_equal(fsb_mkfs_which("mkfs.ext4", path, sizeof(path)), 0);
+		assert_int_equal(fsb_which("mkfs.ext4", path, sizeof(path)), 0);
 	if (saved)
 		setenv("PATH", saved, 1);
 	free(saved);
@@ -335,6 +337,38 @@ static void run_tool(void **state)
 }
 
 /* ---- the --device rules ---- */
+
+static void cache_modes(void **state)
+{
+	static const char *const names[] = { "drop", "direct", "keep" };
+	enum fsb_cache_mode m;
+
+	(void)state;
+	/* One name per mode, both ways. */
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(fsb_cache_mode_parse(names[i], &m), 0);
+		assert_int_equal(m, i);
+		assert_string_equal(fsb_cache_mode_name(m), names[i]);
+	}
+	assert_int_equal(fsb_cache_mode_parse("Direct", &m), -EINVAL);
+	assert_int_equal(fsb_cache_mode_parse("", &m), -EINVAL);
+	assert_int_equal(fsb_cache_mode_parse(NULL, &m), -EINVAL);
+	/* Only block I/O in direct mode goes around the cache: per-char and
+	 * stat tests are dropped as in drop. */
+	assert_true(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_BLOCK));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_BYTES));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_META));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK));
+	assert_false(fsb_cache_bypass(FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK));
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BLOCK), O_DIRECT);
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BYTES), 0);
+	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK), 0);
+	/* keep touches nothing, not even a descriptor that is no file. */
+	assert_int_equal(fsb_cache_prepare_read(-1, FSB_CACHE_KEEP, FSB_CACHE_IO_META), 0);
+	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK), 0);
+	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK),
+			 -EBADF);
+}
 
 static void free_device(struct fsb_probe_facts *f)
 {
@@ -788,6 +822,7 @@ int main(void)
 		cmocka_unit_test(default_templates),
 		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
+		cmocka_unit_test(cache_modes),
 		cmocka_unit_test(rules_free_device_ok),
 		cmocka_unit_test(rules_each_refusal),
 		cmocka_unit_test(rules_destroy_data_overrides),

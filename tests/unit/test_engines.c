@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "util/error.h"
 #include "engines/engine.h"
 #include "stats/clock.h"
 #include "util/signals.h"

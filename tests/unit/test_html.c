@@ -22,6 +22,7 @@
 #include "report/html.h"
 #include "report/html_out.h"
 #include "report/result.h"
+#include "util/units.h"
 
 /* ---- fabricated results ---------------------------------------------------- */
 
@@ -160,19 +161,19 @@ static void values_scale_like_the_text_view(void **state)
 	double div;
 	(void)state;
 
-	assert_string_equal(fsb_compare_format_value("B/s", 512.0 * 1048576, buf, sizeof(buf)),
+	assert_string_equal(fsb_unit_format("B/s", 512.0 * 1048576, buf, sizeof(buf)),
 			    "512 MiB/s");
-	assert_string_equal(fsb_compare_format_value("B/s", 1.5 * 1073741824, buf, sizeof(buf)),
+	assert_string_equal(fsb_unit_format("B/s", 1.5 * 1073741824, buf, sizeof(buf)),
 			    "1.50 GiB/s");
-	assert_string_equal(fsb_compare_format_value("ops/s", 12345, buf, sizeof(buf)),
+	assert_string_equal(fsb_unit_format("ops/s", 12345, buf, sizeof(buf)),
 			    "12.3 k/s");
-	assert_string_equal(fsb_compare_format_value("s", 0.179, buf, sizeof(buf)), "0.179 s");
-	assert_string_equal(fsb_compare_format_value("s", NAN, buf, sizeof(buf)), "0.00 µs");
-	assert_string_equal(fsb_compare_format_us(1200, buf, sizeof(buf)), "1.20 ms");
-	assert_string_equal(fsb_compare_axis_unit("B/s", 300e6, &div), "MiB/s");
+	assert_string_equal(fsb_unit_format("s", 0.179, buf, sizeof(buf)), "0.179 s");
+	assert_string_equal(fsb_unit_format("s", NAN, buf, sizeof(buf)), "0.00 µs");
+	assert_string_equal(fsb_unit_format_us(1200, buf, sizeof(buf)), "1.20 ms");
+	assert_string_equal(fsb_unit_axis("B/s", 300e6, &div), "MiB/s");
 	assert_true(div == 1048576);
-	assert_string_equal(fsb_compare_axis_unit("s", 0.5, &div), "ms");
-	assert_string_equal(fsb_compare_axis_unit("ops/s", 5000, &div), "k ops/s");
+	assert_string_equal(fsb_unit_axis("s", 0.5, &div), "ms");
+	assert_string_equal(fsb_unit_axis("ops/s", 5000, &div), "k ops/s");
 }
 
 /* ---- the table ---------------------------------------------------------------- */

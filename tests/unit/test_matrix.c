@@ -23,11 +23,14 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/result.h"
+#include "util/error.h"
+#include "util/spawn.h"
 
 static char tmpdir[PATH_MAX];
 static char ini[PATH_MAX + 16];
@@ -415,33 +418,144 @@ static void guest_keys(void **state)
 		   "ubifs is made by the UBI tools");
 }
 
+/* Load text and turn its lines into plans; that must fail with exactly one
+ * line on stderr, "fsbench: <ini>:<want>". */
+static void expect_bad_plan(const char *text, const char *want)
+{
+	struct fsb_matrix_config cfg;
+	char full[PATH_MAX + 1024], said[PATH_MAX + 1024];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), rc;
+	size_t n;
+
+	assert_non_null(tmp);
+	load_good(text, &cfg);
+	for (size_t i = 0; i < cfg.nsetups; i++)
+		cfg.setups[i].selected = true;
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	rc = fsb_matrix_lines_to_plans(&cfg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	fsb_matrix_config_release(&cfg);
+	rewind(tmp);
+	n = fread(said, 1, sizeof(said) - 1, tmp);
+	said[n] = '\0';
+	fclose(tmp);
+	assert_int_equal(rc, FSB_EXIT_USAGE);
+	snprintf(full, sizeof(full), "fsbench: %s:%s\n", ini, want);
+	assert_string_equal(said, full);
+}
+
+/* The options the matrix sets, refused in a line by the command's own parser. */
 static void reserved_options(void **state)
 {
 	(void)state;
-	expect_bad("[global]\nrun = --size 8m --format csv\n[ext2]\n",
-		   "2: run: option '--format' is set by fsbench matrix, not in the file");
-	expect_bad("[global]\nrun = --size 8m --output=x.json\n[ext2]\n",
-		   "2: run: option '--output' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --size 8m --format csv\n[ext2]\n",
+			"2: run: option '--format' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --size 8m --output=x.json\n[ext2]\n",
+			"2: run: option '--output' is set by fsbench matrix, not in the file");
 	/* getopt_long takes unambiguous prefixes: "--lab" is --label. */
-	expect_bad("[global]\nrun = --lab x\n[ext2]\n",
-		   "2: run: option '--label' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = --lab x\n[ext2]\n",
+			"2: run: option '--label' is set by fsbench matrix, not in the file");
 	/* A cluster of short options: -q then -o. */
-	expect_bad("[global]\nrun = -qo x\n[ext2]\n",
-		   "2: run: option '-o' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
-		   "2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = --fill zero\n",
-		   "2: lifecycle: option '--fill' is set by fsbench matrix, not in the file");
-	expect_bad("[ext2]\nlifecycle = -r2 -h\n",
-		   "2: lifecycle: option '-h' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[global]\nrun = -qo x\n[ext2]\n",
+			"2: run: option '-o' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
+			"2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = --fill zero\n",
+			"2: lifecycle: option '--fill' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nlifecycle = -r2 -h\n",
+			"2: lifecycle: option '-h' is set by fsbench matrix, not in the file");
+	/* A value that merely starts like one (-sfol: 's' takes the rest). */
+	expect_bad_plan("[ext2]\nrun = -sfol\n",
+			"2: run: invalid --size 'fol': expected a positive size such as 512m, 8k "
+			"or 2g");
 
-	/* A value that merely starts like one (-s8m: 's' takes the rest). */
 	struct fsb_matrix_config cfg;
 
 	load_good("[ext2]\nrun = -s8m -n 0 --files 0 --repeat 1\n", &cfg);
+	cfg.setups[0].selected = true;
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+	assert_int_equal(cfg.setups[0].run_plan->cfg.size_bytes, 8 << 20);
 	fsb_matrix_config_release(&cfg);
-	load_good("[ext2]\nrun = -sfol\n", &cfg);
+}
+
+/* Each line parsed by its command's parser; the setup's fields set over it. */
+static void lines_become_plans(void **state)
+{
+	struct fsb_matrix_config cfg;
+	const struct fsb_matrix_setup *s;
+
+	(void)state;
+	load_good("[global]\nrepeat = 2\nrun = --size 4m -t write,read\n"
+		  "[ext4-wb]\ntype = ext4\noptions = data=writeback\n"
+		  "lifecycle = --copy-size 2m --repeat 5\n"
+		  "[xfs]\nfill = 0xff\nlifecycle = --phases mount-umount\n"
+		  "[jffs2]\nguest = yes\nmtd = 128k\nmkfs = none\nrun =\nlifecycle = --seed 9\n"
+		  "[skipped]\ntype = ext2\nrun = --size 0\n", &cfg);
+	for (size_t i = 0; i < 3; i++)
+		cfg.setups[i].selected = true;
+	/* Only selected setups are parsed: [skipped]'s bad line is not read. */
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+
+	s = fsb_matrix_config_find(&cfg, "ext4-wb");
+	assert_non_null(s->run_plan);
+	assert_string_equal(s->run_plan->cfg.label, "ext4-wb");
+	assert_int_equal(s->run_plan->cfg.size_bytes, 4 << 20);
+	assert_int_equal(s->run_plan->nops, 2);
+	assert_int_equal(s->run_plan->cfg.repeat, 2);      /* [global] repeat */
+	assert_true(s->run_plan->repeat_set);
+	assert_string_equal(s->run_words[0], "run");
+	assert_string_equal(s->run_words[1], "--size");
+	assert_non_null(s->lc_plan);
+	assert_string_equal(s->lc_plan->fs_type, "ext4");
+	assert_string_equal(s->lc_plan->cfg.label, "ext4-wb");
+	assert_string_equal(s->lc_plan->options, "data=writeback");
+	assert_string_equal(fsb_lc_plan_mkfs(s->lc_plan), "mkfs.ext4 -q -F {dev}");
+	assert_true(s->lc_plan->device_later);        /* the setup's loop device */
+	assert_null(s->lc_plan->device);
+	assert_true(s->lc_plan->destroy_data);
+	assert_int_equal(s->lc_plan->fill, FSB_FILL_ZERO);
+	assert_int_equal(s->lc_plan->copy_size, 2 << 20);
+	assert_int_equal(s->lc_plan->cfg.repeat, 5);      /* the line's own */
+	assert_int_equal(s->lc_plan->nops, 6);
+
+	s = fsb_matrix_config_find(&cfg, "xfs");
+	assert_int_equal(s->lc_plan->fill, FSB_FILL_FF);
+	assert_null(s->lc_plan->options);
+	assert_int_equal(s->lc_plan->nops, 1);
+	assert_int_equal(s->lc_plan->cfg.repeat, 2);
+
+	/* A guest's flash: the lifecycle's --mtd over /dev/vda, made by mount. */
+	s = fsb_matrix_config_find(&cfg, "jffs2");
+	assert_null(s->run_plan);
+	assert_string_equal(s->mtd_spec, "/dev/vda,131072");
+	assert_string_equal(s->lc_plan->mtd, s->mtd_spec);
+	assert_string_equal(s->lc_plan->mtd_dev, "/dev/vda");
+	assert_int_equal(s->lc_plan->mtd_erase_bytes, 128 << 10);
+	assert_string_equal(fsb_lc_plan_mkfs(s->lc_plan), "none");
+	assert_int_equal(s->lc_plan->nops, 5);
+	assert_int_equal(s->lc_plan->cfg.seed, 9);
+	assert_true(s->lc_plan->seed_set);
+	assert_string_equal(s->lc_words[1], "--seed");
+
+	s = fsb_matrix_config_find(&cfg, "skipped");
+	assert_null(s->run_plan);
 	fsb_matrix_config_release(&cfg);
+
+	/* Each line's refusal names its file and line, in the parser's words. */
+	expect_bad_plan("[global]\nrun = /etc\n[ext2]\n", "2: run: unexpected argument '/etc'");
+	expect_bad_plan("[ext2]\nrun = --size 4m\nlifecycle = --mtd /dev/vda,128k\n",
+			"3: lifecycle: option '--mtd' is set by fsbench matrix, not in the file");
+	expect_bad_plan("[ext2]\nrun = --size 4k --chunk 8k\n",
+			"2: run: --size (4096 bytes) is smaller than --chunk (8192 bytes)");
+	expect_bad_plan("[ext2]\nlifecycle = --phases fly\n",
+			"2: lifecycle: invalid --phases 'fly': unknown phase 'fly' (phases: mkfs, "
+			"mkfs-mount, mkfs-umount, mount-umount, write, read)");
+	expect_bad_plan("[ubifs]\nguest = yes\nmtd = 128k\nlifecycle = --pre-erase\n",
+			"4: lifecycle: --pre-erase is for jffs2 (ubiformat erases)");
 }
 
 static void multi_device_templates(void **state)
@@ -458,12 +572,12 @@ static void multi_device_templates(void **state)
 	expect_bad("[jffs2]\nrun = a\ndevices = 2\nmkfs = none\n",
 		   "4: [jffs2]: mkfs = none works on one device, not 2");
 	/* The count ignores order and repeats. */
-	assert_int_equal(fsb_matrix_template_devices("mkfs.btrfs {devs}", 3, &(const char *){ 0 }),
+	assert_int_equal(fsb_mkfs_template_devices("mkfs.btrfs {devs}", 3, &(const char *){ 0 }),
 			 3);
-	assert_int_equal(fsb_matrix_template_devices("m -d {dev2} {dev1} {dev2}", 2,
+	assert_int_equal(fsb_mkfs_template_devices("m -d {dev2} {dev1} {dev2}", 2,
 						     &(const char *){ 0 }), 2);
-	assert_int_equal(fsb_matrix_template_devices("m {dev}", 2, &(const char *){ 0 }), 1);
-	assert_int_equal(fsb_matrix_template_devices("m --devs={devs}", 4, &(const char *){ 0 }),
+	assert_int_equal(fsb_mkfs_template_devices("m {dev}", 2, &(const char *){ 0 }), 1);
+	assert_int_equal(fsb_mkfs_template_devices("m --devs={devs}", 4, &(const char *){ 0 }),
 			 4);
 }
 
@@ -484,7 +598,7 @@ static void expansion(void **state)
 	assert_string_equal(argv[7], "/dev/loop5");
 	assert_string_equal(argv[8], "/dev/loop6");
 	assert_null(argv[9]);
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 
 	/* {devN} in any order, inside a word; {dev} is the first. */
 	s.mkfs = (char *)"mdtool --first={dev} -x '{dev2} {dev1}' {dev3}";
@@ -493,7 +607,7 @@ static void expansion(void **state)
 	assert_string_equal(argv[1], "--first=/dev/loop5");
 	assert_string_equal(argv[3], "/dev/loop6 /dev/loop5");
 	assert_string_equal(argv[4], "/dev/loop7");
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 	argv = NULL;
 	assert_int_equal(fsb_matrix_mkfs_argv(&s, devs, 2, &argv, &why), -EINVAL);
 	assert_string_equal(why, "a {devN} placeholder names more devices than there are");
@@ -504,7 +618,7 @@ static void expansion(void **state)
 	n = fsb_matrix_mkfs_argv(&s, devs, 3, &argv, &why);
 	assert_int_equal(n, 2);
 	assert_string_equal(argv[1], "--devices=/dev/loop5 /dev/loop6 /dev/loop7");
-	fsb_mkfs_argv_free(argv);
+	fsb_words_free(argv);
 
 	s.mkfs = (char *)"none";
 	assert_int_equal(fsb_matrix_mkfs_argv(&s, devs, 1, &argv, &why), -ENOENT);
@@ -791,6 +905,54 @@ static void view_text_and_csv(void **state)
 	fsb_matrix_doc_release(&d);
 }
 
+/* Guest rows: their "(guest, tcg)" labels widen the bonnie table's label
+ * column for every row, and the configuration does not claim loop devices. */
+static void view_text_guest_rows(void **state)
+{
+	struct fsb_matrix_doc d;
+	struct fsb_matrix_entry *e;
+	char *text;
+
+	(void)state;
+	assert_int_equal(fsb_matrix_doc_init(&d, "m.ini"), 0);
+	e = fsb_matrix_doc_add(&d, "Reiserfs/nt (guest, tcg)");
+	fsb_strset(&e->type, "reiserfs");
+	fsb_strset(&e->mkfs, "mkreiserfs -q -f -f {dev}");
+	fsb_strset(&e->options, "notail");
+	fsb_strset(&e->fill, "zero");
+	fsb_strset(&e->run, "--size 8m");
+	e->devices = 1;
+	e->image_bytes = 1u << 30;
+	e->guest = true;
+	e->run_res = fake_run("Reiserfs/nt (guest, tcg)", 50e6);
+	text = render(fsb_matrix_write_text, &d);
+	assert_non_null(strstr(text, "Configuration: fresh 1.0 GiB images filled with zero, as "
+				     "the disk of a QEMU guest, per setup\n"));
+	assert_null(strstr(text, "loop devices"));
+	free(text);
+
+	e = fsb_matrix_doc_add(&d, "ext2");
+	fsb_strset(&e->type, "ext2");
+	fsb_strset(&e->mkfs, "mkfs.ext2 -q -F {dev}");
+	fsb_strset(&e->options, "");
+	fsb_strset(&e->fill, "zero");
+	fsb_strset(&e->run, "--size 8m");
+	e->devices = 1;
+	e->image_bytes = 1u << 30;
+	e->run_res = fake_run("ext2", 100e6);
+	text = render(fsb_matrix_write_text, &d);
+	assert_non_null(strstr(text, ", on loop devices (direct I/O), or as the disk of a QEMU "
+				     "guest (guest rows), per setup\n"));
+	/* Every line of the table has its '|' in the same column: 24. */
+	assert_non_null(strstr(text, "\n                        | ---Sequential Output"));
+	assert_non_null(strstr(text, "\nFilesystem              | K/sec %CPU"));
+	assert_non_null(strstr(text, "\n------------------------|------"));
+	assert_non_null(strstr(text, "\nReiserfs/nt (guest, tcg)|"));
+	assert_non_null(strstr(text, "\next2                    |"));
+	free(text);
+	fsb_matrix_doc_release(&d);
+}
+
 static void phase_cells(void **state)
 {
 	char buf[64];
@@ -816,6 +978,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(bad_keys_and_sections, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(bad_values, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(reserved_options, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(lines_become_plans, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(line_reader, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(guest_keys, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(multi_device_templates, tmp_setup, tmp_teardown),
@@ -825,6 +988,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(untrusted_file, tmp_setup, tmp_teardown),
 		cmocka_unit_test(view_json),
 		cmocka_unit_test(view_text_and_csv),
+		cmocka_unit_test(view_text_guest_rows),
 		cmocka_unit_test(phase_cells),
 	};
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/error.h"
+#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "engines/engine.h"

@@ -37,7 +37,7 @@ struct known {
 	double lat_max_us;
 };
 
-/* Numbers chosen to match the bonnie 1.2 and bonnie++ reports of docs/references.md. */
+/* Numbers chosen to match the bonnie 1.2 and bonnie++ reports (docs/references.md). */
 static const struct known known_tests[] = {
 	{ "putc", "B/s", 6718464, 20000, 98.5, 2993 },        /* 6561 K/sec */
 	{ "write", "B/s", 24730624, 300000, 13.4, 298 },      /* 24151 K/sec */

@@ -75,7 +75,7 @@ static int run_spoiled(struct env *e, void (*spoil)(const char *path), char *buf
 
 	assert_non_null(f);
 	assert_int_equal(e->ops->setup(&e->ctx, e->priv), 0);
-	assert_int_equal(fsb_scratch_path(&e->ctx, FSB_BLOCKFILE_NAME, path, sizeof(path)), 0);
+	assert_int_equal(fsb_scratch_path(e->ctx.dir, FSB_BLOCKFILE_NAME, path, sizeof(path)), 0);
 	spoil(path);
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);

@@ -19,12 +19,111 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
 #include "util/spawn.h"
 #include "util/text.h"
+
+/* stderr into a temporary file while fn runs; what was written, in buf. */
+static void stderr_of(void (*fn)(void *), void *arg, char *buf, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(tmp);
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, len - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+}
+
+struct scoped {
+	struct fsb_error outer, inner;
+	int rc;
+};
+
+static void nested_scopes(void *arg)
+{
+	struct scoped *s = arg;
+	struct fsb_err_scope a, b;
+
+	fsb_err_capture_begin(&a, &s->outer, false);
+	fsb_err("first, \x1b[2J seen by the outer scope");
+	fsb_err_capture_begin(&b, &s->inner, true);
+	fsb_err_errno(-ENOENT, "inner %d", 1);
+	fsb_err("inner 2");
+	fsb_warn("a warning is never captured");
+	s->rc = fsb_err_capture_end(&b, -ENOENT);
+	/* Held, then dropped: neither printed nor captured. */
+	fsb_err_hold();
+	fsb_err("held and dropped");
+	fsb_err_release(0);
+	fsb_err_capture_end(&a, -EIO);
+	fsb_err("after the scopes");
+}
+
+static void held_and_printed(void *arg)
+{
+	struct scoped *s = arg;
+	struct fsb_err_scope a;
+
+	fsb_err_capture_begin(&a, &s->outer, false);
+	fsb_err_hold();
+	fsb_err("held one");
+	fsb_err("held two");
+	fsb_err_release(1);
+	s->rc = fsb_err_capture_end(&a, 0);
+}
+
+static void error_capture_scopes(void **state)
+{
+	struct scoped s;
+	char err[2048];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	stderr_of(nested_scopes, &s, err, sizeof(err));
+	/* The outer scope has the first error of everything inside it, made
+	 * terminal-safe; the quiet inner scope kept its own first one. */
+	assert_string_equal(s.outer.msg, "first, \\x1b[2J seen by the outer scope");
+	assert_int_equal(s.outer.code, -EIO);
+	assert_string_equal(s.inner.msg, "inner 1: No such file or directory");
+	assert_int_equal(s.inner.code, -ENOENT);
+	assert_int_equal(s.rc, -ENOENT);
+	/* Printed: what no quiet scope covered, the warning, not what was dropped. */
+	assert_string_equal(err, "fsbench: first, \\x1b[2J seen by the outer scope\n"
+				 "fsbench: warning: a warning is never captured\n"
+				 "fsbench: after the scopes\n");
+
+	/* Released with print: printed and captured, in order. */
+	memset(&s, 0, sizeof(s));
+	stderr_of(held_and_printed, &s, err, sizeof(err));
+	assert_string_equal(err, "fsbench: held one\nfsbench: held two\n");
+	assert_string_equal(s.outer.msg, "held one");
+	assert_int_equal(s.outer.code, 0);
+
+	/* A failure that described nothing still says what it was. */
+	{
+		struct fsb_err_scope a;
+
+		fsb_error_clear(&s.outer);
+		fsb_err_capture_begin(&a, &s.outer, true);
+		fsb_error_step(&s.outer, "mount %s", "x");
+		assert_int_equal(fsb_err_capture_end(&a, -EBUSY), -EBUSY);
+		assert_string_equal(s.outer.step, "mount x");
+		assert_string_equal(s.outer.msg, strerror(EBUSY));
+	}
+}
 
 static void size_parse_good(void **state)
 {
@@ -431,6 +530,7 @@ static void text_cut_and_pad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(error_capture_scopes),
 		cmocka_unit_test(size_parse_good),
 		cmocka_unit_test(size_parse_bad),
 		cmocka_unit_test(size_format),

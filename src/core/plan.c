@@ -1,0 +1,42 @@
+#include "core/plan.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const progress_names[] = {
+	[FSB_PROGRESS_AUTO] = "auto",
+	[FSB_PROGRESS_ALWAYS] = "always",
+	[FSB_PROGRESS_NEVER] = "never",
+};
+
+const char *fsb_progress_name(enum fsb_progress p)
+{
+	return (unsigned)p < 3 ? progress_names[p] : "?";
+}
+
+int fsb_progress_parse(const char *name, enum fsb_progress *p)
+{
+	for (unsigned i = 0; name && i < 3; i++) {
+		if (!strcmp(name, progress_names[i])) {
+			*p = (enum fsb_progress)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool fsb_progress_enabled(enum fsb_progress p)
+{
+	return p == FSB_PROGRESS_ALWAYS || (p == FSB_PROGRESS_AUTO && isatty(STDERR_FILENO));
+}
+
+uint64_t fsb_default_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16) &
+	       0xffffffffu;
+}

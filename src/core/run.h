@@ -1,0 +1,58 @@
+/*
+ * The run plan and its executor: the throughput and metadata suites in a
+ * scratch directory under DIR (fsbench run, and each matrix setup's run
+ * suite on its mounted filesystem).
+ */
+#ifndef FSB_CORE_RUN_H
+#define FSB_CORE_RUN_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/plan.h"
+#include "report/result.h"
+#include "util/error.h"
+#include "workloads/workload.h"
+
+#define FSB_RUN_MAX_TESTS 32
+
+/* What `fsbench run` will do. Strings are borrowed (argv, a matrix file). */
+struct fsb_run_plan {
+	struct fsb_config cfg;        /* cfg.label NULL: the filesystem type */
+	bool seed_set;                /* cfg.seed was given; else drawn at execution */
+	bool repeat_set;              /* --repeat was given */
+	bool files_set;               /* --files was given */
+	const char *tests;            /* --tests as given; NULL: throughput,files */
+	/* The tests, in registry order: resolved by fsb_run_plan_check. */
+	const struct fsb_workload_ops *ops[FSB_RUN_MAX_TESTS];
+	size_t nops;
+	enum fsb_progress progress;
+	bool quiet;                   /* no progress lines (warnings: the caller's) */
+	const char *progress_prefix;  /* before each progress line; NULL: none */
+};
+
+/* The defaults: --size 1g, --chunk 8k, 3 runs of at least 0.5 s, --cache drop,
+ * 8192 seeks by 3 seekers, 16k files; tests not yet resolved. */
+void fsb_run_plan_init(struct fsb_run_plan *p);
+
+/*
+ * The checks across options, and the tests resolved to workloads: --chunk a
+ * power of two from 512 to 64m, --size at least a chunk (rounded down to
+ * whole chunks), --links without file sizes, --tests known ids of the run
+ * families, --files 0 dropping the metadata suite. Pure. Returns 0, or
+ * -EINVAL after one line (a usage error).
+ */
+int fsb_run_plan_check(struct fsb_run_plan *p);
+
+/*
+ * Run the plan in a fresh scratch directory under dir (which must exist and
+ * be writable): refuse what cannot fit first (the space check), then each
+ * test through the runner, and make res a "run" document (res zeroed by
+ * the caller, who releases it in any case) with the setup, the parameters
+ * and the figures. The scratch directory is removed
+ * on every way out. The first error described is also kept in e (may be
+ * NULL). Returns 0, -EINTR when a stop signal ended it, or -errno.
+ */
+int fsb_run_execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res,
+		    struct fsb_error *e);
+
+#endif

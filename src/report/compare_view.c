@@ -1,0 +1,412 @@
+/*
+ * The views of a comparison (report/compare.h): text, json and csv. Each
+ * renders a finished table and never measures or reads files.
+ */
+#include "report/compare.h"
+#include "report/writer.h"
+#include "util/text.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest label the text table shows; JSON and CSV keep it whole. */
+#define LABEL_CHARS 40
+
+
+/* ---- text -------------------------------------------------------------- */
+
+/* The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when absent. */
+static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
+{
+	char v[64];
+
+	if (!t) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fsb_unit_format(t->unit, t->median, v, sizeof(v));
+	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
+}
+
+int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t)
+{
+	size_t wname = 4, wlabel = 0, *wval, *wratio;
+	char buf[256], lab[LABEL_CHARS * 4 + 8];
+	int err = 0;
+
+	wval = calloc(t->ncols, sizeof(*wval));
+	wratio = calloc(t->ncols, sizeof(*wratio));
+	if (!wval || !wratio) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+		if (fsb_text_width(lab) > wname)
+			wname = fsb_text_width(lab);
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		wval[c] = fsb_text_width(lab);
+		if (wval[c] > wlabel)
+			wlabel = wval[c];
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			value_text(cell, buf, sizeof(buf));
+			if (fsb_text_width(buf) > wval[c])
+				wval[c] = fsb_text_width(buf);
+			if (c && cell) {
+				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), cell, buf,
+						       sizeof(buf));
+				if (fsb_text_width(buf) > wratio[c])
+					wratio[c] = fsb_text_width(buf);
+			}
+		}
+	}
+
+	fsb_text_safe(t->cols[0].label, LABEL_CHARS, lab, sizeof(lab));
+	if (t->ncols > 1)
+		fprintf(out, "fsbench compare: %zu inputs, speed relative to '%s'\n", t->ncols,
+			lab);
+	else
+		fputs("fsbench compare: 1 input\n", out);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs("  ", out);
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		fsb_text_pad(out, lab, -(int)wlabel);
+		fputs("  ", out);
+		for (size_t i = 0, k = 0; i < set->n; i++) {
+			if (strcmp(set->labels[i], t->cols[c].label))
+				continue;
+			fsb_text_safe(set->sources[i], 2 * LABEL_CHARS, buf, sizeof(buf));
+			fprintf(out, "%s%s (", k++ ? ", " : "", buf);
+			fsb_text_put(out, set->docs[i]->kind ? set->docs[i]->kind : "?");
+			fputc(')', out);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+
+	fsb_text_pad(out, "test", -(int)wname);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs("  ", out);
+		fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+		if (c == t->ncols - 1)
+			fputs(lab, out);
+		else
+			fsb_text_pad(out, lab, -(int)(wval[c] + (c ? 2 + wratio[c] : 0)));
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+		char *line = NULL;
+		size_t n = 0;
+		FILE *mem = open_memstream(&line, &n);
+
+		if (!mem) {
+			err = -errno;
+			goto out;
+		}
+		fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+		fsb_text_pad(mem, lab, -(int)wname);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			fputs("  ", mem);
+			value_text(cell, buf, sizeof(buf));
+			fsb_text_pad(mem, buf, -(int)wval[c]);
+			if (!c)
+				continue;
+			fputs("  ", mem);
+			if (cell)
+				fsb_compare_ratio_text(base, cell, buf, sizeof(buf));
+			else
+				buf[0] = '\0';
+			fsb_text_pad(mem, buf, -(int)wratio[c]);
+		}
+		if (fclose(mem) == EOF || !line) {
+			free(line);
+			err = -ENOMEM;
+			goto out;
+		}
+		/* Trailing blanks help nobody. */
+		for (; n && line[n - 1] == ' '; n--)
+			line[n - 1] = '\0';
+		fprintf(out, "%s\n", line);
+		free(line);
+	}
+	if (!t->nrows)
+		fputs("(no figures)\n", out);
+	fputc('\n', out);
+	if (t->ncols > 1)
+		fputs("Speed is relative to the first input; for times, less is faster. '~': not\n"
+		      "significant (the [min, max] ranges overlap, or a figure has a single run).\n",
+		      out);
+	fputs("'!': noisy (CV above 10%).\n", out);
+out:
+	free(wval);
+	free(wratio);
+	if (!err && ferror(out))
+		err = -EIO;
+	return err;
+}
+
+/* ---- json -------------------------------------------------------------- */
+
+/* A sticky-error builder, as in report/json.c: check once at the end. */
+struct jb {
+	int err;
+};
+
+static void put(struct jb *b, struct json_object *obj, const char *key, struct json_object *v)
+{
+	if (b->err || !v || json_object_object_add(obj, key, v)) {
+		json_object_put(v);
+		b->err = -ENOMEM;
+	}
+}
+
+static void append(struct jb *b, struct json_object *arr, struct json_object *v)
+{
+	if (b->err || !v || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		b->err = -ENOMEM;
+	}
+}
+
+static struct json_object *num(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0.0);
+}
+
+static const char *verdict_name(const struct fsb_test_result *base,
+				const struct fsb_test_result *t, bool is_base)
+{
+	if (is_base)
+		return "baseline";
+	switch (fsb_compare_verdict(base, t)) {
+	case FSB_CMP_BETTER:
+		return "faster";
+	case FSB_CMP_WORSE:
+		return "slower";
+	case FSB_CMP_SAME:
+		return "same";
+	default:
+		return "none";
+	}
+}
+
+static struct json_object *json_cell(struct jb *b, const struct fsb_compare_table *t,
+				     size_t r, size_t c)
+{
+	const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+	const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+	struct json_object *o;
+	double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+
+	if (!cell)
+		return NULL;
+	o = json_object_new_object();
+	if (!o) {
+		b->err = -ENOMEM;
+		return NULL;
+	}
+	put(b, o, "input", json_object_new_string(t->cols[c].label));
+	put(b, o, "median", num(cell->median));
+	put(b, o, "min", num(cell->min));
+	put(b, o, "max", num(cell->max));
+	put(b, o, "cv", num(cell->cv));
+	put(b, o, "runs", json_object_new_uint64(cell->nruns));
+	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(cell)));
+	/* Absent, not 0, when there is nothing to compare against. */
+	if (isfinite(ratio))
+		put(b, o, "ratio", num(ratio));
+	put(b, o, "significant", json_object_new_boolean(c && fsb_compare_significant(base, cell)));
+	put(b, o, "verdict", json_object_new_string(verdict_name(base, cell, !c)));
+	return o;
+}
+
+int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
+			   const struct fsb_compare_table *t)
+{
+	struct json_object *doc = json_object_new_object(), *inputs, *rows;
+	struct jb b = { 0 };
+	const char *s;
+	int err = 0;
+
+	if (!doc)
+		return -ENOMEM;
+	put(&b, doc, "format_version", json_object_new_int(FSB_FORMAT_VERSION));
+	put(&b, doc, "tool", json_object_new_string("fsbench"));
+	put(&b, doc, "version", json_object_new_string(FSB_VERSION));
+	put(&b, doc, "kind", json_object_new_string("compare"));
+	put(&b, doc, "baseline", json_object_new_string(t->ncols ? t->cols[0].label : ""));
+	put(&b, doc, "rule",
+	    json_object_new_string("ratio: speed relative to the baseline (above 1 is faster; "
+				   "for unit s, baseline time / this time); significant: both "
+				   "figures have at least 2 runs and their [min, max] ranges "
+				   "do not overlap"));
+	inputs = json_object_new_array();
+	put(&b, doc, "inputs", inputs);
+	for (size_t c = 0; !b.err && c < t->ncols; c++) {
+		struct json_object *in = json_object_new_object(), *src = json_object_new_array();
+
+		append(&b, inputs, in);
+		put(&b, in, "label", json_object_new_string(t->cols[c].label));
+		put(&b, in, "sources", src);
+		for (size_t i = 0; !b.err && i < set->n; i++) {
+			struct json_object *one;
+
+			if (strcmp(set->labels[i], t->cols[c].label))
+				continue;
+			one = json_object_new_object();
+			append(&b, src, one);
+			put(&b, one, "file", json_object_new_string(set->sources[i]));
+			put(&b, one, "kind", json_object_new_string(set->docs[i]->kind ?
+								    set->docs[i]->kind : ""));
+			if (set->docs[i]->setup.fs_type)
+				put(&b, one, "fs_type",
+				    json_object_new_string(set->docs[i]->setup.fs_type));
+		}
+	}
+	rows = json_object_new_array();
+	put(&b, doc, "rows", rows);
+	for (size_t r = 0; !b.err && r < t->nrows; r++) {
+		struct json_object *row = json_object_new_object();
+		struct json_object *cells = json_object_new_array();
+
+		append(&b, rows, row);
+		put(&b, row, "name", json_object_new_string(t->rows[r].name));
+		put(&b, row, "id", json_object_new_string(t->rows[r].id));
+		put(&b, row, "kind", json_object_new_string(t->rows[r].kind));
+		put(&b, row, "unit", json_object_new_string(t->rows[r].unit));
+		put(&b, row, "lower_is_better",
+		    json_object_new_boolean(fsb_compare_lower_is_better(t->rows[r].unit)));
+		put(&b, row, "cells", cells);
+		for (size_t c = 0; !b.err && c < t->ncols; c++) {
+			struct json_object *cell = json_cell(&b, t, r, c);
+
+			/* null marks an input without this figure; keeps columns aligned. */
+			if (!b.err && json_object_array_add(cells, cell)) {
+				json_object_put(cell);
+				b.err = -ENOMEM;
+			}
+		}
+	}
+	if (b.err) {
+		json_object_put(doc);
+		return b.err;
+	}
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s)
+		err = -ENOMEM;
+	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
+		err = -EIO;
+	json_object_put(doc);
+	return err;
+}
+
+/* ---- csv --------------------------------------------------------------- */
+
+/*
+ * RFC 4180: quote a field holding a comma or a quote. Controls are escaped
+ * first (util/text.h), as everywhere a terminal may show the output, so no
+ * field holds a line break.
+ */
+static int csv_field(FILE *out, const char *str)
+{
+	char *s = fsb_text_dup(str ? str : "");
+
+	if (!s)
+		return -ENOMEM;
+	if (!strpbrk(s, ",\"")) {
+		fputs(s, out);
+	} else {
+		fputc('"', out);
+		for (const char *c = s; *c; c++) {
+			if (*c == '"')
+				fputc('"', out);
+			fputc(*c, out);
+		}
+		fputc('"', out);
+	}
+	free(s);
+	return 0;
+}
+
+int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
+			  const struct fsb_compare_table *t)
+{
+	(void)set;
+
+	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict\n",
+	      out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+			double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+
+			if (!cell)
+				continue;
+			if (csv_field(out, t->rows[r].id) || fputc(',', out) == EOF ||
+			    csv_field(out, t->rows[r].kind) || fputc(',', out) == EOF ||
+			    csv_field(out, t->rows[r].unit) || fputc(',', out) == EOF ||
+			    csv_field(out, t->cols[c].label))
+				return ferror(out) ? -EIO : -ENOMEM;
+			fprintf(out, ",%.6g,%.6g,%.6g,%.4g,%zu,%d,", cell->median, cell->min,
+				cell->max, cell->cv, cell->nruns, fsb_test_noisy(cell));
+			if (isfinite(ratio))
+				fprintf(out, "%.4f", ratio);
+			fprintf(out, ",%d,%s\n", c && fsb_compare_significant(base, cell),
+				verdict_name(base, cell, !c));
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- the table of views ------------------------------------------------ */
+
+static const struct fsb_compare_view views[] = {
+	{ "text", "txt", fsb_compare_write_text },
+	{ "json", "json", fsb_compare_write_json },
+	{ "csv", "csv", fsb_compare_write_csv },
+};
+
+const struct fsb_compare_view *fsb_compare_view_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(views) / sizeof(views[0]); i++)
+		if (!strcmp(views[i].name, name))
+			return &views[i];
+	return NULL;
+}
+
+struct compare_job {
+	const struct fsb_compare_view *view;
+	const struct fsb_compare_set *set;
+	const struct fsb_compare_table *tab;
+};
+
+static int render(FILE *out, const void *ctx)
+{
+	const struct compare_job *job = ctx;
+
+	return job->view->write(out, job->set, job->tab);
+}
+
+int fsb_compare_output(const struct fsb_compare_view *view, const struct fsb_compare_set *set,
+		       const struct fsb_compare_table *t, struct fsb_output *o)
+{
+	struct compare_job job = { view, set, t };
+
+	return fsb_output(o, view->ext, render, &job);
+}

@@ -1,0 +1,86 @@
+/*
+ * One-line error messages: "fsbench: <what>: <why>" on stderr, described
+ * once, where the failure happens. A caller that needs the failure as a
+ * value (the matrix recording why a setup failed, a parser whose message
+ * gets a file and line in front) opens a capture scope around the call:
+ * the first error described inside it is kept in a struct fsb_error.
+ */
+#ifndef FSB_UTIL_ERROR_H
+#define FSB_UTIL_ERROR_H
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Print "fsbench: " + formatted message + newline to stderr. */
+void fsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Same, with ": strerror(-err)" appended (err is a negative errno). */
+void fsb_err_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A warning: "fsbench: warning: ..." (measurement caveats, not failures). */
+void fsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* --quiet: warnings are not printed (errors always are). */
+void fsb_warn_set_quiet(int quiet);
+
+/*
+ * A failure as a value: the -errno a call returned, the step it failed in
+ * (set by whoever knows the steps, e.g. the matrix: "mkfs"), and the first
+ * error described during the call, without the "fsbench: " prefix and
+ * already made terminal-safe. All zero/empty: no failure.
+ */
+struct fsb_error {
+	int code;
+	char step[64];
+	char msg[512];
+};
+
+/*
+ * A capture scope: between fsb_err_capture_begin() and _end(), the first
+ * error that fsb_err/fsb_err_errno describe is copied into e (when e has
+ * no message yet). Scopes nest: every open scope sees the error, so an
+ * outer one also gets the first error of the calls inside it. quiet: the
+ * errors are only captured, not printed (while any open scope is quiet).
+ * Warnings are never captured. Only the process that opened a scope
+ * captures: a child forked meanwhile prints its errors as usual. The scope
+ * lives on the caller's stack; end it before it goes out of scope.
+ */
+struct fsb_err_scope {
+	struct fsb_error *e;          /* may be NULL: nothing is kept */
+	bool quiet;
+	struct fsb_err_scope *outer;
+	pid_t pid;
+};
+
+void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool quiet);
+
+/*
+ * End the scope (the innermost one: scopes end in reverse order) with the
+ * result rc of the call. When rc < 0 and e has no code yet, e->code = rc;
+ * when nothing was described, e->msg says strerror(-rc). Returns rc.
+ */
+int fsb_err_capture_end(struct fsb_err_scope *s, int rc);
+
+/* Clear e (no failure). */
+void fsb_error_clear(struct fsb_error *e);
+
+/* Record step in e (printf format), for the caller that knows the steps. */
+void fsb_error_step(struct fsb_error *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Hold errors instead of printing them, for a step whose failure the caller
+ * may still forgive (the runner's grown attempt that runs out of space):
+ * between fsb_err_hold() and fsb_err_release(), fsb_err/fsb_err_errno keep
+ * their lines (in order, up to a few KiB); fsb_err_release(print) ends the
+ * hold and describes them now (print != 0: printed and captured by the open
+ * scopes, as if they had just happened) or drops them. Only the process
+ * that called fsb_err_hold() holds: a child forked meanwhile prints its own
+ * errors, which would otherwise be lost with it. Warnings are never held.
+ */
+void fsb_err_hold(void);
+void fsb_err_release(int print);
+
+/* Exit statuses (only main.c exits). */
+enum { FSB_EXIT_OK = 0, FSB_EXIT_FAIL = 1, FSB_EXIT_USAGE = 2 };
+
+#endif

@@ -1,0 +1,24 @@
+/* What every workload shares (workload.h). */
+#include "workloads/workload.h"
+#include "util/error.h"
+#include "util/size.h"
+
+#include <errno.h>
+#include <string.h>
+
+int fsb_workload_io_error(const char *test, const char *what, const char *path, uint64_t off,
+			  int err, uint64_t need)
+{
+	char buf[32];
+
+	if (err == -EINTR && fsb_stop_requested())
+		return err;
+	if (err == -ENOSPC)
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s (the test needs %s)", test, what,
+			path, (unsigned long long)off, strerror(-err),
+			fsb_size_format_human(need, buf, sizeof(buf)));
+	else
+		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
+			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
+	return err ? err : -EIO;
+}
