@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "core/plan.h"
-#include "device/cache.h"
+#include "util/modes.h"
 
 /* The shared options, as bits of struct fsb_cmd_spec.common and fsb_common.given. */
 enum {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "core/plan.h"
-#include "device/fill.h"
+#include "util/modes.h"
 #include "report/result.h"
 #include "util/error.h"
 #include "workloads/lifecycle.h"

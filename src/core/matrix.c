@@ -33,6 +33,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+/* Every device a setup may have can be named by its mkfs template. */
+_Static_assert(FSB_MATRIX_MAX_DEVICES <= FSB_MKFS_MAX_DEVICES, "more devices than {devN}");
+
 /* A whole suite under emulation outlasts the guest's default hang timeout
  * (600 s): a 512 MiB run takes minutes per test. */
 #define GUEST_TIMEOUT_NS (3600 * 1000000000ull)

@@ -20,13 +20,13 @@
 #include "core/lifecycle.h"
 #include "core/plan.h"
 #include "core/run.h"
-#include "device/fill.h"
-#include "device/mkfs.h"
+#include "util/modes.h"
+
 #include "report/matrix.h"
 #include "util/error.h"
 
 /* Loop devices one setup may use ({dev1} .. {dev8}). */
-#define FSB_MATRIX_MAX_DEVICES FSB_MKFS_MAX_DEVICES
+#define FSB_MATRIX_MAX_DEVICES 8
 /* Longest section name: it is the setup's label in every report. */
 #define FSB_MATRIX_MAX_LABEL 48
 

@@ -8,28 +8,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *const mode_names[] = {
-	[FSB_CACHE_DROP] = "drop",
-	[FSB_CACHE_DIRECT] = "direct",
-	[FSB_CACHE_KEEP] = "keep",
-};
-
-const char *fsb_cache_mode_name(enum fsb_cache_mode m)
-{
-	return (unsigned)m < sizeof(mode_names) / sizeof(mode_names[0]) ? mode_names[m] : "?";
-}
-
-int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m)
-{
-	for (unsigned i = 0; name && i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
-		if (!strcmp(name, mode_names[i])) {
-			*m = (enum fsb_cache_mode)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 bool fsb_cache_bypass(enum fsb_cache_mode m, enum fsb_cache_io io)
 {
 	/* O_DIRECT takes aligned chunks of a file: neither single bytes nor

@@ -20,8 +20,8 @@
 #define FSB_DEVICE_CACHE_H
 #include <stdbool.h>
 
-/* --cache: what the reads of a test are allowed to come from. */
-enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
+#include "util/modes.h"
+
 
 /* What kind of I/O a test does, which decides what a mode can do for it. */
 enum fsb_cache_io {
@@ -29,12 +29,6 @@ enum fsb_cache_io {
 	FSB_CACHE_IO_BYTES,   /* byte-sized file I/O (per-char): no O_DIRECT */
 	FSB_CACHE_IO_META,    /* names and inodes (stat): no file to open */
 };
-
-/* "drop", "direct" or "keep": the mode's name in options, results and views. */
-const char *fsb_cache_mode_name(enum fsb_cache_mode m);
-
-/* The mode called name (one of the above). 0, or -EINVAL for any other. Pure. */
-int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m);
 
 /* Whether I/O of this kind bypasses the page cache in mode m. Pure. */
 bool fsb_cache_bypass(enum fsb_cache_mode m, enum fsb_cache_io io);

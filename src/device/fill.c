@@ -15,39 +15,6 @@
  * enough that SIGINT is noticed within milliseconds. */
 #define FILL_CHUNK (4u << 20)
 
-int fsb_fill_parse(const char *name, enum fsb_fill *out)
-{
-	static const struct {
-		const char *name;
-		enum fsb_fill fill;
-	} names[] = {
-		{ "0xff", FSB_FILL_FF }, { "ff", FSB_FILL_FF },         { "zero", FSB_FILL_ZERO },
-		{ "0x00", FSB_FILL_ZERO }, { "0", FSB_FILL_ZERO },      { "random", FSB_FILL_RANDOM },
-		{ "none", FSB_FILL_NONE },
-	};
-
-	if (!name)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcasecmp(name, names[i].name)) {
-			*out = names[i].fill;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-const char *fsb_fill_name(enum fsb_fill fill)
-{
-	switch (fill) {
-	case FSB_FILL_FF: return "0xff";
-	case FSB_FILL_ZERO: return "zero";
-	case FSB_FILL_RANDOM: return "random";
-	case FSB_FILL_NONE: break;
-	}
-	return "none";
-}
-
 /* splitmix64 (Steele, Lea, Flood 2014): fast, and every seed is good. */
 static uint64_t splitmix64(uint64_t *state)
 {

@@ -8,16 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum fsb_fill { FSB_FILL_FF, FSB_FILL_ZERO, FSB_FILL_RANDOM, FSB_FILL_NONE };
-
-/*
- * Parse a --fill name: "0xff" (also "ff"), "zero" (also "0x00", "0"),
- * "random", "none". Pure. Returns 0 and sets *out, or -EINVAL.
- */
-int fsb_fill_parse(const char *name, enum fsb_fill *out);
-
-/* The canonical name of a fill ("0xff", "zero", "random", "none"). */
-const char *fsb_fill_name(enum fsb_fill fill);
+#include "util/modes.h"
 
 /*
  * Write the fill pattern over the first size_bytes of fd (an image file or

@@ -14,7 +14,7 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
-#include "device/cache.h"
+#include "util/modes.h"
 #include "report/compare.h"
 #include "report/html_out.h"
 #include "util/error.h"

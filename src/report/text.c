@@ -10,7 +10,7 @@
  * significant digits.
  */
 #include "report/writer.h"
-#include "device/cache.h"
+#include "util/modes.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"

@@ -13,6 +13,7 @@
  * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
  */
 #include "workloads/workload.h"
+#include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"

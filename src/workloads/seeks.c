@@ -17,6 +17,7 @@
  * still make one message.
  */
 #include "workloads/blockfile.h"
+#include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"

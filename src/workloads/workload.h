@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "device/cache.h"
+#include "util/modes.h"
 #include "stats/clock.h"
 #include "stats/hist.h"
 #include "util/signals.h"
