@@ -14,11 +14,11 @@
  * file's blocks, as fio's randread of --size does), and one line is
  * printed: "iops=N p99_us=N p50_us=N work=N seconds=N cpu_pct=N".
  */
-#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "engines/engine.h"
 #include "report/result.h"
+#include "util/error.h"
 #include "util/signals.h"
 #include "util/size.h"
 #include "workloads/blockfile.h"
@@ -30,8 +30,9 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: engine-bench DIR [--engine %s] [--iodepth N] [--size SIZE] "
-			"[--block-size SIZE] [--cache drop|direct|keep] [--seed N] [--prepare]\n",
+	fprintf(stderr,
+		"usage: engine-bench DIR [--engine %s] [--iodepth N] [--size SIZE] "
+		"[--block-size SIZE] [--cache drop|direct|keep] [--seed N] [--prepare]\n",
 		fsb_engine_names());
 	return 2;
 }
@@ -73,7 +74,8 @@ int main(int argc, char **argv)
 		case 'e':
 			cfg.engine = fsb_engine_find(optarg);
 			if (!cfg.engine) {
-				fsb_err("unknown engine '%s': expected %s", optarg, fsb_engine_names());
+				fsb_err("unknown engine '%s': expected %s", optarg,
+					fsb_engine_names());
 				return 2;
 			}
 			break;
@@ -116,7 +118,9 @@ int main(int argc, char **argv)
 
 		return fsb_chunkfile_prepare(&ctx, "engine-bench", FSB_RANDFILE_NAME,
 					     cfg.block_bytes,
-					     cfg.size_bytes / cfg.block_bytes * cfg.block_bytes) ? 1 : 0;
+					     cfg.size_bytes / cfg.block_bytes * cfg.block_bytes)
+			       ? 1
+			       : 0;
 	}
 	fsb_warn_set_quiet(1); /* "under --min-time": on purpose */
 	if (fsb_result_init(&res, "run"))
@@ -125,8 +129,8 @@ int main(int argc, char **argv)
 	t = err ? NULL : fsb_result_find(&res, "randread");
 	if (t)
 		printf("iops=%.0f p99_us=%.1f p50_us=%.1f work=%llu seconds=%.3f cpu_pct=%.1f\n",
-		       t->median, t->latency.p99_us, t->latency.p50_us,
-		       (unsigned long long)t->work, t->elapsed_s, t->cpu_pct);
+		       t->median, t->latency.p99_us, t->latency.p50_us, (unsigned long long)t->work,
+		       t->elapsed_s, t->cpu_pct);
 	fsb_result_release(&res);
 	return t ? 0 : 1;
 }

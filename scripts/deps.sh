@@ -25,6 +25,8 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"
 	# The man page's test (t0100-help-man.sh): groff -ww, man -l, col.
 	pkgs="$pkgs groff-base man-db bsdextrautils"
+	# The format check (t0050-format.sh).
+	pkgs="$pkgs clang-format"
 fi
 if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	# The fuzz harnesses (tests/fuzz): clang, and libFuzzer's runtime, which

@@ -17,12 +17,16 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", fsb_cmd_run, "throughput and metadata suites in a scratch dir under DIR" },
-	{ "lifecycle", fsb_cmd_lifecycle, "mkfs, mount, umount, cold copy and read on a block device" },
-	{ "matrix", fsb_cmd_matrix, "build each setup of CONFIG.ini on loop devices, measure, compare" },
+	{ "lifecycle", fsb_cmd_lifecycle,
+	  "mkfs, mount, umount, cold copy and read on a block device" },
+	{ "matrix", fsb_cmd_matrix,
+	  "build each setup of CONFIG.ini on loop devices, measure, compare" },
 	{ "compare", fsb_cmd_compare, "result files side by side, speed relative to the first" },
 	{ "report", fsb_cmd_report, "result files as one self-contained HTML page with charts" },
-	{ "guest", fsb_cmd_guest, "run a command inside a QEMU guest (filesystems the host lacks)" },
-	{ "clean", fsb_cmd_clean, "remove what killed fsbench runs left (scratch dirs, mounts, loops)" },
+	{ "guest", fsb_cmd_guest,
+	  "run a command inside a QEMU guest (filesystems the host lacks)" },
+	{ "clean", fsb_cmd_clean,
+	  "remove what killed fsbench runs left (scratch dirs, mounts, loops)" },
 };
 
 static void usage(FILE *out)

@@ -3,9 +3,9 @@
  * (SIGKILL, a crash, a power cut) left behind. The finding, proving and
  * removing is src/core/clean.c; here are the options and the listing.
  */
+#include "core/clean.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/clean.h"
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/text.h"
@@ -74,6 +74,7 @@ static const char *const what_name[] = {
 static void print_event(const struct fsb_clean_event *ev, void *arg)
 {
 	static const char *const done[] = { "removed", "unmounted", "detached", "removed" };
+	static const char *const verbs[] = { "remove", "unmount", "detach", "remove" };
 	const char *what = what_name[ev->what];
 	/* Paths and reasons come from the disk: made terminal-safe (util/text.h). */
 	char *path = fsb_text_dup(ev->path), *extra = fsb_text_dup(ev->extra);
@@ -85,9 +86,7 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 	case FSB_CLEAN_DONE:
 	case FSB_CLEAN_WOULD:
 		if (ev->outcome == FSB_CLEAN_WOULD)
-			printf("would %s %s '%s'",
-			       ev->what == FSB_CLEAN_MOUNT ? "unmount" :
-			       ev->what == FSB_CLEAN_LOOP ? "detach" : "remove", what, p);
+			printf("would %s %s '%s'", verbs[ev->what], what, p);
 		else
 			printf("%s %s '%s'", done[ev->what], what, p);
 		if (extra)

@@ -5,9 +5,9 @@
  * spread marked "~" rather than counted as wins (report/compare.h has the
  * rule). Views: text (default), json, csv.
  */
+#include "report/compare.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "report/compare.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/signals.h"

@@ -49,8 +49,19 @@ static const char usage_text[] =
 	"Needs qemu-system-x86_64 (package qemu-system-x86), busybox-static, and\n"
 	"the tools the command uses (mtd-utils, reiserfsprogs, ...).\n";
 
-enum { OPT_KERNEL = 256, OPT_MODULES, OPT_DISK, OPT_MEMORY, OPT_CPUS, OPT_ACCEL, OPT_TIMEOUT,
-       OPT_CONSOLE, OPT_FS, OPT_MKFS, OPT_OPTIONS };
+enum {
+	OPT_KERNEL = 256,
+	OPT_MODULES,
+	OPT_DISK,
+	OPT_MEMORY,
+	OPT_CPUS,
+	OPT_ACCEL,
+	OPT_TIMEOUT,
+	OPT_CONSOLE,
+	OPT_FS,
+	OPT_MKFS,
+	OPT_OPTIONS
+};
 
 static const struct option guest_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -156,7 +167,8 @@ static int parse_inner(struct fsb_guest_cli *out)
 			break;
 		if (host_owned(p->cmd_argv[i])) {
 			fsb_err("guest: '%s' belongs before '--': the guest's result comes back "
-				"as JSON and is rendered here", p->cmd_argv[i]);
+				"as JSON and is rendered here",
+				p->cmd_argv[i]);
 			return FSB_EXIT_USAGE;
 		}
 	}

@@ -12,10 +12,10 @@
 /* `fsbench guest` as parsed: the plan, and its inner command parsed too. */
 struct fsb_guest_cli {
 	struct fsb_guest_plan plan;
-	struct fsb_common co;         /* format (default text), output, --help/--version */
-	char *inner_words[FSB_GUEST_MAX_WORDS + 1];  /* a copy getopt may permute */
-	struct fsb_run_cli inner_run;       /* the inner command, when run */
-	struct fsb_lc_cli inner_lc;         /* when lifecycle */
+	struct fsb_common co; /* format (default text), output, --help/--version */
+	char *inner_words[FSB_GUEST_MAX_WORDS + 1]; /* a copy getopt may permute */
+	struct fsb_run_cli inner_run;		    /* the inner command, when run */
+	struct fsb_lc_cli inner_lc;		    /* when lifecycle */
 };
 
 /*

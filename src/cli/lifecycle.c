@@ -76,8 +76,20 @@ static const char usage_text[] =
 	"or device is locked while in use: a second run on it fails at once.\n";
 
 enum {
-	OPT_FS = 256, OPT_TYPE, OPT_IMAGE, OPT_IMAGE_SIZE, OPT_DEVICE, OPT_DESTROY, OPT_FILL,
-	OPT_REFILL, OPT_PHASES, OPT_MKFS, OPT_OPTIONS, OPT_COPY_SIZE, OPT_MTD, OPT_PRE_ERASE,
+	OPT_FS = 256,
+	OPT_TYPE,
+	OPT_IMAGE,
+	OPT_IMAGE_SIZE,
+	OPT_DEVICE,
+	OPT_DESTROY,
+	OPT_FILL,
+	OPT_REFILL,
+	OPT_PHASES,
+	OPT_MKFS,
+	OPT_OPTIONS,
+	OPT_COPY_SIZE,
+	OPT_MTD,
+	OPT_PRE_ERASE,
 };
 
 static const struct option lc_opts[] = {

@@ -7,7 +7,7 @@
 /* `fsbench lifecycle` as parsed. */
 struct fsb_lc_cli {
 	struct fsb_lc_plan plan;
-	struct fsb_common co;         /* format (default text), output, --help/--version */
+	struct fsb_common co; /* format (default text), output, --help/--version */
 };
 
 /*

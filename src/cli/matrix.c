@@ -4,9 +4,9 @@
  * fields set over them) -> fsb_matrix_execute -> one comparison of all
  * (the layout of the bonnie 1.2 report in docs/references.md).
  */
+#include "cli/matrix.h"
 #include "cli/commands.h"
 #include "cli/lifecycle.h"
-#include "cli/matrix.h"
 #include "cli/matrix_ini.h"
 #include "cli/run.h"
 #include "report/matrix.h"
@@ -74,7 +74,6 @@ static const struct option mx_opts[] = {
 	{ "only", required_argument, NULL, OPT_ONLY },
 	{ NULL, 0, NULL, 0 },
 };
-
 
 static void print_usage(FILE *out)
 {
@@ -152,8 +151,8 @@ static int select_setups(struct fsb_matrix_cli *m)
 		return FSB_EXIT_FAIL;
 	}
 	for (item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-		struct fsb_matrix_setup *s = (struct fsb_matrix_setup *)fsb_matrix_config_find(cfg,
-											   item);
+		struct fsb_matrix_setup *s = (struct fsb_matrix_setup *)fsb_matrix_config_find(
+			cfg, item);
 
 		if (!s) {
 			fsb_err("invalid --only '%s': '%s' is no setup of '%s'", m->only, item,

@@ -126,8 +126,10 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 	switch (k) {
 	case K_TYPE:
 		if (!*v || strpbrk(v, "/ \t")) {
-			fail(ld, here(ld), "invalid type '%s': expected a filesystem type such as "
-			     "ext4, xfs or btrfs", v);
+			fail(ld, here(ld),
+			     "invalid type '%s': expected a filesystem type such as "
+			     "ext4, xfs or btrfs",
+			     v);
 			return false;
 		}
 		return true;
@@ -147,28 +149,30 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		return true;
 	case K_DEVICES:
 		if (!fsb_ini_count(v, 1, FSB_MATRIX_MAX_DEVICES, &n)) {
-			fail(ld, here(ld), "invalid devices '%s': expected a whole number from 1 to %d",
-			     v, FSB_MATRIX_MAX_DEVICES);
+			fail(ld, here(ld),
+			     "invalid devices '%s': expected a whole number from 1 to %d", v,
+			     FSB_MATRIX_MAX_DEVICES);
 			return false;
 		}
 		return true;
 	case K_REPEAT:
 		if (!fsb_ini_count(v, 1, 1000, &n)) {
-			fail(ld, here(ld), "invalid repeat '%s': expected a whole number from 1 to 1000",
-			     v);
+			fail(ld, here(ld),
+			     "invalid repeat '%s': expected a whole number from 1 to 1000", v);
 			return false;
 		}
 		return true;
 	case K_IMAGE_SIZE:
 		if (fsb_size_parse(v, &size) || !size) {
-			fail(ld, here(ld), "invalid image_size '%s': expected a size such as 512m or 2g",
-			     v);
+			fail(ld, here(ld),
+			     "invalid image_size '%s': expected a size such as 512m or 2g", v);
 			return false;
 		}
 		return true;
 	case K_FILL:
 		if (fsb_fill_parse(v, &fill)) {
-			fail(ld, here(ld), "invalid fill '%s': expected 0xff, zero, random or none", v);
+			fail(ld, here(ld), "invalid fill '%s': expected 0xff, zero, random or none",
+			     v);
 			return false;
 		}
 		return true;
@@ -182,8 +186,10 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		/* An erase block size, as lifecycle --mtd takes it. */
 		if (fsb_size_parse(v, &size) || size < 4096 || size > (16u << 20) ||
 		    (size & (size - 1))) {
-			fail(ld, here(ld), "invalid mtd '%s': expected an erase block size, a "
-			     "power of two from 4k to 16m (128k)", v);
+			fail(ld, here(ld),
+			     "invalid mtd '%s': expected an erase block size, a "
+			     "power of two from 4k to 16m (128k)",
+			     v);
 			return false;
 		}
 		return true;
@@ -213,15 +219,19 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!s) {
 		/* A key before any header, or under a refused header. */
 		if (!ld->err_line)
-			fail(ld, here(ld), "key '%s' outside a section: start with [global] or "
-			     "[LABEL]", name);
+			fail(ld, here(ld),
+			     "key '%s' outside a section: start with [global] or "
+			     "[LABEL]",
+			     name);
 		return 0;
 	}
 	k = find_key(name);
 	if (k < 0 || !(keys[k].where & (global ? IN_GLOBAL : IN_SETUP))) {
 		if (k >= 0 && global)
-			fail(ld, here(ld), "key '%s' belongs in a setup section, not [global] "
-			     "(keys of [global]: %s)", name, global_keys);
+			fail(ld, here(ld),
+			     "key '%s' belongs in a setup section, not [global] "
+			     "(keys of [global]: %s)",
+			     name, global_keys);
 		else if (k >= 0)
 			fail(ld, here(ld), "key '%s' belongs in [global], not [%s]", name, s->name);
 		else
@@ -279,7 +289,8 @@ int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_c
 	/* inih's own complaints (no '=', no ']') come without a message. */
 	if (rc > 0 && (!ld->err_line || (unsigned)rc < ld->err_line)) {
 		ld->err_line = 0;
-		fail(ld, (unsigned)rc, "syntax error: expected [section], key = value, or a "
+		fail(ld, (unsigned)rc,
+		     "syntax error: expected [section], key = value, or a "
 		     "comment starting with '#' or ';'");
 	}
 	if (!ld->err_line)
@@ -322,4 +333,3 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 	fclose(f);
 	return err;
 }
-

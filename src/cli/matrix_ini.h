@@ -76,8 +76,19 @@ int fsb_matrix_lines_to_plans(struct fsb_matrix_config *cfg);
 /* ---- between the loader's two files (matrix_ini.c, matrix_setup.c) ---- */
 
 enum fsb_ini_key {
-	K_TYPE, K_MKFS, K_OPTIONS, K_DEVICES, K_IMAGE_SIZE, K_FILL, K_RUN, K_LIFECYCLE,
-	K_WORKDIR, K_REPEAT, K_GUEST, K_MTD, NKEYS
+	K_TYPE,
+	K_MKFS,
+	K_OPTIONS,
+	K_DEVICES,
+	K_IMAGE_SIZE,
+	K_FILL,
+	K_RUN,
+	K_LIFECYCLE,
+	K_WORKDIR,
+	K_REPEAT,
+	K_GUEST,
+	K_MTD,
+	NKEYS
 };
 
 /* A section as written: its values (NULL = not set) and their lines. */
@@ -90,13 +101,13 @@ struct fsb_ini_section {
 
 struct fsb_ini_loader {
 	const char *path;
-	struct fsb_ini_lines lines;   /* the reader: its line number is inih's */
+	struct fsb_ini_lines lines; /* the reader: its line number is inih's */
 	struct fsb_ini_section global;
 	bool global_seen;
 	struct fsb_ini_section *setups;
 	size_t nsetups;
-	struct fsb_ini_section *cur;  /* where keys go now; NULL before any header */
-	unsigned err_line;            /* first error found by us (0: none) */
+	struct fsb_ini_section *cur; /* where keys go now; NULL before any header */
+	unsigned err_line;	     /* first error found by us (0: none) */
 	char err[512];
 	bool nomem;
 };

@@ -21,8 +21,9 @@ static const char *const run_refused[] = {
 	"format", "output", "label", "progress", "help", "version", NULL,
 };
 static const char *const lc_refused[] = {
-	"format", "output", "label", "progress", "help", "version", "device", "image",
-	"image-size", "destroy-data", "fs", "type", "mkfs", "options", "fill", "mtd", NULL,
+	"format", "output",  "label",	   "progress",	   "help", "version",
+	"device", "image",   "image-size", "destroy-data", "fs",   "type",
+	"mkfs",	  "options", "fill",	   "mtd",	   NULL,
 };
 
 /* cmd followed by the words of value, as a command's parser takes them. */

@@ -11,9 +11,9 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The loader's first error (fsb_ini_fail), and the line being read. */
 #define fail fsb_ini_fail
@@ -88,8 +88,10 @@ void fsb_ini_section_header(void *arg, char *name)
 	/* Every other section is a setup, so a misspelt [global] would
 	 * quietly become a filesystem called "globals": refuse look-alikes. */
 	if (is_global_lookalike(name)) {
-		fail(ld, here(ld), "unknown section [%s]: shared settings go in [global], "
-		     "setups in [LABEL]", name);
+		fail(ld, here(ld),
+		     "unknown section [%s]: shared settings go in [global], "
+		     "setups in [LABEL]",
+		     name);
 		ld->cur = NULL;
 		return;
 	}
@@ -164,8 +166,10 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (!out->type)
 		return -ENOMEM;
 	if (!*out->type) {
-		fail(ld, s->line, "[%s]: no type: set 'type = ...' (a label such as [ext4-wb] "
-		     "implies the type by its leading letters and digits)", s->name);
+		fail(ld, s->line,
+		     "[%s]: no type: set 'type = ...' (a label such as [ext4-wb] "
+		     "implies the type by its leading letters and digits)",
+		     s->name);
 		return -EINVAL;
 	}
 	out->devices = 1;
@@ -174,8 +178,10 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (s->val[K_MKFS]) {
 		out->mkfs = strdup(s->val[K_MKFS]);
 	} else if (out->devices > 1) {
-		fail(ld, s->line, "[%s]: devices = %u needs a mkfs template naming them "
-		     "({devs}, or {dev1} to {dev%u})", s->name, out->devices, out->devices);
+		fail(ld, s->line,
+		     "[%s]: devices = %u needs a mkfs template naming them "
+		     "({devs}, or {dev1} to {dev%u})",
+		     s->name, out->devices, out->devices);
 		return -EINVAL;
 	} else {
 		if (fsb_matrix_mkfs_default(out->type, tmpl, sizeof(tmpl))) {
@@ -201,8 +207,10 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 			return -EINVAL;
 		}
 		if ((unsigned)used < out->devices) {
-			fail(ld, line, "[%s]: mkfs names %d of its %u devices: use {devs}, or "
-			     "{dev1} to {dev%u}", s->name, used, out->devices, out->devices);
+			fail(ld, line,
+			     "[%s]: mkfs names %d of its %u devices: use {devs}, or "
+			     "{dev1} to {dev%u}",
+			     s->name, used, out->devices, out->devices);
 			return -EINVAL;
 		}
 	}
@@ -248,16 +256,20 @@ static int resolve_guest(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	if (s->val[K_MTD]) {
 		fsb_size_parse(s->val[K_MTD], &out->mtd_erase_bytes);
 		if (!out->guest) {
-			fail(ld, s->val_line[K_MTD], "[%s]: mtd needs guest = yes (emulated flash "
-			     "is made in a guest: the host kernel has no MTD)", s->name);
+			fail(ld, s->val_line[K_MTD],
+			     "[%s]: mtd needs guest = yes (emulated flash "
+			     "is made in a guest: the host kernel has no MTD)",
+			     s->name);
 			return -EINVAL;
 		}
 	}
 	if (!out->guest)
 		return 0;
 	if (out->run && out->mtd_erase_bytes) {
-		fail(ld, out->run_line, "[%s]: run does not work on mtd (flash) setups: set "
-		     "'run =' for this setup (the lifecycle measures the flash)", s->name);
+		fail(ld, out->run_line,
+		     "[%s]: run does not work on mtd (flash) setups: set "
+		     "'run =' for this setup (the lifecycle measures the flash)",
+		     s->name);
 		return -EINVAL;
 	}
 	if (out->devices > 1) {
@@ -267,13 +279,14 @@ static int resolve_guest(struct fsb_ini_loader *ld, const struct fsb_ini_section
 	}
 	if (out->fill == FSB_FILL_RANDOM) {
 		fail(ld, s->val[K_FILL] ? s->val_line[K_FILL] : s->val_line[K_GUEST],
-		     "[%s]: a guest's disk is filled with 0xff, zero or none, not random",
-		     s->name);
+		     "[%s]: a guest's disk is filled with 0xff, zero or none, not random", s->name);
 		return -EINVAL;
 	}
 	if (out->mtd_erase_bytes && s->val[K_MKFS] && !fsb_matrix_mkfs_none(out->mkfs)) {
-		fail(ld, s->val_line[K_MKFS], "[%s]: mkfs does not go with mtd: on flash, "
-		     "jffs2 formats on mount and ubifs is made by the UBI tools", s->name);
+		fail(ld, s->val_line[K_MKFS],
+		     "[%s]: mkfs does not go with mtd: on flash, "
+		     "jffs2 formats on mount and ubifs is made by the UBI tools",
+		     s->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -301,4 +314,3 @@ int fsb_ini_resolve(struct fsb_ini_loader *ld, struct fsb_matrix_config *cfg)
 			return err;
 	return 0;
 }
-

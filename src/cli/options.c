@@ -54,8 +54,8 @@ int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 	unsigned long long v;
 	char want[96];
 
-	snprintf(want, sizeof(want), "a whole number from %llu to %llu",
-		 (unsigned long long)min, (unsigned long long)max);
+	snprintf(want, sizeof(want), "a whole number from %llu to %llu", (unsigned long long)min,
+		 (unsigned long long)max);
 	if (!isdigit((unsigned char)arg[0]))
 		return fsb_opt_bad(opt, arg, want);
 	errno = 0;

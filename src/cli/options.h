@@ -17,24 +17,25 @@
 
 /* The shared options, as bits of struct fsb_cmd_spec.common and fsb_common.given. */
 enum {
-	FSB_OPT_HELP = 1u << 0,       /* -h, --help */
-	FSB_OPT_VERSION = 1u << 1,    /* -V, --version */
-	FSB_OPT_FORMAT = 1u << 2,     /* -f, --format VIEW */
-	FSB_OPT_OUTPUT = 1u << 3,     /* -o, --output FILE */
-	FSB_OPT_LABEL = 1u << 4,      /* -l, --label NAME */
-	FSB_OPT_SEED = 1u << 5,       /* --seed N */
-	FSB_OPT_PROGRESS = 1u << 6,   /* --progress WHEN */
-	FSB_OPT_QUIET = 1u << 7,      /* -q, --quiet */
+	FSB_OPT_HELP = 1u << 0,	    /* -h, --help */
+	FSB_OPT_VERSION = 1u << 1,  /* -V, --version */
+	FSB_OPT_FORMAT = 1u << 2,   /* -f, --format VIEW */
+	FSB_OPT_OUTPUT = 1u << 3,   /* -o, --output FILE */
+	FSB_OPT_LABEL = 1u << 4,    /* -l, --label NAME */
+	FSB_OPT_SEED = 1u << 5,	    /* --seed N */
+	FSB_OPT_PROGRESS = 1u << 6, /* --progress WHEN */
+	FSB_OPT_QUIET = 1u << 7,    /* -q, --quiet */
 };
 #define FSB_OPT_BASIC (FSB_OPT_HELP | FSB_OPT_VERSION)
-#define FSB_OPT_REPORTING (FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT | FSB_OPT_LABEL | \
-			   FSB_OPT_SEED | FSB_OPT_PROGRESS | FSB_OPT_QUIET)
+#define FSB_OPT_REPORTING                                                                 \
+	(FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT | FSB_OPT_LABEL | FSB_OPT_SEED | \
+	 FSB_OPT_PROGRESS | FSB_OPT_QUIET)
 
 /* What the shared options said. Strings borrowed from argv. */
 struct fsb_common {
-	unsigned given;               /* FSB_OPT_* seen */
-	const char *format;           /* NULL: the command's default */
-	const char *output;           /* NULL: standard output */
+	unsigned given;	    /* FSB_OPT_* seen */
+	const char *format; /* NULL: the command's default */
+	const char *output; /* NULL: standard output */
 	const char *label;
 	uint64_t seed;
 	enum fsb_progress progress;
@@ -43,12 +44,12 @@ struct fsb_common {
 
 /* A command's options: the shared ones it takes, and its own. */
 struct fsb_cmd_spec {
-	const char *name;             /* the command word: "run" */
-	unsigned common;              /* FSB_OPT_* it takes */
-	const struct option *opts;    /* its own long options, {0}-terminated; NULL: none.
+	const char *name;	   /* the command word: "run" */
+	unsigned common;	   /* FSB_OPT_* it takes */
+	const struct option *opts; /* its own long options, {0}-terminated; NULL: none.
 	                               * Their codes are letters or 256..511. */
-	const char *shorts;           /* its own short options, getopt syntax ("s:n:") */
-	bool stop_at_operand;         /* options end at the first operand (guest) */
+	const char *shorts;	   /* its own short options, getopt syntax ("s:n:") */
+	bool stop_at_operand;	   /* options end at the first operand (guest) */
 	/* Handle one of its own options: 0, or FSB_EXIT_USAGE after describing. */
 	int (*own)(void *ctx, int c, const char *arg);
 };
@@ -60,8 +61,8 @@ struct fsb_cmd_spec {
  * the file", and operands with "unexpected argument 'X'".
  */
 struct fsb_cli_nest {
-	const char *owner;            /* "fsbench matrix" */
-	const char *const *refused;   /* NULL-terminated long names */
+	const char *owner;	    /* "fsbench matrix" */
+	const char *const *refused; /* NULL-terminated long names */
 };
 
 /*

@@ -49,8 +49,7 @@ static int render(FILE *out, const void *ctx)
 {
 	const struct fsb_compare_set *set = ctx;
 
-	return fsb_html_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set),
-			      set->n);
+	return fsb_html_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set), set->n);
 }
 
 int fsb_cmd_report(int argc, char **argv)

@@ -48,8 +48,15 @@ static const char usage_text[] =
 	"  -V, --version          the version\n";
 
 enum {
-	OPT_CHUNK = 256, OPT_CHAR_SIZE, OPT_CHAR_IO, OPT_SEEKS, OPT_SEEKERS, OPT_MIN_TIME,
-	OPT_CACHE, OPT_LINKS, OPT_SYNC,
+	OPT_CHUNK = 256,
+	OPT_CHAR_SIZE,
+	OPT_CHAR_IO,
+	OPT_SEEKS,
+	OPT_SEEKERS,
+	OPT_MIN_TIME,
+	OPT_CACHE,
+	OPT_LINKS,
+	OPT_SYNC,
 };
 
 static const struct option run_opts[] = {
@@ -158,8 +165,7 @@ static const struct fsb_cmd_spec run_spec = {
 	.own = run_option,
 };
 
-int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
-		  struct fsb_run_cli *out)
+int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest, struct fsb_run_cli *out)
 {
 	struct fsb_run_plan *p = &out->plan;
 	int rc, i;

@@ -7,8 +7,8 @@
 /* `fsbench run` as parsed: the plan, DIR, and how to show the result. */
 struct fsb_run_cli {
 	struct fsb_run_plan plan;
-	const char *dir;              /* default "." */
-	struct fsb_common co;         /* format (default text), output, --help/--version */
+	const char *dir;      /* default "." */
+	struct fsb_common co; /* format (default text), output, --help/--version */
 };
 
 /*
@@ -17,7 +17,6 @@ struct fsb_run_cli {
  * matrix sets, and DIR, refused), or NULL. Pure. Returns 0 (also for
  * --help/--version: out->co says which), or FSB_EXIT_USAGE after one line.
  */
-int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
-		  struct fsb_run_cli *out);
+int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest, struct fsb_run_cli *out);
 
 #endif

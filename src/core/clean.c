@@ -21,14 +21,14 @@
 /* One fsbench.* directory and what is to be done about it. */
 struct cand {
 	char path[PATH_MAX];
-	char real[PATH_MAX];   /* its real path: mount claims must lie below it */
+	char real[PATH_MAX]; /* its real path: mount claims must lie below it */
 	struct fsb_marker m;
-	int state;             /* enum fsb_owner_state */
-	bool planned;          /* every claim proven: undo them, remove it */
-	bool failed;           /* an undo failed: the directory stays */
-	bool *act;             /* per claim: mounted / bound / present, to undo */
-	int *image;            /* per loop claim: the image claim it is bound to */
-	char **backing;        /* per loop claim: its backing file */
+	int state;	/* enum fsb_owner_state */
+	bool planned;	/* every claim proven: undo them, remove it */
+	bool failed;	/* an undo failed: the directory stays */
+	bool *act;	/* per claim: mounted / bound / present, to undo */
+	int *image;	/* per loop claim: the image claim it is bound to */
+	char **backing; /* per loop claim: its backing file */
 };
 
 struct cands {
@@ -95,7 +95,8 @@ static int read_cand(struct cand *k, const char **why)
 	} else {
 		err = fsb_marker_read_at(fd, &k->m, why);
 		if (err == -ENOENT)
-			*why = "no marker " FSB_MARKER_NAME " (not made by fsbench, or by an older one)";
+			*why = "no marker " FSB_MARKER_NAME
+			       " (not made by fsbench, or by an older one)";
 		else if (err && !**why)
 			*why = strerror(-err);
 	}
@@ -343,7 +344,8 @@ static void undo_mounts(struct ctx *x, struct cand *k)
 		if (cl->kind != FSB_CLAIM_MOUNT || !k->act[i])
 			continue;
 		if (x->o->dry_run) {
-			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_WOULD, cl->path, NULL, NULL, k->m.owner.pid);
+			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_WOULD, cl->path, NULL, NULL,
+			     k->m.owner.pid);
 			continue;
 		}
 		for (int n = 0; n < MAX_STACKED; n++) {
@@ -364,7 +366,8 @@ static void undo_mounts(struct ctx *x, struct cand *k)
 			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_FAILED, cl->path, NULL, NULL,
 			     k->m.owner.pid);
 		} else if (undone) {
-			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_DONE, cl->path, NULL, NULL, k->m.owner.pid);
+			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_DONE, cl->path, NULL, NULL,
+			     k->m.owner.pid);
 		}
 	}
 }
@@ -547,7 +550,8 @@ unsigned fsb_clean_warn_stale(const char *dir)
 		if (state != FSB_OWNER_DEAD && state != FSB_OWNER_OTHER_BOOT)
 			continue;
 		fsb_warn("'%s' was left by an fsbench process that did not finish (pid %ld): "
-			 "'fsbench clean %s' removes it", k->path, (long)k->m.owner.pid, dir);
+			 "'fsbench clean %s' removes it",
+			 k->path, (long)k->m.owner.pid, dir);
 		stale++;
 	}
 	for (size_t i = 0; i < cs.n; i++)

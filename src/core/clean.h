@@ -31,35 +31,35 @@
 enum fsb_clean_what { FSB_CLEAN_DIR, FSB_CLEAN_MOUNT, FSB_CLEAN_LOOP, FSB_CLEAN_IMAGE };
 
 enum fsb_clean_outcome {
-	FSB_CLEAN_DONE,      /* unmounted, detached or removed */
-	FSB_CLEAN_WOULD,     /* dry run: would be */
-	FSB_CLEAN_REFUSED,   /* cannot be proven fsbench's: left alone (why) */
-	FSB_CLEAN_FAILED,    /* tried, failed (described on stderr) */
-	FSB_CLEAN_IN_USE,    /* the owner still runs: left alone */
-	FSB_CLEAN_KEPT,      /* kept on purpose (matrix --keep-images): left alone */
-	FSB_CLEAN_NOTE,      /* not fsbench's any more, or from an earlier boot: left alone (why) */
+	FSB_CLEAN_DONE,	   /* unmounted, detached or removed */
+	FSB_CLEAN_WOULD,   /* dry run: would be */
+	FSB_CLEAN_REFUSED, /* cannot be proven fsbench's: left alone (why) */
+	FSB_CLEAN_FAILED,  /* tried, failed (described on stderr) */
+	FSB_CLEAN_IN_USE,  /* the owner still runs: left alone */
+	FSB_CLEAN_KEPT,	   /* kept on purpose (matrix --keep-images): left alone */
+	FSB_CLEAN_NOTE,	   /* not fsbench's any more, or from an earlier boot: left alone (why) */
 };
 
 /* One thing found, for the caller to print. Strings live for the call. */
 struct fsb_clean_event {
 	enum fsb_clean_what what;
 	enum fsb_clean_outcome outcome;
-	const char *path;   /* the directory, mount target, /dev/loopN or image */
-	const char *extra;  /* loop: its backing file; else NULL */
-	const char *why;    /* REFUSED, NOTE: the reason; else NULL */
-	pid_t pid;          /* the directory's owner, 0 when unknown */
+	const char *path;  /* the directory, mount target, /dev/loopN or image */
+	const char *extra; /* loop: its backing file; else NULL */
+	const char *why;   /* REFUSED, NOTE: the reason; else NULL */
+	pid_t pid;	   /* the directory's owner, 0 when unknown */
 };
 
 struct fsb_clean_opts {
-	bool dry_run;           /* list only */
-	const char *proc_root;  /* "/proc"; NULL is "/proc" */
+	bool dry_run;	       /* list only */
+	const char *proc_root; /* "/proc"; NULL is "/proc" */
 	void (*report)(const struct fsb_clean_event *ev, void *arg);
 	void *arg;
 };
 
 struct fsb_clean_counts {
-	unsigned found;     /* fsbench.* directories looked at */
-	unsigned done;      /* things removed (or, dry run, to remove) */
+	unsigned found; /* fsbench.* directories looked at */
+	unsigned done;	/* things removed (or, dry run, to remove) */
 	unsigned refused;
 	unsigned failed;
 };

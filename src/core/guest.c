@@ -63,15 +63,25 @@ static const struct fs_need {
 	{ "nilfs2", { "nilfs2" }, { "mkfs.nilfs2" } },
 };
 
-static const struct { const char *tool, *package; } packages[] = {
-	{ "flash_erase", "mtd-utils" }, { "ubiformat", "mtd-utils" },
-	{ "ubiattach", "mtd-utils" },   { "ubimkvol", "mtd-utils" },
-	{ "ubidetach", "mtd-utils" },   { "mkreiserfs", "reiserfsprogs" },
-	{ "mkfs.reiserfs", "reiserfsprogs" }, { "mke2fs", "e2fsprogs" },
-	{ "mkfs.ext2", "e2fsprogs" },   { "mkfs.ext3", "e2fsprogs" },
-	{ "mkfs.ext4", "e2fsprogs" },   { "mkfs.xfs", "xfsprogs" },
-	{ "mkfs.btrfs", "btrfs-progs" }, { "mkfs.f2fs", "f2fs-tools" },
-	{ "mkfs.nilfs2", "nilfs-tools" }, { "busybox", "busybox-static" },
+static const struct {
+	const char *tool, *package;
+} packages[] = {
+	{ "flash_erase", "mtd-utils" },
+	{ "ubiformat", "mtd-utils" },
+	{ "ubiattach", "mtd-utils" },
+	{ "ubimkvol", "mtd-utils" },
+	{ "ubidetach", "mtd-utils" },
+	{ "mkreiserfs", "reiserfsprogs" },
+	{ "mkfs.reiserfs", "reiserfsprogs" },
+	{ "mke2fs", "e2fsprogs" },
+	{ "mkfs.ext2", "e2fsprogs" },
+	{ "mkfs.ext3", "e2fsprogs" },
+	{ "mkfs.ext4", "e2fsprogs" },
+	{ "mkfs.xfs", "xfsprogs" },
+	{ "mkfs.btrfs", "btrfs-progs" },
+	{ "mkfs.f2fs", "f2fs-tools" },
+	{ "mkfs.nilfs2", "nilfs-tools" },
+	{ "busybox", "busybox-static" },
 	{ "qemu-system-x86_64", "qemu-system-x86" },
 };
 
@@ -222,7 +232,9 @@ static const char init_script[] =
 	"/bin/busybox mount -t sysfs sysfs /sys\n"
 	"/bin/busybox mount -t devtmpfs devtmpfs /dev\n"
 	"/bin/busybox --install -s /bin\n"
-	"echo \"" "fsbench-guest: ready" "\"\n"
+	"echo \""
+	"fsbench-guest: ready"
+	"\"\n"
 	"while read m; do\n"
 	"\tinsmod \"/lib/modules/$m\" || echo \"fsbench-guest: cannot load $m\"\n"
 	"done < /guest/modules\n"
@@ -234,7 +246,9 @@ static const char init_script[] =
 	"[ -s /tmp/result.json ] && cat /tmp/result.json > /dev/ttyS1\n"
 	"sync\n"
 	"echo\n"
-	"echo \"" "fsbench-guest: exit " "$rc\"\n"
+	"echo \""
+	"fsbench-guest: exit "
+	"$rc\"\n"
 	"poweroff -f\n";
 
 const char *fsb_guest_init_script(void)
@@ -350,7 +364,8 @@ int fsb_guest_find_kernel(const char *kernel_opt, const char *modules_opt,
 	}
 	if (!has_dep(k->moddir)) {
 		fsb_err("guest: no modules.dep in '%s' (give --modules DIR, or run "
-			"'depmod -b ROOT %s', package kmod)", k->moddir, k->release);
+			"'depmod -b ROOT %s', package kmod)",
+			k->moddir, k->release);
 		return -ENOENT;
 	}
 	return 0;
@@ -406,8 +421,8 @@ int fsb_guest_irfs_fill(struct fsb_irfs *fs, const struct fsb_guest_inputs *in)
 	return err;
 }
 
-int fsb_guest_irfs_cached(const struct fsb_irfs *fs, const char *cache_dir, char *out,
-			  size_t len, bool *built)
+int fsb_guest_irfs_cached(const struct fsb_irfs *fs, const char *cache_dir, char *out, size_t len,
+			  bool *built)
 {
 	char tmp[4200];
 	int fd, err;
@@ -456,8 +471,7 @@ int fsb_guest_disk_parse(const char *spec, uint64_t *size_bytes, enum fsb_fill *
 		    *fill == FSB_FILL_RANDOM)
 			return -EINVAL;
 	}
-	if (fsb_size_parse(buf, size_bytes) || *size_bytes < (1u << 20) ||
-	    *size_bytes % 512)
+	if (fsb_size_parse(buf, size_bytes) || *size_bytes < (1u << 20) || *size_bytes % 512)
 		return -EINVAL;
 	return 0;
 }

@@ -23,11 +23,11 @@
 #define FSB_GUEST_MAX_NEEDS 32
 
 struct fsb_guest_needs {
-	const char *modules[FSB_GUEST_MAX_NEEDS];   /* module names, static strings */
+	const char *modules[FSB_GUEST_MAX_NEEDS]; /* module names, static strings */
 	size_t nmodules;
-	const char *tools[FSB_GUEST_MAX_NEEDS];     /* program names or paths */
+	const char *tools[FSB_GUEST_MAX_NEEDS]; /* program names or paths */
 	size_t ntools;
-	bool optional[FSB_GUEST_MAX_NEEDS];         /* tools[i] may be absent on the host */
+	bool optional[FSB_GUEST_MAX_NEEDS]; /* tools[i] may be absent on the host */
 };
 
 /*
@@ -71,7 +71,7 @@ const char *fsb_guest_init_script(void);
 /* Where a kernel to boot is, and its release ("6.1.0-57-amd64"). */
 struct fsb_guest_kernel {
 	char kernel[4096];
-	char moddir[4096];     /* holds modules.dep */
+	char moddir[4096]; /* holds modules.dep */
 	char release[256];
 };
 
@@ -94,14 +94,14 @@ int fsb_guest_find_kernel(const char *kernel_opt, const char *modules_opt,
 
 /* What goes into an initramfs: every path already resolved on the host. */
 struct fsb_guest_inputs {
-	const char *busybox;          /* a static busybox */
-	const char *fsbench;          /* this program */
-	const char *const *tools;     /* host paths; stored at the same path */
+	const char *busybox;	  /* a static busybox */
+	const char *fsbench;	  /* this program */
+	const char *const *tools; /* host paths; stored at the same path */
 	size_t ntools;
-	const char *moddir;           /* the kernel's modules directory */
-	char *const *modules;         /* paths relative to moddir, load order */
+	const char *moddir;   /* the kernel's modules directory */
+	char *const *modules; /* paths relative to moddir, load order */
 	size_t nmodules;
-	bool with_libs;               /* add ldd's libraries (false in tests) */
+	bool with_libs; /* add ldd's libraries (false in tests) */
 };
 
 /*
@@ -117,8 +117,8 @@ int fsb_guest_irfs_fill(struct fsb_irfs *fs, const struct fsb_guest_inputs *in);
  * (atomically) only when no file of that name exists. *built says whether
  * it was written now. Returns 0 or -errno (described).
  */
-int fsb_guest_irfs_cached(const struct fsb_irfs *fs, const char *cache_dir, char *out,
-			  size_t len, bool *built);
+int fsb_guest_irfs_cached(const struct fsb_irfs *fs, const char *cache_dir, char *out, size_t len,
+			  bool *built);
 
 /*
  * A --disk value: "SIZE[,fill=0xff|zero|none]" (default fill 0xff, erased
@@ -129,16 +129,16 @@ int fsb_guest_disk_parse(const char *spec, uint64_t *size_bytes, enum fsb_fill *
 
 /* What `fsbench guest` will do. Strings are borrowed (argv, a matrix file). */
 struct fsb_guest_plan {
-	const char *kernel;           /* --kernel; NULL: found (fsb_guest_find_kernel) */
-	const char *modules;          /* --modules; NULL: the kernel's */
-	const char *accel;            /* auto (default), kvm, tcg */
-	uint64_t disk_bytes[FSB_QEMU_MAX_DISKS];  /* --disk: fresh images, /dev/vda... */
+	const char *kernel;			 /* --kernel; NULL: found (fsb_guest_find_kernel) */
+	const char *modules;			 /* --modules; NULL: the kernel's */
+	const char *accel;			 /* auto (default), kvm, tcg */
+	uint64_t disk_bytes[FSB_QEMU_MAX_DISKS]; /* --disk: fresh images, /dev/vda... */
 	enum fsb_fill disk_fill[FSB_QEMU_MAX_DISKS];
 	size_t ndisks;
-	uint64_t memory_bytes;        /* default 1 GiB */
-	uint64_t timeout_ns;          /* --guest-timeout, default 600 s */
-	unsigned cpus;                /* default 1 */
-	bool console;                 /* copy the guest's console to stderr */
+	uint64_t memory_bytes; /* default 1 GiB */
+	uint64_t timeout_ns;   /* --guest-timeout, default 600 s */
+	unsigned cpus;	       /* default 1 */
+	bool console;	       /* copy the guest's console to stderr */
 	/* The command the guest runs: "run" or "lifecycle" and its words (the
 	 * host adds --format json, the result file and --progress never). */
 	int cmd_argc;

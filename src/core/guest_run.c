@@ -54,7 +54,7 @@ struct guest_run {
 	char **modules;
 	char *tools[FSB_GUEST_MAX_NEEDS];
 	size_t ntools;
-	char **mkfs_argv;           /* --fs: the template expanded for /dev/vda */
+	char **mkfs_argv; /* --fs: the template expanded for /dev/vda */
 };
 
 void fsb_guest_plan_init(struct fsb_guest_plan *p)
@@ -112,8 +112,8 @@ int fsb_guest_plan_check(struct fsb_guest_plan *p)
 		return 0;
 	}
 	if (!*p->fs || strpbrk(p->fs, "/ \t") ||
-	    (!p->mkfs && fsb_mkfs_default_template(p->fs, p->mkfs_default,
-						   sizeof(p->mkfs_default)))) {
+	    (!p->mkfs &&
+	     fsb_mkfs_default_template(p->fs, p->mkfs_default, sizeof(p->mkfs_default)))) {
 		fsb_err("invalid --fs '%s': expected a filesystem type name", p->fs);
 		return -EINVAL;
 	}
@@ -140,7 +140,7 @@ static int cache_dir(char *out, size_t len)
 	/* .../fsbench/kernel -> .../fsbench */
 	*strrchr(kdir, '/') = '\0';
 	snprintf(out, len, "%s", kdir);
-	for (p = out + 1; ; p++) {
+	for (p = out + 1;; p++) {
 		if (*p == '/' || !*p) {
 			char keep = *p;
 
@@ -148,7 +148,8 @@ static int cache_dir(char *out, size_t len)
 			if (mkdir(out, 0755) < 0 && errno != EEXIST) {
 				int err = -errno;
 
-				fsb_err_errno(err, "guest: cannot create cache directory '%s'", out);
+				fsb_err_errno(err, "guest: cannot create cache directory '%s'",
+					      out);
 				return err;
 			}
 			*p = keep;
@@ -173,12 +174,14 @@ static int find_program(const char *name, char *out, size_t len)
 }
 
 /* Steps 2 and 3: everything resolved, the cached initramfs in place. */
-static int prepare(const struct fsb_guest_plan *p, struct guest_run *run, struct fsb_guest_kernel *k,
-		   char *qemu, size_t qlen, char *cached, size_t clen, bool *built)
+static int prepare(const struct fsb_guest_plan *p, struct guest_run *run,
+		   struct fsb_guest_kernel *k, char *qemu, size_t qlen, char *cached, size_t clen,
+		   bool *built)
 {
 	struct fsb_guest_needs needs;
 	struct fsb_guest_inputs in = { .with_libs = true };
-	char busybox[PATH_MAX], self[PATH_MAX], dep_path[PATH_MAX + 16], missing[64], cache[PATH_MAX];
+	char busybox[PATH_MAX], self[PATH_MAX], dep_path[PATH_MAX + 16], missing[64],
+		cache[PATH_MAX];
 	char *dep = NULL;
 	size_t dep_len;
 	ssize_t n;
@@ -310,8 +313,9 @@ static int make_initrd(const struct fsb_guest_plan *p, struct guest_run *run, co
 	script = fsb_guest_cmd_script(n, args);
 	if (script && p->fs && !(script = fs_script(p, run->mkfs_argv, script, &prep, &fs, &all)))
 		err = -ENOMEM;
-	if (!script || (err = fsb_irfs_add_data(&cmd, "/guest/cmd.sh", script, strlen(script),
-						 0644)) || (err = fsb_irfs_finish(&cmd))) {
+	if (!script ||
+	    (err = fsb_irfs_add_data(&cmd, "/guest/cmd.sh", script, strlen(script), 0644)) ||
+	    (err = fsb_irfs_finish(&cmd))) {
 		err = err ? err : -ENOMEM;
 		goto out;
 	}
@@ -441,8 +445,8 @@ static int judge(const struct fsb_guest_plan *p, const struct fsb_qemu_outcome *
 	case FSB_QEMU_EXITED:
 		if (o->guest_status == 0)
 			return 0;
-		fsb_err("guest: 'fsbench %s' failed in the guest (exit status %d)",
-			p->cmd_argv[0], o->guest_status);
+		fsb_err("guest: 'fsbench %s' failed in the guest (exit status %d)", p->cmd_argv[0],
+			o->guest_status);
 		break;
 	case FSB_QEMU_PANIC:
 		fsb_err("guest: the guest kernel panicked");
@@ -510,7 +514,6 @@ static void release(struct guest_run *run)
 				      run->scratch);
 	}
 }
-
 
 static int execute(const struct fsb_guest_plan *p, const char *dir, struct guest_run *run,
 		   struct fsb_result *res)

@@ -40,30 +40,30 @@
 /* What the run decided and holds; released in reverse order of acquisition. */
 struct lc_run {
 	const struct fsb_lc_plan *p;
-	const char *device;         /* the block device (after --mtd: /dev/mtdblockN) */
-	const char *mkfs;           /* the template, as recorded */
-	char **mkfs_words;          /* the template split, placeholders kept */
-	char mkfs_path[PATH_MAX];   /* the program, found before anything is written */
+	const char *device;	  /* the block device (after --mtd: /dev/mtdblockN) */
+	const char *mkfs;	  /* the template, as recorded */
+	char **mkfs_words;	  /* the template split, placeholders kept */
+	char mkfs_path[PATH_MAX]; /* the program, found before anything is written */
 	char mtd_chr[64], mtd_blk[64];
 	char erase_path[PATH_MAX];
 	char *erase_argv[8];
 	char ubi_paths[3][PATH_MAX];
 	char *ubi_argv[3][8];
-	char ubi_words[4][64];      /* mtd index, ubi number, ubi device, volume */
+	char ubi_words[4][64]; /* mtd index, ubi number, ubi device, volume */
 	char mount_src[64];
-	char ubi_tmpl[256];         /* the three commands as run, for the record */
+	char ubi_tmpl[256]; /* the three commands as run, for the record */
 	int ubi_num;
-	uint64_t size;              /* of the device */
-	uint64_t seed;              /* --seed, or drawn */
+	uint64_t size; /* of the device */
+	uint64_t seed; /* --seed, or drawn */
 	char scratch[PATH_MAX];
 	char mnt[PATH_MAX];
 	bool scratch_made;
 	unsigned char *data;
-	struct fsb_image image;     /* --image: open and locked from the checks on */
-	int lock_fd;                /* --device, --mtd: the device node, locked */
+	struct fsb_image image; /* --image: open and locked from the checks on */
+	int lock_fd;		/* --device, --mtd: the device node, locked */
 	struct fsb_loopdev loop;
-	int dev_fd;                 /* --device only; image mode uses loop.fd */
-	int lower_fd;               /* --mtd: the disk under the flash */
+	int dev_fd;   /* --device only; image mode uses loop.fd */
+	int lower_fd; /* --mtd: the disk under the flash */
 	char **mkfs_argv;
 	struct fsb_lc_state state;
 	struct fsb_lifecycle lc;
@@ -114,8 +114,8 @@ static int check_sizes(const struct lc_run *run)
 		return -EINVAL;
 	}
 	if (p->ubi && run->size < 64 * p->mtd_erase_bytes) {
-		fsb_err("lifecycle: '%s' is %s: UBI wants at least 64 erase blocks",
-			what, fsb_size_format_human(run->size, a, sizeof(a)));
+		fsb_err("lifecycle: '%s' is %s: UBI wants at least 64 erase blocks", what,
+			fsb_size_format_human(run->size, a, sizeof(a)));
 		return -EINVAL;
 	}
 	if (copies(p) && p->copy_size >= run->size) {
@@ -134,7 +134,7 @@ static int check_sizes(const struct lc_run *run)
 static int plan_ubi(struct lc_run *run)
 {
 	static const char *const tools[3] = { "ubiformat", "ubiattach", "ubimkvol" };
-	char (*w)[64] = run->ubi_words;
+	char(*w)[64] = run->ubi_words;
 
 	if (sscanf(run->mtd_chr, "/dev/mtd%d", &run->ubi_num) != 1)
 		return -EINVAL;
@@ -203,8 +203,8 @@ static int preflight(struct lc_run *run)
 		return -EINVAL;
 	}
 	/* The phases need root, a block device and to mount it: we have both. */
-	if ((err = fsb_runner_check_needs(p->ops, p->nops, fsb_runner_have() |
-					  FSB_NEEDS_BLOCKDEV | FSB_NEEDS_MOUNT)))
+	if ((err = fsb_runner_check_needs(
+		     p->ops, p->nops, fsb_runner_have() | FSB_NEEDS_BLOCKDEV | FSB_NEEDS_MOUNT)))
 		return err;
 	if ((err = fsb_mount_fs_supported(p->mount_type)))
 		return err;
@@ -263,7 +263,7 @@ static int fill_result(const struct lc_run *run, struct fsb_result *r)
 	err |= fsb_strset(&r->setup.mount_options, p->options ? p->options : "");
 	err |= fsb_strset(&r->setup.device, lc->dev);
 	err |= fsb_strset(&r->setup.fill, p->mtd ? (p->pre_erase ? "0xff+cleanmarkers" : "0xff")
-					       : fsb_fill_name(p->fill));
+						 : fsb_fill_name(p->fill));
 	if (p->mtd) {
 		err |= fsb_result_param_str(r, "mtd", p->mtd);
 		err |= fsb_result_param_str(r, "mtd_device", run->mtd_chr);
@@ -349,7 +349,7 @@ static int open_device(struct lc_run *run)
 		if ((err = fsb_image_make(&run->image)))
 			return err;
 		if ((err = mark(run, fsb_marker_add_image(run->scratch, p->image, run->image.fd,
-							   run->image.created))))
+							  run->image.created))))
 			return err;
 		if (fsb_stop_requested())
 			return -EINTR;
@@ -360,7 +360,8 @@ static int open_device(struct lc_run *run)
 		if (!run->loop.direct_io && !p->quiet)
 			fsb_warn("loop device '%s' runs without direct I/O (the filesystem "
 				 "holding '%s' refused it): the image's host cache is dropped "
-				 "before every phase instead", run->loop.path, p->image);
+				 "before every phase instead",
+				 run->loop.path, p->image);
 		run->lc.dev = run->loop.path;
 		run->lc.dev_fd = run->loop.fd;
 		run->lc.image_fd = run->loop.direct_io ? -1 : run->image.fd;

@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 #include "core/plan.h"
-#include "util/modes.h"
 #include "report/result.h"
 #include "util/error.h"
+#include "util/modes.h"
 #include "workloads/lifecycle.h"
 #include "workloads/workload.h"
 
@@ -28,34 +28,34 @@
 
 /* What `fsbench lifecycle` will do. Strings are borrowed (argv, a matrix file). */
 struct fsb_lc_plan {
-	struct fsb_config cfg;        /* repeat (default 12), seed, label (NULL: fs_type) */
+	struct fsb_config cfg; /* repeat (default 12), seed, label (NULL: fs_type) */
 	bool seed_set, repeat_set;
-	const char *fs_type;          /* --fs: what mkfs makes */
-	const char *mount_type;       /* --type: what mount(2) is told; NULL: fs_type */
-	const char *options;          /* --options: mount options; NULL: none */
-	const char *mkfs_tmpl;        /* --mkfs; NULL: the type's default (fsb_lc_plan_mkfs) */
+	const char *fs_type;	/* --fs: what mkfs makes */
+	const char *mount_type; /* --type: what mount(2) is told; NULL: fs_type */
+	const char *options;	/* --options: mount options; NULL: none */
+	const char *mkfs_tmpl;	/* --mkfs; NULL: the type's default (fsb_lc_plan_mkfs) */
 	/* The target: exactly one of these (fsb_lc_plan_check says so). */
-	const char *image;            /* --image PATH */
-	const char *device;           /* --device DEV */
-	const char *mtd;              /* --mtd DEV,ERASESIZE, as given */
-	bool device_later;            /* the device is given at execution (a matrix setup) */
-	uint64_t image_size;          /* --image-size; 0: the image's own */
-	uint64_t copy_size;           /* --copy-size (default 16m) */
+	const char *image;   /* --image PATH */
+	const char *device;  /* --device DEV */
+	const char *mtd;     /* --mtd DEV,ERASESIZE, as given */
+	bool device_later;   /* the device is given at execution (a matrix setup) */
+	uint64_t image_size; /* --image-size; 0: the image's own */
+	uint64_t copy_size;  /* --copy-size (default 16m) */
 	bool destroy_data;
 	bool fill_set, refill_set, pre_erase;
-	enum fsb_fill fill;           /* default: 0xff for an image, none for a device */
-	enum fsb_lc_refill refill;    /* used when refill_set */
-	const char *phases;           /* --phases as given; NULL: all */
+	enum fsb_fill fill;	   /* default: 0xff for an image, none for a device */
+	enum fsb_lc_refill refill; /* used when refill_set */
+	const char *phases;	   /* --phases as given; NULL: all */
 	enum fsb_progress progress;
 	bool quiet;
-	const char *progress_prefix;  /* before each progress line; NULL: none */
+	const char *progress_prefix; /* before each progress line; NULL: none */
 	/* Resolved by fsb_lc_plan_check. */
 	const struct fsb_workload_ops *ops[FSB_LC_MAX_PHASES];
 	size_t nops;
-	char mkfs_default[256];       /* the type's default template */
-	char mtd_dev[PATH_MAX];       /* --mtd's DEV */
-	uint64_t mtd_erase_bytes;     /* --mtd's ERASESIZE */
-	bool ubi;                     /* ubifs on --mtd: the UBI tools are its mkfs */
+	char mkfs_default[256];	  /* the type's default template */
+	char mtd_dev[PATH_MAX];	  /* --mtd's DEV */
+	uint64_t mtd_erase_bytes; /* --mtd's ERASESIZE */
+	bool ubi;		  /* ubifs on --mtd: the UBI tools are its mkfs */
 };
 
 /* The defaults: 12 runs (mkfs phases 3), a 16 MiB copy, cache drop. */

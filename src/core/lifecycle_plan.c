@@ -78,7 +78,8 @@ static int select_phases(struct fsb_lc_plan *p)
 
 		if (!known_phase(item)) {
 			fsb_err("invalid --phases '%s': unknown phase '%s' (phases: mkfs, "
-				"mkfs-mount, mkfs-umount, mount-umount, write, read)", p->phases, item);
+				"mkfs-mount, mkfs-umount, mount-umount, write, read)",
+				p->phases, item);
 			free(copy);
 			return -EINVAL;
 		}

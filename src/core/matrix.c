@@ -47,16 +47,16 @@ struct mx_ctx {
 	/* our scratch dir under workdir (real path); room left for file names */
 	char work[PATH_MAX - 128];
 	bool work_made;
-	bool kept;                  /* an image was kept: keep the work dir */
+	bool kept; /* an image was kept: keep the work dir */
 	bool progress;
-	size_t k;                   /* setup k of nselected, for progress */
-	char prefix[FSB_MATRIX_MAX_LABEL + 48];  /* "[k/n] label ": the runner's */
+	size_t k;				/* setup k of nselected, for progress */
+	char prefix[FSB_MATRIX_MAX_LABEL + 48]; /* "[k/n] label ": the runner's */
 };
 
 /* What one setup holds, released in reverse order of acquisition. */
 struct mx_setup {
 	unsigned ndev;
-	struct fsb_image img[FSB_MATRIX_MAX_DEVICES];  /* new, 0600, locked */
+	struct fsb_image img[FSB_MATRIX_MAX_DEVICES]; /* new, 0600, locked */
 	struct fsb_loopdev lo[FSB_MATRIX_MAX_DEVICES];
 	const char *devs[FSB_MATRIX_MAX_DEVICES];
 	char mnt[PATH_MAX];
@@ -135,11 +135,10 @@ int fsb_matrix_mkfs_devices(const char *tmpl, size_t n, const char **why)
 
 /* ---- progress and failures ---- */
 
-static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
-		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
-		     const char *fmt, ...)
+static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
 {
 	va_list ap;
 	char label[4 * FSB_MATRIX_MAX_LABEL + 8];
@@ -198,8 +197,7 @@ static bool step_failed(struct step *st, int err, struct fsb_matrix_entry *e)
 /* ---- one setup ---- */
 
 /* Checks that only read: a setup failing them is skipped. */
-static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
-		     struct fsb_matrix_entry *e)
+static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct fsb_matrix_entry *e)
 {
 	struct fsb_error why;
 	struct fsb_err_scope scope;
@@ -223,9 +221,12 @@ static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 			return -EINVAL; /* checked when the file was loaded */
 		if (fsb_which(words[0], path, sizeof(path))) {
 			fsb_err("matrix: %s: mkfs program '%s' not found (in PATH, /sbin, /usr/sbin): "
-				"setup skipped", s->label, words[0]);
-			fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "mkfs program '%s' not found "
-						"(in PATH, /sbin, /usr/sbin)", words[0]);
+				"setup skipped",
+				s->label, words[0]);
+			fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED,
+						"mkfs program '%s' not found "
+						"(in PATH, /sbin, /usr/sbin)",
+						words[0]);
 			fsb_words_free(words);
 			return -ENOENT;
 		}
@@ -233,9 +234,12 @@ static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 	}
 	if (s->lifecycle && s->devices > 1 && !s->run) {
 		fsb_err("matrix: %s: the lifecycle works on one device, this setup has %u: "
-			"setup skipped", s->label, s->devices);
-		fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED, "the lifecycle works on one device, "
-					"this setup has %u", s->devices);
+			"setup skipped",
+			s->label, s->devices);
+		fsb_matrix_entry_status(e, FSB_MATRIX_SKIPPED,
+					"the lifecycle works on one device, "
+					"this setup has %u",
+					s->devices);
 		return -EINVAL;
 	}
 	/* A filled image is fully allocated: check the space up front. */
@@ -246,8 +250,8 @@ static int preflight(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 		fsb_err("matrix: %s: images need %s in '%s', only %s free", s->label,
 			fsb_size_format_human(need, a, sizeof(a)), m->work,
 			fsb_size_format_human(have, b, sizeof(b)));
-		fsb_matrix_entry_status(e, FSB_MATRIX_FAILED, "images need %s in '%s', only %s free",
-					a, m->work, b);
+		fsb_matrix_entry_status(e, FSB_MATRIX_FAILED,
+					"images need %s in '%s', only %s free", a, m->work, b);
 		return -ENOSPC;
 	}
 	return 0;
@@ -413,8 +417,8 @@ static int run_suite(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct 
 }
 
 /* The lifecycle on the setup's first device, its scratch in the work dir. */
-static int run_lifecycle(struct mx_ctx *m, const struct fsb_matrix_setup *s,
-			 struct mx_setup *st, struct fsb_matrix_entry *e)
+static int run_lifecycle(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st,
+			 struct fsb_matrix_entry *e)
 {
 	struct fsb_lc_plan *plan = malloc(sizeof(*plan));
 	struct fsb_result *r = new_result();
@@ -506,8 +510,8 @@ static int guest_words(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
  * "(guest, ACCEL)" and noted: absolute times under emulation are not
  * comparable with host rows, ratios within the guest are.
  */
-static int run_guest(struct mx_ctx *m, const struct fsb_matrix_setup *s,
-		     struct fsb_matrix_entry *e, bool suite)
+static int run_guest(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct fsb_matrix_entry *e,
+		     bool suite)
 {
 	struct fsb_guest_plan plan;
 	struct fsb_result *r = new_result();
@@ -560,7 +564,7 @@ static int run_guest(struct mx_ctx *m, const struct fsb_matrix_setup *s,
 	if (suite)
 		fsb_strset(&r->setup.fill, fsb_fill_name(s->fill));
 	fsb_strset(&e->note, "ran in a QEMU guest under emulation: its absolute times are "
-		   "not comparable with host rows; ratios between guest rows are");
+			     "not comparable with host rows; ratios between guest rows are");
 	return 0;
 }
 
@@ -660,8 +664,10 @@ static void do_setup(struct mx_ctx *m, size_t idx, struct fsb_matrix_entry *e)
 		/* The lifecycle makes, fills and counts one device. */
 		char note[128];
 
-		snprintf(note, sizeof(note), "lifecycle skipped: it works on one device, this "
-			 "setup has %u", s->devices);
+		snprintf(note, sizeof(note),
+			 "lifecycle skipped: it works on one device, this "
+			 "setup has %u",
+			 s->devices);
 		fsb_strset(&e->note, note);
 	} else if (s->lifecycle && !fsb_stop_requested()) {
 		step_begin(&st, "lifecycle");
@@ -773,7 +779,8 @@ static int execute(struct mx_ctx *m, struct fsb_matrix_doc *doc)
 		do_setup(m, i, e);
 		if (fsb_stop_requested()) {
 			fsb_err("matrix: stopped by signal %d during setup '%s' (torn down, no "
-				"report)", fsb_stop_signo(), e->label);
+				"report)",
+				fsb_stop_signo(), e->label);
 			return -EINTR;
 		}
 		if (e->status != FSB_MATRIX_OK)

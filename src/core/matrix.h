@@ -31,33 +31,33 @@
 #define FSB_MATRIX_MAX_LABEL 48
 
 struct fsb_matrix_setup {
-	char *label;            /* the section name */
-	char *type;             /* filesystem type: mount -t, lifecycle --fs */
-	char *mkfs;             /* template with {dev} {devN} {devs}, or "none" */
-	char *options;          /* mount options, "" for none */
-	unsigned devices;       /* loop devices (images) it is built on */
-	uint64_t image_bytes;   /* size of each image */
-	enum fsb_fill fill;     /* content of the images before mkfs */
-	char *run;              /* arguments of the run suite, NULL: no run */
-	char *lifecycle;        /* arguments of the lifecycle, NULL: none */
-	unsigned line;          /* line of the section header */
-	unsigned run_line;      /* line the run/lifecycle value came from */
+	char *label;	      /* the section name */
+	char *type;	      /* filesystem type: mount -t, lifecycle --fs */
+	char *mkfs;	      /* template with {dev} {devN} {devs}, or "none" */
+	char *options;	      /* mount options, "" for none */
+	unsigned devices;     /* loop devices (images) it is built on */
+	uint64_t image_bytes; /* size of each image */
+	enum fsb_fill fill;   /* content of the images before mkfs */
+	char *run;	      /* arguments of the run suite, NULL: no run */
+	char *lifecycle;      /* arguments of the lifecycle, NULL: none */
+	unsigned line;	      /* line of the section header */
+	unsigned run_line;    /* line the run/lifecycle value came from */
 	unsigned lifecycle_line;
-	bool guest;             /* guest = yes: run in a QEMU guest, one boot per suite */
+	bool guest;		  /* guest = yes: run in a QEMU guest, one boot per suite */
 	uint64_t mtd_erase_bytes; /* mtd = SIZE: the guest's disk is flash; 0: not */
 	/* The plans (set by the caller that parsed the lines; owned, freed by
 	 * fsb_matrix_config_release), and the words they borrow. */
-	bool selected;          /* to be run (--only) */
+	bool selected; /* to be run (--only) */
 	struct fsb_run_plan *run_plan;
 	struct fsb_lc_plan *lc_plan;
-	char **run_words, **lc_words;   /* "run"/"lifecycle" + the line's words */
-	char mtd_spec[64];      /* a guest's flash: "/dev/vda,ERASESIZE" */
+	char **run_words, **lc_words; /* "run"/"lifecycle" + the line's words */
+	char mtd_spec[64];	      /* a guest's flash: "/dev/vda,ERASESIZE" */
 };
 
 struct fsb_matrix_config {
-	char *path;             /* the file, as given */
-	char *workdir;          /* [global] workdir, NULL: the default */
-	unsigned repeat;        /* [global] repeat, 0 when not set */
+	char *path;	 /* the file, as given */
+	char *workdir;	 /* [global] workdir, NULL: the default */
+	unsigned repeat; /* [global] repeat, 0 when not set */
 	struct fsb_matrix_setup *setups;
 	size_t nsetups;
 };
@@ -102,8 +102,8 @@ int fsb_matrix_mkfs_devices(const char *tmpl, size_t n, const char **why);
 struct fsb_matrix_plan {
 	struct fsb_matrix_config cfg; /* the setups, their plans, selected or not */
 	size_t nselected;
-	bool fail_fast;               /* stop at the first setup that fails or is skipped */
-	bool keep_images;             /* keep the images (and so the work directory) */
+	bool fail_fast;	  /* stop at the first setup that fails or is skipped */
+	bool keep_images; /* keep the images (and so the work directory) */
 	enum fsb_progress progress;
 };
 

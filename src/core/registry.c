@@ -7,25 +7,28 @@
 #include <string.h>
 
 /* Each workload file exports its ops; list them here in report order. */
-extern const struct fsb_workload_ops fsb_wl_putc, fsb_wl_write, fsb_wl_rewrite,
-	fsb_wl_getc, fsb_wl_read, fsb_wl_seeks, fsb_wl_null;
+extern const struct fsb_workload_ops fsb_wl_putc, fsb_wl_write, fsb_wl_rewrite, fsb_wl_getc,
+	fsb_wl_read, fsb_wl_seeks, fsb_wl_null;
 extern const struct fsb_workload_ops fsb_wl_randread, fsb_wl_randwrite;
 extern const struct fsb_workload_ops fsb_wl_seq_create, fsb_wl_seq_stat, fsb_wl_seq_delete,
 	fsb_wl_rand_create, fsb_wl_rand_stat, fsb_wl_rand_delete;
 /* Lifecycle phases (src/workloads/lifecycle.c); ids "write" and "read" are
  * shared with the throughput suite: names are unique within a family. */
-extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount,
-	fsb_wl_lc_mkfs_umount, fsb_wl_lc_mount_umount, fsb_wl_lc_write, fsb_wl_lc_read;
+extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount, fsb_wl_lc_mkfs_umount,
+	fsb_wl_lc_mount_umount, fsb_wl_lc_write, fsb_wl_lc_read;
 
 static const struct fsb_workload_ops *const registry[] = {
-	&fsb_wl_putc, &fsb_wl_write, &fsb_wl_rewrite, &fsb_wl_getc, &fsb_wl_read, &fsb_wl_seeks,
-	&fsb_wl_randread, &fsb_wl_randwrite,
-	&fsb_wl_seq_create, &fsb_wl_seq_stat, &fsb_wl_seq_delete,
-	&fsb_wl_rand_create, &fsb_wl_rand_stat, &fsb_wl_rand_delete,
-	&fsb_wl_lc_mkfs, &fsb_wl_lc_mkfs_mount, &fsb_wl_lc_mkfs_umount, &fsb_wl_lc_mount_umount,
-	&fsb_wl_lc_write, &fsb_wl_lc_read,
-	&fsb_wl_null,
-	NULL,
+	&fsb_wl_putc,		&fsb_wl_write,
+	&fsb_wl_rewrite,	&fsb_wl_getc,
+	&fsb_wl_read,		&fsb_wl_seeks,
+	&fsb_wl_randread,	&fsb_wl_randwrite,
+	&fsb_wl_seq_create,	&fsb_wl_seq_stat,
+	&fsb_wl_seq_delete,	&fsb_wl_rand_create,
+	&fsb_wl_rand_stat,	&fsb_wl_rand_delete,
+	&fsb_wl_lc_mkfs,	&fsb_wl_lc_mkfs_mount,
+	&fsb_wl_lc_mkfs_umount, &fsb_wl_lc_mount_umount,
+	&fsb_wl_lc_write,	&fsb_wl_lc_read,
+	&fsb_wl_null,		NULL,
 };
 
 const struct fsb_workload_ops *const *fsb_registry_all(void)

@@ -121,7 +121,10 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? "," : "",
 					p->ops[i]->name);
 	err |= fsb_result_fill_host(r);
-	err |= fsb_strset(&r->setup.label, c->label ? c->label : fsi->fs_type[0] ? fsi->fs_type : "fsbench");
+	if (c->label)
+		err |= fsb_strset(&r->setup.label, c->label);
+	else
+		err |= fsb_strset(&r->setup.label, fsi->fs_type[0] ? fsi->fs_type : "fsbench");
 	err |= fsb_strset(&r->setup.dir, scratch);
 	if (fsi->fs_type[0]) {
 		err |= fsb_strset(&r->setup.fs_type, fsi->fs_type);
@@ -132,7 +135,8 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 	err |= fsb_result_param_u64(r, "size_bytes", c->size_bytes);
 	err |= fsb_result_param_u64(r, "chunk_bytes", c->chunk_bytes);
 	err |= fsb_result_param_u64(r, "char_size_bytes", c->char_size_bytes);
-	err |= fsb_result_param_str(r, "char_io", c->char_io == FSB_CHAR_STDIO ? "stdio" : "syscall");
+	err |= fsb_result_param_str(r, "char_io",
+				    c->char_io == FSB_CHAR_STDIO ? "stdio" : "syscall");
 	err |= fsb_result_param_u64(r, "seeks", c->seeks);
 	err |= fsb_result_param_u64(r, "seekers", c->seekers);
 	err |= fsb_result_param_u64(r, "files", c->files);
@@ -150,8 +154,8 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 }
 
 /* The tests through the runner, in order; the first failure stops them. */
-static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg,
-		   const char *scratch, const char *statpath, bool cow, struct fsb_result *res)
+static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, const char *scratch,
+		   const char *statpath, bool cow, struct fsb_result *res)
 {
 	struct fsb_runner rn = {
 		.cfg = cfg,

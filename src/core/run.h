@@ -17,17 +17,17 @@
 
 /* What `fsbench run` will do. Strings are borrowed (argv, a matrix file). */
 struct fsb_run_plan {
-	struct fsb_config cfg;        /* cfg.label NULL: the filesystem type */
-	bool seed_set;                /* cfg.seed was given; else drawn at execution */
-	bool repeat_set;              /* --repeat was given */
-	bool files_set;               /* --files was given */
-	const char *tests;            /* --tests as given; NULL: throughput,files */
+	struct fsb_config cfg; /* cfg.label NULL: the filesystem type */
+	bool seed_set;	       /* cfg.seed was given; else drawn at execution */
+	bool repeat_set;       /* --repeat was given */
+	bool files_set;	       /* --files was given */
+	const char *tests;     /* --tests as given; NULL: throughput,files */
 	/* The tests, in registry order: resolved by fsb_run_plan_check. */
 	const struct fsb_workload_ops *ops[FSB_RUN_MAX_TESTS];
 	size_t nops;
 	enum fsb_progress progress;
-	bool quiet;                   /* no progress lines (warnings: the caller's) */
-	const char *progress_prefix;  /* before each progress line; NULL: none */
+	bool quiet;		     /* no progress lines (warnings: the caller's) */
+	const char *progress_prefix; /* before each progress line; NULL: none */
 };
 
 /* The defaults: --size 1g, --chunk 8k, 3 runs of at least 0.5 s, --cache drop,

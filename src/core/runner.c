@@ -42,12 +42,12 @@ static void show_progress(struct fsb_sink *out)
 		fsb_unit_format_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES,
 				     rate, sizeof(rate));
 	if (ps->ops->work_unit == FSB_WORK_TIME)
-		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s",
-			prefix, ps->ops->name, ps->run, ps->runs, secs);
+		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s", prefix, ps->ops->name, ps->run,
+			ps->runs, secs);
 	else
-		fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s",
-			prefix, ps->ops->name, ps->run, ps->runs,
-			ps->work ? 100.0 * (double)done / (double)ps->work : 0.0, rate);
+		fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s", prefix, ps->ops->name,
+			ps->run, ps->runs, ps->work ? 100.0 * (double)done / (double)ps->work : 0.0,
+			rate);
 	fflush(stderr);
 }
 
@@ -116,9 +116,12 @@ static double figure(const struct fsb_workload_ops *ops, const struct one_run *r
 	if (secs <= 0)
 		secs = 1e-9;
 	switch (ops->work_unit) {
-	case FSB_WORK_BYTES: return (double)r->bytes / secs;
-	case FSB_WORK_OPS: return (double)r->ops / secs;
-	case FSB_WORK_TIME: break;
+	case FSB_WORK_BYTES:
+		return (double)r->bytes / secs;
+	case FSB_WORK_OPS:
+		return (double)r->ops / secs;
+	case FSB_WORK_TIME:
+		break;
 	}
 	return secs;
 }
@@ -296,8 +299,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 
 		fmt_work(ops, ctx.work, work, sizeof(work));
 		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
-			 "(%s): the figure is less certain", ops->name,
-			 (double)runs[0].wall_ns / 1e9,
+			 "(%s): the figure is less certain",
+			 ops->name, (double)runs[0].wall_ns / 1e9,
 			 space_short ? "the free space allows" : "possible", work);
 	}
 
@@ -347,8 +350,7 @@ unsigned fsb_runner_have(void)
 	return geteuid() == 0 ? FSB_NEEDS_ROOT : 0;
 }
 
-int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops,
-			   unsigned have)
+int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops, unsigned have)
 {
 	static const struct {
 		unsigned bit;
@@ -371,8 +373,11 @@ int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nop
 				continue;
 			/* "root", "root and a block device", "a, b and c". */
 			lack &= ~needs[k].bit;
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-						!n ? "" : lack ? ", " : " and ", needs[k].what);
+			if (n)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s",
+							lack ? ", " : " and ");
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s",
+						needs[k].what);
 			n++;
 		}
 		fsb_err("%s: needs %s", ops[i]->name, list);
@@ -400,9 +405,8 @@ static void add_part(char *buf, size_t len, uint64_t bytes, const char *what)
 			 fsb_size_format_human(bytes, size, sizeof(size)), what);
 }
 
-int fsb_runner_check_space(const struct fsb_config *cfg,
-			   const struct fsb_workload_ops *const *ops, size_t nops,
-			   const char *dir)
+int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
+			   size_t nops, const char *dir)
 {
 	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
 	struct fsb_fsinfo fsi;
@@ -410,6 +414,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg,
 	uint64_t free_bytes, need = 0, total;
 	const char *who = NULL;
 	char parts[256] = "", a[64], b[64];
+	const char *smaller;
 	bool block, chr, cow;
 
 	for (size_t i = 0; i < 4 && !who; i++)
@@ -446,7 +451,13 @@ int fsb_runner_check_space(const struct fsb_config *cfg,
 		return 0;
 	add_part(parts, sizeof(parts), total - need, "to spare");
 	fsb_size_format_pair(total, free_bytes, a, b, sizeof(a));
+	if (block && chr)
+		smaller = "--size or --char-size";
+	else if (block)
+		smaller = "--size";
+	else
+		smaller = "--char-size";
 	fsb_err("%s: needs %s in '%s' (%s), only %s free (use a smaller %s)", who, a, dir, parts, b,
-		block && chr ? "--size or --char-size" : block ? "--size" : "--char-size");
+		smaller);
 	return -ENOSPC;
 }

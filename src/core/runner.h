@@ -11,13 +11,13 @@
 
 struct fsb_runner {
 	const struct fsb_config *cfg;
-	const char *dir;              /* scratch directory */
-	const void *ext;              /* passed to workloads as ctx->ext */
-	const char *diskstat_path;    /* /sys/.../stat of the device, or NULL */
-	bool progress;                /* progress lines on stderr */
-	const char *progress_prefix;  /* before each progress line, e.g. the matrix's
+	const char *dir;	     /* scratch directory */
+	const void *ext;	     /* passed to workloads as ctx->ext */
+	const char *diskstat_path;   /* /sys/.../stat of the device, or NULL */
+	bool progress;		     /* progress lines on stderr */
+	const char *progress_prefix; /* before each progress line, e.g. the matrix's
 	                               * "[2/5] ext3-wb "; may be NULL */
-	bool cow;                     /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
+	bool cow;		     /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
 };
 
 /*
@@ -51,8 +51,7 @@ unsigned fsb_runner_have(void);
  * such test and what it lacks ("mkfs: needs root and a block device").
  * Returns 0 or -EPERM.
  */
-int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops,
-			   unsigned have);
+int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nops, unsigned have);
 
 /*
  * Refuse up front, with the numbers, a run whose files cannot fit in dir:
@@ -62,8 +61,7 @@ int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nop
  * Returns 0 (also when the free space cannot be read) or -ENOSPC after
  * describing the shortfall and the option to change.
  */
-int fsb_runner_check_space(const struct fsb_config *cfg,
-			   const struct fsb_workload_ops *const *ops, size_t nops,
-			   const char *dir);
+int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
+			   size_t nops, const char *dir);
 
 #endif

@@ -22,12 +22,11 @@
 
 #include "util/modes.h"
 
-
 /* What kind of I/O a test does, which decides what a mode can do for it. */
 enum fsb_cache_io {
-	FSB_CACHE_IO_BLOCK,   /* aligned chunks of a file: O_DIRECT possible */
-	FSB_CACHE_IO_BYTES,   /* byte-sized file I/O (per-char): no O_DIRECT */
-	FSB_CACHE_IO_META,    /* names and inodes (stat): no file to open */
+	FSB_CACHE_IO_BLOCK, /* aligned chunks of a file: O_DIRECT possible */
+	FSB_CACHE_IO_BYTES, /* byte-sized file I/O (per-char): no O_DIRECT */
+	FSB_CACHE_IO_META,  /* names and inodes (stat): no file to open */
 };
 
 /* Whether I/O of this kind bypasses the page cache in mode m. Pure. */

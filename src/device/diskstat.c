@@ -17,8 +17,8 @@ int fsb_diskstat_parse(const char *text, struct fsb_diskstat *out)
 	unsigned long long f[7];
 
 	/* reads merges sectors ticks writes merges sectors ... */
-	if (sscanf(text, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3],
-		   &f[4], &f[5], &f[6]) != 7)
+	if (sscanf(text, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2], &f[3], &f[4],
+		   &f[5], &f[6]) != 7)
 		return -EINVAL;
 	out->read_sectors = f[2];
 	out->write_sectors = f[6];
@@ -60,8 +60,8 @@ static int stat_path_of(dev_t dev, char *out, size_t len, char *name, size_t nam
 	char link[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
 
-	if ((size_t)snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev),
-			     minor(dev)) >= sizeof(link))
+	if ((size_t)snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev)) >=
+	    sizeof(link))
 		return -ENAMETOOLONG;
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
@@ -76,8 +76,7 @@ static int stat_path_of(dev_t dev, char *out, size_t len, char *name, size_t nam
 	return 0;
 }
 
-int fsb_diskstat_path_for(const char *path, char *out, size_t len, char *name,
-			  size_t name_len)
+int fsb_diskstat_path_for(const char *path, char *out, size_t len, char *name, size_t name_len)
 {
 	struct stat st;
 

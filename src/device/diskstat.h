@@ -32,8 +32,7 @@ uint64_t fsb_diskstat_write_bytes(const struct fsb_diskstat *before,
  * Returns 0, or -ENODEV when the filesystem has no block device behind it
  * (tmpfs, overlay, btrfs multi-device: anonymous st_dev).
  */
-int fsb_diskstat_path_for(const char *path, char *out, size_t len, char *name,
-			  size_t name_len);
+int fsb_diskstat_path_for(const char *path, char *out, size_t len, char *name, size_t name_len);
 
 /* The stat file of a block device node such as /dev/loop3. 0 or -errno. */
 int fsb_diskstat_path_for_dev(const char *devnode, char *out, size_t len);

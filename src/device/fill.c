@@ -40,8 +40,7 @@ void fsb_fill_random(void *buf, uint64_t n, uint64_t *state)
 	}
 }
 
-int fsb_fill_fd(int fd, const char *what, uint64_t size_bytes, enum fsb_fill fill,
-		uint64_t seed)
+int fsb_fill_fd(int fd, const char *what, uint64_t size_bytes, enum fsb_fill fill, uint64_t seed)
 {
 	unsigned char *buf = NULL;
 	uint64_t off = 0, state = seed;

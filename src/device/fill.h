@@ -17,8 +17,7 @@
  * no-op for FSB_FILL_NONE. Stops with -EINTR when SIGINT/SIGTERM arrives.
  * Returns 0 or -errno after describing the error.
  */
-int fsb_fill_fd(int fd, const char *what, uint64_t size_bytes, enum fsb_fill fill,
-		uint64_t seed);
+int fsb_fill_fd(int fd, const char *what, uint64_t size_bytes, enum fsb_fill fill, uint64_t seed);
 
 /*
  * Fill buf with n pseudo-random bytes from the splitmix64 sequence that

@@ -5,10 +5,10 @@
 #include <stddef.h>
 
 struct fsb_fsinfo {
-	char fs_type[32];        /* "xfs", "tmpfs" */
-	char options[512];       /* VFS and fs options, as in mountinfo */
-	char source[256];        /* "/dev/loop3", "tmpfs" */
-	char target[4096];       /* the mount point */
+	char fs_type[32];  /* "xfs", "tmpfs" */
+	char options[512]; /* VFS and fs options, as in mountinfo */
+	char source[256];  /* "/dev/loop3", "tmpfs" */
+	char target[4096]; /* the mount point */
 };
 
 /*

@@ -21,18 +21,24 @@
 static const char *kind_of(unsigned mode)
 {
 	switch (mode & S_IFMT) {
-	case S_IFDIR: return "a directory";
-	case S_IFBLK: return "a block device";
-	case S_IFCHR: return "a character device";
-	case S_IFIFO: return "a FIFO";
-	case S_IFSOCK: return "a socket";
-	case S_IFLNK: return "a symbolic link";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFLNK:
+		return "a symbolic link";
 	}
 	return "something else";
 }
 
-enum fsb_image_rule fsb_image_decide(const struct fsb_image_facts *f, bool destroy_data,
-				     char *why, size_t len)
+enum fsb_image_rule fsb_image_decide(const struct fsb_image_facts *f, bool destroy_data, char *why,
+				     size_t len)
 {
 	static const char override[] = "pass --destroy-data to overwrite it";
 	enum fsb_image_rule rule = FSB_IMAGE_OK;
@@ -42,52 +48,65 @@ enum fsb_image_rule fsb_image_decide(const struct fsb_image_facts *f, bool destr
 	/* Saying it once is enough: --image-size on a file with data in it
 	 * would cut or grow that data. */
 	if (f->exists && f->want_bytes && f->want_bytes != f->size_bytes)
-		snprintf(resize, sizeof(resize), " (and --image-size would resize it from %s to %s)",
+		snprintf(resize, sizeof(resize),
+			 " (and --image-size would resize it from %s to %s)",
 			 fsb_size_format_human(f->size_bytes, a, sizeof(a)),
 			 fsb_size_format_human(f->want_bytes, b, sizeof(b)));
 	if (!f->exists) {
 		if (!f->want_bytes) {
 			rule = FSB_IMAGE_MISSING;
-			snprintf(buf, sizeof(buf), "image '%s' does not exist: give --image-size to "
-				 "create it", f->path);
+			snprintf(buf, sizeof(buf),
+				 "image '%s' does not exist: give --image-size to "
+				 "create it",
+				 f->path);
 		}
 	} else if (f->is_symlink) {
 		rule = FSB_IMAGE_SYMLINK;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it is a symbolic link (rule: "
-			 "symlink; never followed: give the path of the file itself)", f->path);
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it is a symbolic link (rule: "
+			 "symlink; never followed: give the path of the file itself)",
+			 f->path);
 	} else if (!S_ISREG(f->mode)) {
 		rule = FSB_IMAGE_NOT_REGULAR;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it is %s, not a regular file "
-			 "(rule: not a file; use --device for block devices)", f->path,
-			 kind_of(f->mode));
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it is %s, not a regular file "
+			 "(rule: not a file; use --device for block devices)",
+			 f->path, kind_of(f->mode));
 	} else if (f->uid != f->euid) {
 		rule = FSB_IMAGE_OWNER;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it is owned by uid %u, not by "
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it is owned by uid %u, not by "
 			 "uid %u who runs fsbench (rule: owner; never overridden: its owner could "
-			 "change it under a mount); use an image of your own", f->path,
-			 (unsigned)f->uid, (unsigned)f->euid);
+			 "change it under a mount); use an image of your own",
+			 f->path, (unsigned)f->uid, (unsigned)f->euid);
 	} else if (f->loop_dev[0]) {
 		rule = FSB_IMAGE_LOOP;
-		snprintf(buf, sizeof(buf), "image '%s' is in use: it backs loop device '%s' "
-			 "(rule: in use); detach it first", f->path, f->loop_dev);
+		snprintf(buf, sizeof(buf),
+			 "image '%s' is in use: it backs loop device '%s' "
+			 "(rule: in use); detach it first",
+			 f->path, f->loop_dev);
 	} else if (destroy_data) {
 		rule = FSB_IMAGE_OK;
 	} else if (f->signature) {
 		rule = FSB_IMAGE_SIGNATURE;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it carries a %s signature (%s) "
-			 "(rule: signature)%s; %s", f->path,
-			 f->sig_usage[0] ? f->sig_usage : "data",
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it carries a %s signature (%s) "
+			 "(rule: signature)%s; %s",
+			 f->path, f->sig_usage[0] ? f->sig_usage : "data",
 			 f->sig_type[0] ? f->sig_type : "unknown", resize, override);
 	} else if (f->ptable) {
 		rule = FSB_IMAGE_PTABLE;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it carries a partition table (%s) "
-			 "(rule: partition table)%s; %s", f->path,
-			 f->pt_type[0] ? f->pt_type : "unknown", resize, override);
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it carries a partition table (%s) "
+			 "(rule: partition table)%s; %s",
+			 f->path, f->pt_type[0] ? f->pt_type : "unknown", resize, override);
 	} else if (f->size_bytes) {
 		rule = FSB_IMAGE_DATA;
-		snprintf(buf, sizeof(buf), "refusing image '%s': it is not empty (%s, no known "
-			 "signature) (rule: not empty)%s; %s", f->path,
-			 fsb_size_format_human(f->size_bytes, a, sizeof(a)), resize, override);
+		snprintf(buf, sizeof(buf),
+			 "refusing image '%s': it is not empty (%s, no known "
+			 "signature) (rule: not empty)%s; %s",
+			 f->path, fsb_size_format_human(f->size_bytes, a, sizeof(a)), resize,
+			 override);
 	}
 	if (rule == FSB_IMAGE_OK && f->exists && !f->size_bytes && !f->want_bytes) {
 		rule = FSB_IMAGE_EMPTY;
@@ -114,9 +133,10 @@ pid_t fsb_image_lock_holder(const char *text, dev_t dev, ino_t ino)
 		/* "N: FLOCK  ADVISORY  WRITE PID MAJ:MIN:INO START END", majors
 		 * and minors in hex; a waiter's line has "->" after "N:". */
 		if (sscanf(line, "%*s %3s", arrow) == 1 && strcmp(arrow, "->") &&
-		    sscanf(line, "%*s %15s %*s %*s %ld %x:%x:%llu", type, &pid, &ma, &mi, &in) == 5 &&
-		    !strcmp(type, "FLOCK") && makedev(ma, mi) == dev && in == (unsigned long long)ino &&
-		    pid > 0)
+		    sscanf(line, "%*s %15s %*s %*s %ld %x:%x:%llu", type, &pid, &ma, &mi, &in) ==
+			    5 &&
+		    !strcmp(type, "FLOCK") && makedev(ma, mi) == dev &&
+		    in == (unsigned long long)ino && pid > 0)
 			return (pid_t)pid;
 		line = end ? end + 1 : NULL;
 	}
@@ -247,8 +267,7 @@ int fsb_image_lock_device(const char *path, int *fd)
 	return err;
 }
 
-int fsb_image_claim_device(const char *dev, bool destroy_data, int *lock_fd,
-			   uint64_t *size_bytes)
+int fsb_image_claim_device(const char *dev, bool destroy_data, int *lock_fd, uint64_t *size_bytes)
 {
 	struct fsb_probe_facts *f = calloc(1, sizeof(*f));
 	char why[4 * FSB_PROBE_STR + 64];
@@ -326,16 +345,19 @@ static int refuse(const struct fsb_image_facts *f, bool destroy_data, bool ident
 		return 0;
 	fsb_err("%s", why);
 	switch (rule) {
-	case FSB_IMAGE_MISSING: return -ENOENT;
-	case FSB_IMAGE_LOOP: return -EBUSY;
+	case FSB_IMAGE_MISSING:
+		return -ENOENT;
+	case FSB_IMAGE_LOOP:
+		return -EBUSY;
 	case FSB_IMAGE_NOT_REGULAR:
-	case FSB_IMAGE_EMPTY: return -EINVAL;
-	default: return -EPERM;
+	case FSB_IMAGE_EMPTY:
+		return -EINVAL;
+	default:
+		return -EPERM;
 	}
 }
 
-int fsb_image_claim(struct fsb_image *img, const char *path, uint64_t size_bytes,
-		    bool destroy_data)
+int fsb_image_claim(struct fsb_image *img, const char *path, uint64_t size_bytes, bool destroy_data)
 {
 	struct fsb_image_facts *f = calloc(1, sizeof(*f));
 	struct fsb_probe_facts *pf = calloc(1, sizeof(*pf));

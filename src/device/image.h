@@ -28,15 +28,15 @@
 /* Which rule refused an image (FSB_IMAGE_OK: none did). */
 enum fsb_image_rule {
 	FSB_IMAGE_OK = 0,
-	FSB_IMAGE_MISSING,      /* does not exist, no size to create it with */
-	FSB_IMAGE_SYMLINK,      /* never overridden */
-	FSB_IMAGE_NOT_REGULAR,  /* never overridden: use --device for devices */
-	FSB_IMAGE_OWNER,        /* never overridden */
-	FSB_IMAGE_LOOP,         /* backs a loop device: in use */
-	FSB_IMAGE_SIGNATURE,    /* lifted by --destroy-data */
-	FSB_IMAGE_PTABLE,       /* lifted by --destroy-data */
-	FSB_IMAGE_DATA,         /* not empty: lifted by --destroy-data */
-	FSB_IMAGE_EMPTY,        /* empty, no size to make it */
+	FSB_IMAGE_MISSING,     /* does not exist, no size to create it with */
+	FSB_IMAGE_SYMLINK,     /* never overridden */
+	FSB_IMAGE_NOT_REGULAR, /* never overridden: use --device for devices */
+	FSB_IMAGE_OWNER,       /* never overridden */
+	FSB_IMAGE_LOOP,	       /* backs a loop device: in use */
+	FSB_IMAGE_SIGNATURE,   /* lifted by --destroy-data */
+	FSB_IMAGE_PTABLE,      /* lifted by --destroy-data */
+	FSB_IMAGE_DATA,	       /* not empty: lifted by --destroy-data */
+	FSB_IMAGE_EMPTY,       /* empty, no size to make it */
 };
 
 /* What is known about an image path (gathered by fsb_image_claim). */
@@ -44,16 +44,16 @@ struct fsb_image_facts {
 	char path[PATH_MAX];
 	bool exists;
 	bool is_symlink;
-	unsigned mode;          /* st_mode of what the path names itself */
-	uid_t uid;              /* its owner */
-	uid_t euid;             /* the caller */
-	uint64_t size_bytes;    /* its size now */
-	uint64_t want_bytes;    /* --image-size; 0: keep its size */
-	char loop_dev[64];      /* the loop device it backs, "" when none */
-	bool signature;         /* libblkid found a superblock */
-	char sig_type[64];      /* "ext4", ... */
-	char sig_usage[32];     /* "filesystem", "raid", ... */
-	bool ptable;            /* libblkid found a partition table */
+	unsigned mode;	     /* st_mode of what the path names itself */
+	uid_t uid;	     /* its owner */
+	uid_t euid;	     /* the caller */
+	uint64_t size_bytes; /* its size now */
+	uint64_t want_bytes; /* --image-size; 0: keep its size */
+	char loop_dev[64];   /* the loop device it backs, "" when none */
+	bool signature;	     /* libblkid found a superblock */
+	char sig_type[64];   /* "ext4", ... */
+	char sig_usage[32];  /* "filesystem", "raid", ... */
+	bool ptable;	     /* libblkid found a partition table */
 	char pt_type[32];
 };
 
@@ -66,18 +66,18 @@ struct fsb_image_facts {
  * writes to why (when not NULL) one message naming the image, the rule and
  * what to do; FSB_IMAGE_OK leaves why empty.
  */
-enum fsb_image_rule fsb_image_decide(const struct fsb_image_facts *f, bool destroy_data,
-				     char *why, size_t len);
+enum fsb_image_rule fsb_image_decide(const struct fsb_image_facts *f, bool destroy_data, char *why,
+				     size_t len);
 
 /* An image in use: open, locked, and whether it was made here. */
 struct fsb_image {
-	int fd;                 /* O_RDWR|O_CLOEXEC, locked; -1 when not open */
-	bool created;           /* made here: fsb_image_close may remove it */
-	bool missing;           /* claimed while absent: fsb_image_make creates it */
+	int fd;	      /* O_RDWR|O_CLOEXEC, locked; -1 when not open */
+	bool created; /* made here: fsb_image_close may remove it */
+	bool missing; /* claimed while absent: fsb_image_make creates it */
 	bool destroy_data;
-	uint64_t want_bytes;    /* size asked for, 0: its own */
-	uint64_t size_bytes;    /* its size once made */
-	uint64_t alloc_bytes;   /* bytes allocated to it when claimed */
+	uint64_t want_bytes;  /* size asked for, 0: its own */
+	uint64_t size_bytes;  /* its size once made */
+	uint64_t alloc_bytes; /* bytes allocated to it when claimed */
 	char path[PATH_MAX];
 };
 
@@ -156,8 +156,7 @@ int fsb_image_lock_device(const char *path, int *fd);
  * descriptor in *lock_fd (the caller closes it; the lock lasts as long)
  * and the device's size in *size_bytes, or -errno after describing it.
  */
-int fsb_image_claim_device(const char *dev, bool destroy_data, int *lock_fd,
-			   uint64_t *size_bytes);
+int fsb_image_claim_device(const char *dev, bool destroy_data, int *lock_fd, uint64_t *size_bytes);
 
 /*
  * The process holding a FLOCK lock on the file (dev, ino), from the text

@@ -339,10 +339,9 @@ static int write_header(int fd, const char *name, unsigned mode, uint64_t size, 
 
 	if (size > 0xffffffffull || namesize > 4096)
 		return -EFBIG;
-	n = snprintf(hdr, sizeof(hdr),
-		     "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
-		     ino, mode, 0u, 0u, S_ISDIR(mode) ? 2u : 1u, 0u, (unsigned)size, 0u, 0u,
-		     rmaj, rmin, (unsigned)namesize, 0u);
+	n = snprintf(hdr, sizeof(hdr), "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+		     ino, mode, 0u, 0u, S_ISDIR(mode) ? 2u : 1u, 0u, (unsigned)size, 0u, 0u, rmaj,
+		     rmin, (unsigned)namesize, 0u);
 	if ((err = fsb_write_full(fd, hdr, (size_t)n)) ||
 	    (err = fsb_write_full(fd, name, namesize)))
 		return err;

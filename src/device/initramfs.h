@@ -11,12 +11,12 @@
 #include <stdint.h>
 
 struct fsb_irfs_entry {
-	char *path;           /* in the archive, absolute ("/bin/fsbench") */
-	unsigned mode;        /* S_IF* | permissions */
-	char *src;            /* host file whose content it gets, or NULL */
-	char *data;           /* generated content (src == NULL) */
+	char *path;    /* in the archive, absolute ("/bin/fsbench") */
+	unsigned mode; /* S_IF* | permissions */
+	char *src;     /* host file whose content it gets, or NULL */
+	char *data;    /* generated content (src == NULL) */
 	size_t len;
-	unsigned rdev_major, rdev_minor;  /* device nodes */
+	unsigned rdev_major, rdev_minor; /* device nodes */
 };
 
 struct fsb_irfs {

@@ -15,10 +15,10 @@
 
 struct entry {
 	char name[64];
-	char *path;           /* points into the copy of the text */
-	char **deps;          /* paths, into the copy */
+	char *path;  /* points into the copy of the text */
+	char **deps; /* paths, into the copy */
 	size_t ndeps;
-	int state;            /* 0 unvisited, 1 on the stack, 2 emitted */
+	int state; /* 0 unvisited, 1 on the stack, 2 emitted */
 };
 
 struct table {
@@ -149,8 +149,8 @@ static int visit(struct table *t, struct entry *e, char *missing, size_t mlen)
 	return 0;
 }
 
-int fsb_kmod_resolve(const char *dep_text, const char *const *names, size_t nnames,
-		     char ***out, char *missing, size_t missing_len)
+int fsb_kmod_resolve(const char *dep_text, const char *const *names, size_t nnames, char ***out,
+		     char *missing, size_t missing_len)
 {
 	struct table t = { 0 };
 	int err;

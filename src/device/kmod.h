@@ -26,8 +26,8 @@ char *fsb_kmod_name(const char *path, char *out, size_t len);
  * (missing_len bytes; a dependency named in modules.dep but absent as an
  * entry counts too), or -ENOMEM.
  */
-int fsb_kmod_resolve(const char *dep_text, const char *const *names, size_t nnames,
-		     char ***out, char *missing, size_t missing_len);
+int fsb_kmod_resolve(const char *dep_text, const char *const *names, size_t nnames, char ***out,
+		     char *missing, size_t missing_len);
 
 /* Free a vector from fsb_kmod_resolve (NULL is fine). */
 void fsb_kmod_free(char **paths);

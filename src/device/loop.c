@@ -204,7 +204,8 @@ static dev_t backing_dev(const struct loop_info64 *info)
 {
 	unsigned long long d = info->lo_device;
 
-	return makedev((unsigned)((d & 0xfff00) >> 8), (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
+	return makedev((unsigned)((d & 0xfff00) >> 8),
+		       (unsigned)((d & 0xff) | ((d >> 12) & 0xfff00)));
 }
 
 /* Open /dev/loopN and read its status: 1 bound, 0 not, -errno. */

@@ -11,10 +11,10 @@
 #include <sys/types.h>
 
 struct fsb_loopdev {
-	int fd;               /* open on path while attached, else -1 */
-	int nr;               /* N of /dev/loopN, -1 while not attached */
-	char path[32];        /* "/dev/loopN" */
-	bool direct_io;       /* the kernel kept LO_FLAGS_DIRECT_IO */
+	int fd;		/* open on path while attached, else -1 */
+	int nr;		/* N of /dev/loopN, -1 while not attached */
+	char path[32];	/* "/dev/loopN" */
+	bool direct_io; /* the kernel kept LO_FLAGS_DIRECT_IO */
 };
 
 /* Initialise an unattached context (no system call). */

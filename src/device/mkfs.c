@@ -237,13 +237,17 @@ static int check_word(const char *w, const char *shown, const dev_t *allowed, si
 			n = piece;
 		if (n) {
 			if (!start && n == wlen)
-				snprintf(why, len, "'%s' is block device %u:%u, which fsbench did not "
-					 "make for it: name devices with {dev}, {devN} or {devs}", shown,
-					 major(rdev), minor(rdev));
+				snprintf(why, len,
+					 "'%s' is block device %u:%u, which fsbench did not "
+					 "make for it: name devices with {dev}, {devN} or {devs}",
+					 shown, major(rdev), minor(rdev));
 			else
-				snprintf(why, len, "'%s' names block device '%.*s' (%u:%u), which "
-					 "fsbench did not make for it: name devices with {dev}, {devN} "
-					 "or {devs}", shown, (int)n, w + start, major(rdev), minor(rdev));
+				snprintf(
+					why, len,
+					"'%s' names block device '%.*s' (%u:%u), which "
+					"fsbench did not make for it: name devices with {dev}, {devN} "
+					"or {devs}",
+					shown, (int)n, w + start, major(rdev), minor(rdev));
 			return -EPERM;
 		}
 	}
@@ -284,7 +288,10 @@ int fsb_mkfs_check_template(const char *tmpl, char *why, size_t len)
 	if (fsb_mkfs_is_none(tmpl))
 		return 0;
 	for (size_t i = 0; i < NSTAND; i++) {
-		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
+		snprintf(names[i], sizeof(names[i]),
+			 "\x01"
+			 "fsbench-dev%zu\x01",
+			 i + 1);
 		devs[i] = names[i];
 	}
 	if (fsb_words_split(tmpl, &words, &bad) < 0)
@@ -338,7 +345,10 @@ int fsb_mkfs_template_devices(const char *tmpl, size_t n, const char **why)
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], sizeof(names[i]), "\x01" "fsbench-dev%zu\x01", i + 1);
+		snprintf(names[i], sizeof(names[i]),
+			 "\x01"
+			 "fsbench-dev%zu\x01",
+			 i + 1);
 		devs[i] = names[i];
 	}
 	rc = fsb_words_split(tmpl, &words, why);

@@ -73,7 +73,8 @@ int fsb_mount_fs_supported(const char *type)
 	ok = fsb_mount_fs_listed(text, type) || module_alias(type);
 	if (!ok) {
 		fsb_err("filesystem type '%s' is not supported by the kernel "
-			"(not in /proc/filesystems, no module for it)", type);
+			"(not in /proc/filesystems, no module for it)",
+			type);
 		return -ENODEV;
 	}
 	return 0;

@@ -5,9 +5,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <mtd/ubi-user.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <mtd/ubi-user.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -47,8 +47,8 @@ int fsb_mtd_find(const char *proc_mtd, const char *dev)
 		unsigned idx;
 		int used = 0;
 
-		if (sscanf(line, "mtd%u:%n", &idx, &used) == 1 && used &&
-		    len >= strlen(want) && !strncmp(line + len - strlen(want), want, strlen(want)))
+		if (sscanf(line, "mtd%u:%n", &idx, &used) == 1 && used && len >= strlen(want) &&
+		    !strncmp(line + len - strlen(want), want, strlen(want)))
 			return (int)idx;
 		line = end ? end + 1 : NULL;
 	}
@@ -78,15 +78,14 @@ static int wait_node(const char *path)
 	return -ENOENT;
 }
 
-int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_len,
-		   char *blk, size_t blk_len)
+int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_len, char *blk,
+		   size_t blk_len)
 {
 	char param[600], *text = NULL;
 	int fd, idx, err;
 
 	if (access(BLOCK2MTD_PARAM, W_OK) < 0) {
-		fsb_err("cannot make an MTD device over '%s': module block2mtd is not loaded",
-			dev);
+		fsb_err("cannot make an MTD device over '%s': module block2mtd is not loaded", dev);
 		return -ENODEV;
 	}
 	if ((err = read_proc_mtd(&text)))

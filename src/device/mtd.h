@@ -29,8 +29,8 @@ int fsb_mtd_find(const char *proc_mtd, const char *dev);
  * their paths. Refuses a dev that already backs an MTD device. Returns 0 or
  * -errno after describing it (block2mtd not loaded: -ENODEV).
  */
-int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_len,
-		   char *blk, size_t blk_len);
+int fsb_mtd_attach(const char *dev, uint64_t erase_bytes, char *chr, size_t chr_len, char *blk,
+		   size_t blk_len);
 
 /*
  * Detach UBI device ubi_num from its MTD device (UBI_IOCDET on

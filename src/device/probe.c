@@ -21,20 +21,28 @@
 const char *fsb_probe_rule_name(enum fsb_probe_rule rule)
 {
 	switch (rule) {
-	case FSB_PROBE_OK: return "ok";
-	case FSB_PROBE_NOT_BLOCKDEV: return "not a block device";
-	case FSB_PROBE_ROOT: return "root device";
-	case FSB_PROBE_MOUNTED: return "mounted";
-	case FSB_PROBE_SWAP: return "swap";
-	case FSB_PROBE_HOLDERS: return "holders";
-	case FSB_PROBE_SIGNATURE: return "signature";
-	case FSB_PROBE_PTABLE: return "partition table";
+	case FSB_PROBE_OK:
+		return "ok";
+	case FSB_PROBE_NOT_BLOCKDEV:
+		return "not a block device";
+	case FSB_PROBE_ROOT:
+		return "root device";
+	case FSB_PROBE_MOUNTED:
+		return "mounted";
+	case FSB_PROBE_SWAP:
+		return "swap";
+	case FSB_PROBE_HOLDERS:
+		return "holders";
+	case FSB_PROBE_SIGNATURE:
+		return "signature";
+	case FSB_PROBE_PTABLE:
+		return "partition table";
 	}
 	return "?";
 }
 
-enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data,
-				     char *why, size_t len)
+enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data, char *why,
+				     size_t len)
 {
 	/* Mounted, swap and holders are not lifted by --destroy-data: the
 	 * kernel refuses the exclusive open mkfs and mount need anyway, so
@@ -45,40 +53,49 @@ enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destr
 	buf[0] = '\0';
 	if (!f->is_blockdev) {
 		rule = FSB_PROBE_NOT_BLOCKDEV;
-		snprintf(buf, sizeof(buf), "'%s' is not a block device (rule: %s; use --image for "
-			 "an image file)", f->dev, fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "'%s' is not a block device (rule: %s; use --image for "
+			 "an image file)",
+			 f->dev, fsb_probe_rule_name(rule));
 	} else if (f->holds_root) {
 		rule = FSB_PROBE_ROOT;
-		snprintf(buf, sizeof(buf), "refusing '%s': it holds the root filesystem (%s) "
-			 "(rule: %s; never overridden, not even by --destroy-data)", f->dev,
-			 f->root_dev[0] ? f->root_dev : "/", fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': it holds the root filesystem (%s) "
+			 "(rule: %s; never overridden, not even by --destroy-data)",
+			 f->dev, f->root_dev[0] ? f->root_dev : "/", fsb_probe_rule_name(rule));
 	} else if (f->mounted) {
 		rule = FSB_PROBE_MOUNTED;
-		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is mounted on '%s' (rule: %s); "
-			 "unmount it first", f->dev, f->mounted_dev, f->mounted_on,
-			 fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': '%s' is mounted on '%s' (rule: %s); "
+			 "unmount it first",
+			 f->dev, f->mounted_dev, f->mounted_on, fsb_probe_rule_name(rule));
 	} else if (f->swap) {
 		rule = FSB_PROBE_SWAP;
-		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is in use as swap (rule: %s); "
-			 "swapoff it first", f->dev, f->swap_dev, fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': '%s' is in use as swap (rule: %s); "
+			 "swapoff it first",
+			 f->dev, f->swap_dev, fsb_probe_rule_name(rule));
 	} else if (f->held) {
 		rule = FSB_PROBE_HOLDERS;
-		snprintf(buf, sizeof(buf), "refusing '%s': '%s' is held by '%s', a RAID or "
-			 "device-mapper device (rule: %s); stop that first", f->dev, f->held_dev,
-			 f->holder, fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': '%s' is held by '%s', a RAID or "
+			 "device-mapper device (rule: %s); stop that first",
+			 f->dev, f->held_dev, f->holder, fsb_probe_rule_name(rule));
 	} else if (destroy_data) {
 		rule = FSB_PROBE_OK;
 	} else if (f->signature) {
 		rule = FSB_PROBE_SIGNATURE;
-		snprintf(buf, sizeof(buf), "refusing '%s': it carries a %s signature (%s) "
-			 "(rule: %s); pass --destroy-data to overwrite it", f->dev,
-			 f->sig_usage[0] ? f->sig_usage : "data",
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': it carries a %s signature (%s) "
+			 "(rule: %s); pass --destroy-data to overwrite it",
+			 f->dev, f->sig_usage[0] ? f->sig_usage : "data",
 			 f->sig_type[0] ? f->sig_type : "unknown", fsb_probe_rule_name(rule));
 	} else if (f->ptable) {
 		rule = FSB_PROBE_PTABLE;
-		snprintf(buf, sizeof(buf), "refusing '%s': it carries a partition table (%s) "
-			 "(rule: %s); pass --destroy-data to overwrite it", f->dev,
-			 f->pt_type[0] ? f->pt_type : "unknown", fsb_probe_rule_name(rule));
+		snprintf(buf, sizeof(buf),
+			 "refusing '%s': it carries a partition table (%s) "
+			 "(rule: %s); pass --destroy-data to overwrite it",
+			 f->dev, f->pt_type[0] ? f->pt_type : "unknown", fsb_probe_rule_name(rule));
 	}
 	if (why && len)
 		snprintf(why, len, "%s", buf);
@@ -88,9 +105,9 @@ enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destr
 uint64_t fsb_probe_min_size(const char *fs_type)
 {
 	if (!strcmp(fs_type, "xfs"))
-		return 300 * MIB;  /* mkfs.xfs: "Filesystem must be larger than 300MB." */
+		return 300 * MIB; /* mkfs.xfs: "Filesystem must be larger than 300MB." */
 	if (!strcmp(fs_type, "btrfs"))
-		return 114294784;  /* mkfs.btrfs: "minimum size for each btrfs device" */
+		return 114294784; /* mkfs.btrfs: "minimum size for each btrfs device" */
 	if (!strcmp(fs_type, "ext2") || !strcmp(fs_type, "ext3") || !strcmp(fs_type, "ext4"))
 		return 1 * MIB;
 	return 0;
@@ -245,8 +262,7 @@ static dev_t fs_devno(struct libmnt_fs *fs)
 	return major(d) ? d : 0;
 }
 
-static int gather_mounts(struct fsb_probe_facts *f, const struct devset *mine,
-			 struct devset *root)
+static int gather_mounts(struct fsb_probe_facts *f, const struct devset *mine, struct devset *root)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
@@ -286,7 +302,7 @@ static int gather_swaps(struct fsb_probe_facts *f, const struct devset *mine)
 
 	if (!sw)
 		return errno == ENOENT ? 0 : -errno; /* no swap support: no swap */
-	if (!fgets(line, sizeof(line), sw)) { /* header */
+	if (!fgets(line, sizeof(line), sw)) {	     /* header */
 		fclose(sw);
 		return 0;
 	}
@@ -442,7 +458,8 @@ int fsb_probe_claim(const char *dev)
 	if (err == -EBUSY)
 		fsb_err("refusing '%s': it is held by another process (the kernel refuses an "
 			"exclusive open: a mount, swap, RAID, device mapper or a tool such as mkfs "
-			"has it) (rule: held); stop that first", dev);
+			"has it) (rule: held); stop that first",
+			dev);
 	else
 		fsb_err_errno(err, "cannot claim '%s' exclusively", dev);
 	return err;

@@ -15,38 +15,38 @@
 #define FSB_PROBE_STR 256
 
 struct fsb_probe_facts {
-	char dev[FSB_PROBE_STR];         /* the device as the user named it */
+	char dev[FSB_PROBE_STR]; /* the device as the user named it */
 	bool is_blockdev;
-	uint64_t size_bytes;             /* BLKGETSIZE64 (0 if unknown) */
+	uint64_t size_bytes; /* BLKGETSIZE64 (0 if unknown) */
 	/* It is the device holding '/', the disk that partition is on, or a
 	 * device under it (RAID member, device-mapper slave). */
 	bool holds_root;
-	char root_dev[FSB_PROBE_STR];    /* what holds '/' */
+	char root_dev[FSB_PROBE_STR]; /* what holds '/' */
 	/* It, or one of its partitions, is mounted. */
 	bool mounted;
 	char mounted_dev[FSB_PROBE_STR]; /* the device or partition mounted */
-	char mounted_on[FSB_PROBE_STR];  /* where */
+	char mounted_on[FSB_PROBE_STR];	 /* where */
 	/* It, or one of its partitions, is used as swap (/proc/swaps). */
 	bool swap;
 	char swap_dev[FSB_PROBE_STR];
 	/* It, or one of its partitions, has holders (md RAID, device mapper). */
 	bool held;
 	char held_dev[FSB_PROBE_STR];
-	char holder[FSB_PROBE_STR];      /* e.g. "md0", "dm-2" */
+	char holder[FSB_PROBE_STR]; /* e.g. "md0", "dm-2" */
 	/* libblkid found a superblock: filesystem, RAID member, crypto, ... */
 	bool signature;
-	char sig_type[64];               /* "ext4", "linux_raid_member", ... */
-	char sig_usage[32];              /* "filesystem", "raid", "crypto", "other" */
+	char sig_type[64];  /* "ext4", "linux_raid_member", ... */
+	char sig_usage[32]; /* "filesystem", "raid", "crypto", "other" */
 	/* libblkid found a partition table. */
 	bool ptable;
-	char pt_type[32];                /* "gpt", "dos" */
+	char pt_type[32]; /* "gpt", "dos" */
 };
 
 /* Which rule refused a device (FSB_PROBE_OK: none did). */
 enum fsb_probe_rule {
 	FSB_PROBE_OK = 0,
-	FSB_PROBE_NOT_BLOCKDEV,  /* never overridden: use --image for files */
-	FSB_PROBE_ROOT,          /* never overridden */
+	FSB_PROBE_NOT_BLOCKDEV, /* never overridden: use --image for files */
+	FSB_PROBE_ROOT,		/* never overridden */
 	FSB_PROBE_MOUNTED,
 	FSB_PROBE_SWAP,
 	FSB_PROBE_HOLDERS,
@@ -64,8 +64,8 @@ enum fsb_probe_rule {
  * NULL) a message naming the device, the rule and what to do about it;
  * FSB_PROBE_OK leaves why empty.
  */
-enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data,
-				     char *why, size_t len);
+enum fsb_probe_rule fsb_probe_decide(const struct fsb_probe_facts *f, bool destroy_data, char *why,
+				     size_t len);
 
 /* The rule's short name ("mounted", "signature", ...). Pure. */
 const char *fsb_probe_rule_name(enum fsb_probe_rule rule);

@@ -22,8 +22,7 @@
 
 #define MAX_ARGS 64
 
-static int push(char **v, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int push(char **v, size_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int push(char **v, size_t *n, const char *fmt, ...)
 {
@@ -174,8 +173,8 @@ static pid_t spawn(char **argv, int *rfd)
 	return pid;
 }
 
-int fsb_qemu_run(const struct fsb_qemu_cfg *cfg, uint64_t timeout_ns, uint64_t ready_ns,
-		 bool echo, struct fsb_qemu_outcome *out)
+int fsb_qemu_run(const struct fsb_qemu_cfg *cfg, uint64_t timeout_ns, uint64_t ready_ns, bool echo,
+		 struct fsb_qemu_outcome *out)
 {
 	struct fsb_qemu_scan *s = malloc(sizeof(*s));
 	char **argv = NULL, buf[4096];

@@ -19,13 +19,13 @@
 #define FSB_QEMU_EXIT "fsbench-guest: exit "
 
 struct fsb_qemu_cfg {
-	const char *qemu;          /* the program, resolved */
-	const char *accel;         /* "kvm" or "tcg" */
+	const char *qemu;  /* the program, resolved */
+	const char *accel; /* "kvm" or "tcg" */
 	const char *kernel, *initrd, *append;
 	unsigned memory_mb, cpus;
-	const char *result_path;   /* host file behind the guest's ttyS1 */
-	const char *disks[FSB_QEMU_MAX_DISKS];   /* raw images: vda, vdb, ... */
-	bool snapshot[FSB_QEMU_MAX_DISKS];       /* writes kept in a temporary overlay */
+	const char *result_path;	       /* host file behind the guest's ttyS1 */
+	const char *disks[FSB_QEMU_MAX_DISKS]; /* raw images: vda, vdb, ... */
+	bool snapshot[FSB_QEMU_MAX_DISKS];     /* writes kept in a temporary overlay */
 	size_t ndisks;
 };
 
@@ -37,20 +37,20 @@ int fsb_qemu_argv(const struct fsb_qemu_cfg *cfg, char ***out);
 void fsb_qemu_argv_free(char **argv);
 
 enum fsb_qemu_end {
-	FSB_QEMU_EXITED,       /* init printed its exit marker, QEMU stopped */
-	FSB_QEMU_NO_MARKER,    /* QEMU stopped without the marker */
-	FSB_QEMU_PANIC,        /* "Kernel panic" on the console */
-	FSB_QEMU_TIMEOUT,      /* timeout_ns passed */
-	FSB_QEMU_NOT_READY,    /* no ready marker within ready_ns (KVM probe) */
-	FSB_QEMU_STOPPED,      /* SIGINT/SIGTERM on the host */
+	FSB_QEMU_EXITED,    /* init printed its exit marker, QEMU stopped */
+	FSB_QEMU_NO_MARKER, /* QEMU stopped without the marker */
+	FSB_QEMU_PANIC,	    /* "Kernel panic" on the console */
+	FSB_QEMU_TIMEOUT,   /* timeout_ns passed */
+	FSB_QEMU_NOT_READY, /* no ready marker within ready_ns (KVM probe) */
+	FSB_QEMU_STOPPED,   /* SIGINT/SIGTERM on the host */
 };
 
 struct fsb_qemu_outcome {
 	enum fsb_qemu_end end;
-	int guest_status;          /* the number after the exit marker */
-	int qemu_status;           /* waitpid status */
-	uint64_t ready_ns, wall_ns;  /* since the spawn */
-	char tail[FSB_QEMU_TAIL_LINES][256];   /* last console lines, oldest first */
+	int guest_status;		     /* the number after the exit marker */
+	int qemu_status;		     /* waitpid status */
+	uint64_t ready_ns, wall_ns;	     /* since the spawn */
+	char tail[FSB_QEMU_TAIL_LINES][256]; /* last console lines, oldest first */
 	size_t ntail;
 };
 
@@ -63,9 +63,9 @@ struct fsb_qemu_scan {
 	char line[256];
 	size_t len;
 	bool ready, panic;
-	int exit_status;           /* -1 until the exit marker */
+	int exit_status; /* -1 until the exit marker */
 	char tail[FSB_QEMU_TAIL_LINES][256];
-	size_t ntail;              /* lines held (ring, oldest at first) */
+	size_t ntail; /* lines held (ring, oldest at first) */
 	size_t first;
 };
 void fsb_qemu_scan_init(struct fsb_qemu_scan *s);
@@ -79,7 +79,7 @@ void fsb_qemu_scan_feed(struct fsb_qemu_scan *s, const char *buf, size_t n);
  * caller judges the outcome), or -errno when QEMU could not be started
  * (described).
  */
-int fsb_qemu_run(const struct fsb_qemu_cfg *cfg, uint64_t timeout_ns, uint64_t ready_ns,
-		 bool echo, struct fsb_qemu_outcome *out);
+int fsb_qemu_run(const struct fsb_qemu_cfg *cfg, uint64_t timeout_ns, uint64_t ready_ns, bool echo,
+		 struct fsb_qemu_outcome *out);
 
 #endif

@@ -89,8 +89,8 @@ int fsb_engine_check(void)
 	return 0;
 }
 
-int fsb_engine_init(struct fsb_engine *e, const struct fsb_engine_ops *ops, int fd,
-		    unsigned depth, void *bufs, size_t buf_bytes, unsigned nbufs)
+int fsb_engine_init(struct fsb_engine *e, const struct fsb_engine_ops *ops, int fd, unsigned depth,
+		    void *bufs, size_t buf_bytes, unsigned nbufs)
 {
 	int err;
 
@@ -145,9 +145,9 @@ void fsb_engine_release(struct fsb_engine *e)
  * the io is a pointer to its slot. */
 struct slot {
 	struct fsb_io io;
-	uint64_t first_ns;            /* submit_ns of the first submission */
-	uint32_t moved;               /* bytes transferred by earlier submissions */
-	bool stamped;                 /* first_ns is set */
+	uint64_t first_ns; /* submit_ns of the first submission */
+	uint32_t moved;	   /* bytes transferred by earlier submissions */
+	bool stamped;	   /* first_ns is set */
 };
 
 struct drive {
@@ -155,11 +155,11 @@ struct drive {
 	int (*done)(void *arg, struct fsb_io *io, uint64_t lat_ns);
 	void *arg;
 	struct slot *slots;
-	struct slot **free;           /* stack of idle slots */
+	struct slot **free; /* stack of idle slots */
 	unsigned nfree;
-	unsigned queued;              /* queued, not yet committed */
-	unsigned inflight;            /* committed, not yet reaped */
-	int err;                      /* first error: stop submitting */
+	unsigned queued;   /* queued, not yet committed */
+	unsigned inflight; /* committed, not yet reaped */
+	int err;	   /* first error: stop submitting */
 };
 
 enum { SETTLED = 0, RESUBMIT = 1 };
@@ -200,7 +200,7 @@ static int settle(struct drive *d, struct slot *s)
 		}
 	}
 	if (res == 0 && io->op == FSB_IO_WRITE && s->moved < io->len)
-		res = -EIO;     /* a write that moves nothing would loop forever */
+		res = -EIO; /* a write that moves nothing would loop forever */
 	if (res >= 0)
 		res = io->op == FSB_IO_FSYNC ? 0 : s->moved;
 	io->res = res;
@@ -256,8 +256,8 @@ static int start_one(struct drive *d, int (*next)(void *, struct fsb_io *))
 	if (io->op != FSB_IO_FSYNC && (!io->len || io->len > d->e->buf_bytes)) {
 		/* The kernel would write past the buffer: a workload bug. */
 		d->nfree++;
-		fsb_err("engine %s: I/O of %u bytes for buffers of %zu", d->e->ops->name,
-			io->len, d->e->buf_bytes);
+		fsb_err("engine %s: I/O of %u bytes for buffers of %zu", d->e->ops->name, io->len,
+			d->e->buf_bytes);
 		return -EINVAL;
 	}
 	s->moved = 0;
@@ -278,7 +278,7 @@ static int reap(struct drive *d)
 	int n = e->ops->getevents(e, 1, d->inflight);
 
 	if (n == -EINTR)
-		return 0;       /* the loop notices a stop, and reaps on */
+		return 0; /* the loop notices a stop, and reaps on */
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++) {

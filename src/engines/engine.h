@@ -38,15 +38,15 @@ struct fsb_io {
 	uint32_t len;
 	uint64_t off;
 	unsigned buf_index;
-	void *user;                   /* the workload's, untouched by the driver */
+	void *user; /* the workload's, untouched by the driver */
 	/* This submission, set by the driver: the whole I/O, or the rest of
 	 * a short transfer. Engines transfer exactly this. */
 	void *xfer_buf;
 	uint32_t xfer_len;
 	uint64_t xfer_off;
 	/* Stamped by the engine. */
-	uint64_t submit_ns;           /* handed to the kernel */
-	uint64_t complete_ns;         /* completion reaped */
+	uint64_t submit_ns;   /* handed to the kernel */
+	uint64_t complete_ns; /* completion reaped */
 	/* Engine: bytes of this submission or -errno. At done(): the bytes
 	 * of the whole I/O (less than len only at end of file) or -errno. */
 	int64_t res;
@@ -68,10 +68,10 @@ enum {
 struct fsb_engine;
 
 struct fsb_engine_ops {
-	const char *name;             /* --engine name, e.g. "io_uring" */
-	const char *title;            /* one line for --help and the man page */
-	unsigned flags;               /* FSB_ENGINE_* */
-	size_t priv_size;             /* zeroed private state, e->priv */
+	const char *name;  /* --engine name, e.g. "io_uring" */
+	const char *title; /* one line for --help and the man page */
+	unsigned flags;	   /* FSB_ENGINE_* */
+	size_t priv_size;  /* zeroed private state, e->priv */
 	/* 0 or -errno, described. e->fd, depth and buffers are set. */
 	int (*init)(struct fsb_engine *e);
 	/* FSB_ENGINE_QUEUED, FSB_ENGINE_COMPLETED, or -errno (described). */
@@ -89,13 +89,13 @@ struct fsb_engine_ops {
 /* One engine set up on one file. Owned by the caller (a workload's priv). */
 struct fsb_engine {
 	const struct fsb_engine_ops *ops;
-	int fd;                       /* the caller's; not closed by the engine */
-	unsigned depth;               /* I/Os in flight at most (>= 1) */
-	void *bufs;                   /* nbufs buffers of buf_bytes, the caller's */
+	int fd;		/* the caller's; not closed by the engine */
+	unsigned depth; /* I/Os in flight at most (>= 1) */
+	void *bufs;	/* nbufs buffers of buf_bytes, the caller's */
 	size_t buf_bytes;
 	unsigned nbufs;
-	void *priv;                   /* ops->priv_size bytes, the engine's */
-	int ready;                    /* init succeeded: cleanup is due */
+	void *priv; /* ops->priv_size bytes, the engine's */
+	int ready;  /* init succeeded: cleanup is due */
 };
 
 /* The registered engines, NULL-terminated; psync first (the default). */
@@ -127,8 +127,8 @@ int fsb_engine_check(void);
  * failure in one line (e.g. io_uring refused by the kernel or a seccomp
  * policy); e can then still be released.
  */
-int fsb_engine_init(struct fsb_engine *e, const struct fsb_engine_ops *ops, int fd,
-		    unsigned depth, void *bufs, size_t buf_bytes, unsigned nbufs);
+int fsb_engine_init(struct fsb_engine *e, const struct fsb_engine_ops *ops, int fd, unsigned depth,
+		    void *bufs, size_t buf_bytes, unsigned nbufs);
 
 /* Undo fsb_engine_init (also after it failed, and twice). No I/O of the
  * engine may be in flight: fsb_engine_drive() always reaps them all. */

@@ -12,8 +12,8 @@
  * before a fork.
  */
 #include "engines/engine.h"
-#include "util/error.h"
 #include "stats/clock.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -26,10 +26,10 @@
 struct uring_priv {
 	struct io_uring ring;
 	bool ring_ok;
-	bool fixed_bufs;              /* the buffers are registered */
-	struct fsb_io **pending;      /* queued since the last commit */
+	bool fixed_bufs;	 /* the buffers are registered */
+	struct fsb_io **pending; /* queued since the last commit */
 	unsigned npending;
-	struct fsb_io **events;       /* the last getevents */
+	struct fsb_io **events; /* the last getevents */
 	struct io_uring_cqe **cqes;
 };
 
@@ -87,8 +87,9 @@ static int uring_init(struct fsb_engine *e)
 		 * kernel.io_uring_disabled or a seccomp policy (containers). */
 		fsb_err("engine io_uring: cannot set up a ring of %u entries: %s%s", e->depth,
 			strerror(-err),
-			err == -ENOSYS || err == -EPERM || err == -EACCES ?
-				" (io_uring is not allowed here: use the psync engine)" : "");
+			err == -ENOSYS || err == -EPERM || err == -EACCES
+				? " (io_uring is not allowed here: use the psync engine)"
+				: "");
 		return err;
 	}
 	p->ring_ok = true;
@@ -138,8 +139,8 @@ static int uring_queue(struct fsb_engine *e, struct fsb_io *io)
 		break;
 	case FSB_IO_WRITE:
 		if (p->fixed_bufs)
-			io_uring_prep_write_fixed(sqe, 0, io->xfer_buf, io->xfer_len,
-						  io->xfer_off, (int)io->buf_index);
+			io_uring_prep_write_fixed(sqe, 0, io->xfer_buf, io->xfer_len, io->xfer_off,
+						  (int)io->buf_index);
 		else
 			io_uring_prep_write(sqe, 0, io->xfer_buf, io->xfer_len, io->xfer_off);
 		break;

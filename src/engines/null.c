@@ -6,17 +6,17 @@
  * they were (FSB_ENGINE_NODATA): there is nothing to verify.
  */
 #include "engines/engine.h"
-#include "util/error.h"
 #include "stats/clock.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct null_priv {
-	struct fsb_io **queued;       /* since the last commit */
-	struct fsb_io **ready;        /* committed, in order */
-	struct fsb_io **events;       /* the last getevents */
+	struct fsb_io **queued; /* since the last commit */
+	struct fsb_io **ready;	/* committed, in order */
+	struct fsb_io **events; /* the last getevents */
 	unsigned nqueued, nready;
 };
 

@@ -14,8 +14,7 @@
 
 /* The label column: 11 wide, as in the reference, unless a caller widens it. */
 #define LABEL_WIDTH 11
-#define SEPARATOR_TAIL \
-	"|------------------------------------------------------------------------\n"
+#define SEPARATOR_TAIL "|------------------------------------------------------------------------\n"
 
 /* Default seeker count when the result does not say (fsbench's default). */
 #define DEFAULT_SEEKERS 3
@@ -111,8 +110,10 @@ int fsb_bonnie_header_w(FILE *out, const struct fsb_result *first, size_t label_
 	fputs("| ---Sequential Output (nosync)---   ---Sequential Input--   --Rnd Seek-\n", out);
 	run_of(out, ' ', label_width);
 	fprintf(out, "| -Per Char- --Block--- -Rewrite--   -Per Char- --Block---   %s\n", cell);
-	fprintf(out, "%-*s| K/sec %%CPU K/sec %%CPU K/sec %%CPU   K/sec %%CPU K/sec %%CPU     "
-		"/sec %%CPU\n", (int)label_width, "Filesystem ");
+	fprintf(out,
+		"%-*s| K/sec %%CPU K/sec %%CPU K/sec %%CPU   K/sec %%CPU K/sec %%CPU     "
+		"/sec %%CPU\n",
+		(int)label_width, "Filesystem ");
 	run_of(out, '-', label_width);
 	fputs(SEPARATOR_TAIL, out);
 	return ferror(out) ? -EIO : 0;

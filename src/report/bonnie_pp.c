@@ -55,7 +55,7 @@ static void ops_cell(char *buf, size_t len, double ops, bool decimal)
 {
 	ops = sane(ops);
 	if (decimal && ops < 1000)
-		snprintf(buf, len, "%5.1f", ops);   /* bonnie++ does so for seeks */
+		snprintf(buf, len, "%5.1f", ops); /* bonnie++ does so for seeks */
 	else if (ops < 99999.5)
 		snprintf(buf, len, "%5.0f", floor(ops + 0.5));
 	else
@@ -69,7 +69,7 @@ static void print_cells(FILE *out, const struct fsb_result *r, const struct fsb_
 		char v[32];
 
 		if (!t) {
-			fputs("          ", out);   /* " %5s %3s", blank */
+			fputs("          ", out); /* " %5s %3s", blank */
 			continue;
 		}
 		if (!strcmp(t->unit, "B/s"))

@@ -34,8 +34,7 @@ static void span(const struct fsb_test_result *t, double *lo, double *hi)
 	*hi = fmax(fmax(a, b), m);
 }
 
-bool fsb_compare_significant(const struct fsb_test_result *a,
-			     const struct fsb_test_result *b)
+bool fsb_compare_significant(const struct fsb_test_result *a, const struct fsb_test_result *b)
 {
 	double alo, ahi, blo, bhi;
 
@@ -59,8 +58,7 @@ static bool same_unit(const struct fsb_test_result *a, const struct fsb_test_res
 	return !strcmp(ua, ub);
 }
 
-double fsb_compare_ratio(const struct fsb_test_result *base,
-			 const struct fsb_test_result *t)
+double fsb_compare_ratio(const struct fsb_test_result *base, const struct fsb_test_result *t)
 {
 	double b, v;
 
@@ -85,8 +83,8 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
 	return r > 1.0 ? FSB_CMP_BETTER : FSB_CMP_WORSE;
 }
 
-char *fsb_compare_ratio_text(const struct fsb_test_result *base,
-			     const struct fsb_test_result *t, char *buf, size_t len)
+char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fsb_test_result *t,
+			     char *buf, size_t len)
 {
 	double r = fsb_compare_ratio(base, t);
 
@@ -113,7 +111,7 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base,
 
 /* DESIGN.md's order: what a reader expects to find where. */
 static const char *const run_order[] = {
-	"putc", "write", "rewrite", "getc", "read", "seeks",
+	"putc",	      "write",	  "rewrite",	"getc",	       "read",	    "seeks",
 	"seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete",
 };
 static const char *const lifecycle_order[] = {
@@ -159,7 +157,7 @@ static size_t id_rank(const char *kind, const char *id)
  */
 struct entry {
 	const char *kind, *id, *unit;
-	size_t doc, seen;          /* seen: order of first appearance */
+	size_t doc, seen; /* seen: order of first appearance */
 	const struct fsb_test_result *test;
 	size_t row;
 };
@@ -239,7 +237,7 @@ static int name_rows(struct fsb_compare_table *t)
 				run++;
 			for (size_t i = k; i < run; i++) {
 				struct fsb_compare_row *r = by_id[i];
-				bool other_kind = run - k < end - g, same_kind = run - k > 1;
+				bool other_kind = run - k<end - g, same_kind = run - k> 1;
 				int n;
 
 				if (other_kind && strcmp(r->kind, "run") && same_kind)
@@ -265,8 +263,7 @@ static int name_rows(struct fsb_compare_table *t)
 	return 0;
 }
 
-int fsb_compare_table_build(struct fsb_compare_table *t,
-			    const struct fsb_result *const *docs,
+int fsb_compare_table_build(struct fsb_compare_table *t, const struct fsb_result *const *docs,
 			    const char *const *labels, size_t n)
 {
 	struct entry *e = NULL, **firsts = NULL;
@@ -301,8 +298,12 @@ int fsb_compare_table_build(struct fsb_compare_table *t,
 			if (!tr->id)
 				continue;
 			e[ne] = (struct entry){
-				.kind = str_or_empty(docs[i]->kind), .id = tr->id,
-				.unit = str_or_empty(tr->unit), .doc = i, .seen = ne, .test = tr,
+				.kind = str_or_empty(docs[i]->kind),
+				.id = tr->id,
+				.unit = str_or_empty(tr->unit),
+				.doc = i,
+				.seen = ne,
+				.test = tr,
 			};
 			ne++;
 		}
@@ -386,8 +387,7 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-static bool label_taken(const struct fsb_compare_set *s, const char *label,
-			const char *kind)
+static bool label_taken(const struct fsb_compare_set *s, const char *label, const char *kind)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->labels[i], label) &&
@@ -607,8 +607,9 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 			/* A setup that failed in the matrix run: say so, show the rest
 			 * (fsb_warn escapes what the file held; here it is only cut). */
 			fsb_text_safe(label ? label : "", 60, name, sizeof(name));
-			fsb_text_safe(get_string(setup, "error") ? get_string(setup, "error") :
-				      "no error recorded", 120, error, sizeof(error));
+			fsb_text_safe(get_string(setup, "error") ? get_string(setup, "error")
+								 : "no error recorded",
+				      120, error, sizeof(error));
 			fsb_warn("'%s': setup %zu '%s' has no results (%s)", path, i + 1, name,
 				 error);
 			continue;
@@ -646,8 +647,8 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 	return 0;
 }
 
-int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
-			     const char *path, char *why, size_t why_len)
+int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc, const char *path,
+			     char *why, size_t why_len)
 {
 	struct fsb_result r;
 	size_t before = s->n;
@@ -704,4 +705,3 @@ int fsb_compare_set_load_all(struct fsb_compare_set *s, char *const *paths, size
 	}
 	return 0;
 }
-

@@ -27,8 +27,7 @@
  * is called significant. Ranges are taken from min, median and max together,
  * so a document whose min exceeds its max cannot make a difference look real.
  */
-bool fsb_compare_significant(const struct fsb_test_result *a,
-			     const struct fsb_test_result *b);
+bool fsb_compare_significant(const struct fsb_test_result *a, const struct fsb_test_result *b);
 
 /* True for units where a smaller figure is better: "s" (lifecycle phases). */
 bool fsb_compare_lower_is_better(const char *unit);
@@ -38,14 +37,13 @@ bool fsb_compare_lower_is_better(const char *unit);
  * base/t for times, so above 1 always means t is better. NAN when either
  * median is zero or the units differ.
  */
-double fsb_compare_ratio(const struct fsb_test_result *base,
-			 const struct fsb_test_result *t);
+double fsb_compare_ratio(const struct fsb_test_result *base, const struct fsb_test_result *t);
 
 enum fsb_compare_verdict {
-	FSB_CMP_NONE,      /* no ratio: a figure is missing or zero */
-	FSB_CMP_SAME,      /* within the measured spread: not significant ("~") */
-	FSB_CMP_BETTER,    /* significantly faster */
-	FSB_CMP_WORSE,     /* significantly slower */
+	FSB_CMP_NONE,	/* no ratio: a figure is missing or zero */
+	FSB_CMP_SAME,	/* within the measured spread: not significant ("~") */
+	FSB_CMP_BETTER, /* significantly faster */
+	FSB_CMP_WORSE,	/* significantly slower */
 };
 
 /* The verdict on t against base (by the rule and the ratio above). */
@@ -57,8 +55,8 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
  * (the factor is always >= 1) when significant, "~1.02x" when not, "-"
  * when there is no ratio. Always NUL-terminates; returns buf.
  */
-char *fsb_compare_ratio_text(const struct fsb_test_result *base,
-			     const struct fsb_test_result *t, char *buf, size_t len);
+char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fsb_test_result *t,
+			     char *buf, size_t len);
 
 /* ---- the table -------------------------------------------------------- */
 
@@ -66,16 +64,16 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base,
 #define FSB_COMPARE_MAX_ROWS 1024
 
 struct fsb_compare_row {
-	const char *kind;      /* "run" or "lifecycle" (borrowed from a document) */
-	const char *id;        /* test id (borrowed) */
-	const char *unit;      /* borrowed */
-	char *name;            /* what to call the row: the id, or "write (lifecycle)"
+	const char *kind; /* "run" or "lifecycle" (borrowed from a document) */
+	const char *id;	  /* test id (borrowed) */
+	const char *unit; /* borrowed */
+	char *name;	  /* what to call the row: the id, or "write (lifecycle)"
 				  when another row has the same id */
 };
 
 struct fsb_compare_col {
-	const char *label;     /* borrowed from the labels given */
-	size_t first_doc;      /* index of the first document with this label */
+	const char *label; /* borrowed from the labels given */
+	size_t first_doc;  /* index of the first document with this label */
 };
 
 struct fsb_compare_table {
@@ -101,16 +99,15 @@ struct fsb_compare_table {
  * them, and a hostile file must not turn into a gigabyte of output), or
  * -ENOMEM.
  */
-int fsb_compare_table_build(struct fsb_compare_table *t,
-			    const struct fsb_result *const *docs,
+int fsb_compare_table_build(struct fsb_compare_table *t, const struct fsb_result *const *docs,
 			    const char *const *labels, size_t n);
 
 /* Free what the table owns. Safe on a zeroed table. */
 void fsb_compare_table_release(struct fsb_compare_table *t);
 
 /* The cell at row r, column c (NULL when that input lacks the figure). */
-static inline const struct fsb_test_result *
-fsb_compare_cell(const struct fsb_compare_table *t, size_t r, size_t c)
+static inline const struct fsb_test_result *fsb_compare_cell(const struct fsb_compare_table *t,
+							     size_t r, size_t c)
 {
 	return t->cells[r * t->ncols + c];
 }
@@ -118,9 +115,9 @@ fsb_compare_cell(const struct fsb_compare_table *t, size_t r, size_t c)
 /* ---- the set of inputs -------------------------------------------------- */
 
 struct fsb_compare_set {
-	struct fsb_result **docs;   /* owned */
-	char **labels;              /* owned; labels[i] names docs[i]'s column */
-	char **sources;             /* owned; the file docs[i] came from */
+	struct fsb_result **docs; /* owned */
+	char **labels;		  /* owned; labels[i] names docs[i]'s column */
+	char **sources;		  /* owned; the file docs[i] came from */
 	size_t n;
 };
 
@@ -143,8 +140,8 @@ int fsb_compare_set_load(struct fsb_compare_set *s, const char *path);
  * (a matrix setup without results is still a warning). Touches no file.
  */
 struct json_object;
-int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
-			     const char *path, char *why, size_t why_len);
+int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc, const char *path,
+			     char *why, size_t why_len);
 
 /*
  * Load n files in order; the first bad one stops it (described, naming
@@ -156,8 +153,7 @@ int fsb_compare_set_load_all(struct fsb_compare_set *s, char *const *paths, size
 void fsb_compare_set_release(struct fsb_compare_set *s);
 
 /* The set's documents and labels as the const arrays the views take. */
-static inline const struct fsb_result *const *
-fsb_compare_set_docs(const struct fsb_compare_set *s)
+static inline const struct fsb_result *const *fsb_compare_set_docs(const struct fsb_compare_set *s)
 {
 	return (const struct fsb_result *const *)s->docs;
 }
@@ -183,8 +179,8 @@ int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 			  const struct fsb_compare_table *t);
 
 struct fsb_compare_view {
-	const char *name;      /* --format value */
-	const char *ext;       /* extension of a fallback file */
+	const char *name; /* --format value */
+	const char *ext;  /* extension of a fallback file */
 	int (*write)(FILE *out, const struct fsb_compare_set *set,
 		     const struct fsb_compare_table *t);
 };

@@ -17,7 +17,6 @@
 /* The longest label the text table shows; JSON and CSV keep it whole. */
 #define LABEL_CHARS 40
 
-
 /* ---- text -------------------------------------------------------------- */
 
 /* The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when absent. */
@@ -186,8 +185,8 @@ static struct json_object *num(double v)
 	return json_object_new_double(isfinite(v) ? v : 0.0);
 }
 
-static const char *verdict_name(const struct fsb_test_result *base,
-				const struct fsb_test_result *t, bool is_base)
+static const char *verdict_name(const struct fsb_test_result *base, const struct fsb_test_result *t,
+				bool is_base)
 {
 	if (is_base)
 		return "baseline";
@@ -203,8 +202,8 @@ static const char *verdict_name(const struct fsb_test_result *base,
 	}
 }
 
-static struct json_object *json_cell(struct jb *b, const struct fsb_compare_table *t,
-				     size_t r, size_t c)
+static struct json_object *json_cell(struct jb *b, const struct fsb_compare_table *t, size_t r,
+				     size_t c)
 {
 	const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
 	const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
@@ -269,8 +268,8 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			one = json_object_new_object();
 			append(&b, src, one);
 			put(&b, one, "file", json_object_new_string(set->sources[i]));
-			put(&b, one, "kind", json_object_new_string(set->docs[i]->kind ?
-								    set->docs[i]->kind : ""));
+			put(&b, one, "kind",
+			    json_object_new_string(set->docs[i]->kind ? set->docs[i]->kind : ""));
 			if (set->docs[i]->setup.fs_type)
 				put(&b, one, "fs_type",
 				    json_object_new_string(set->docs[i]->setup.fs_type));
@@ -305,7 +304,7 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 		return b.err;
 	}
 	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_NOSLASHESCAPE);
+							JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		err = -ENOMEM;
 	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
@@ -347,8 +346,7 @@ int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 {
 	(void)set;
 
-	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict\n",
-	      out);
+	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict\n", out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
 

@@ -64,16 +64,16 @@ static void fill_io(char cells[][CELL], const struct fsb_result *r)
 	put_u64_param(cells[8], r, "seekers");
 
 	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
-		const struct fsb_test_result *t =
-			fsb_writer_test(r, fsb_bonnie_io_cols[i].id, fsb_bonnie_io_cols[i].unit);
+		const struct fsb_test_result *t = fsb_writer_test(r, fsb_bonnie_io_cols[i].id,
+								  fsb_bonnie_io_cols[i].unit);
 		char *val = cells[9 + 2 * i], *cpu = cells[10 + 2 * i];
 
 		if (!t)
 			continue;
 		if (!strcmp(t->unit, "B/s"))
-			put_round(val, t->median / 1024);      /* K/sec */
+			put_round(val, t->median / 1024); /* K/sec */
 		else if (isfinite(t->median) && t->median >= 0 && t->median < 1000)
-			snprintf(val, CELL, "%.1f", t->median);  /* as bonnie++ does */
+			snprintf(val, CELL, "%.1f", t->median); /* as bonnie++ does */
 		else
 			put_round(val, t->median);
 		put_round(cpu, t->cpu_pct);
@@ -99,12 +99,12 @@ static void fill_files(char cells[][CELL], const struct fsb_result *r)
 			snprintf(cells[23], CELL, "%llu", (unsigned long long)min);
 	}
 	/* Field 24 stays empty: bonnie++ 2.00a never fills it. */
-	if (dirs > 1)   /* 0 and 1 both mean "one directory" to bonnie++ */
+	if (dirs > 1) /* 0 and 1 both mean "one directory" to bonnie++ */
 		snprintf(cells[25], CELL, "%llu", (unsigned long long)dirs);
 
 	for (size_t i = 0; i < FSB_BONNIE_NCOLS; i++) {
-		const struct fsb_test_result *t =
-			fsb_writer_test(r, fsb_bonnie_file_cols[i].id, fsb_bonnie_file_cols[i].unit);
+		const struct fsb_test_result *t = fsb_writer_test(r, fsb_bonnie_file_cols[i].id,
+								  fsb_bonnie_file_cols[i].unit);
 
 		if (!t)
 			continue;

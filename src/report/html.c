@@ -14,10 +14,10 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
-#include "util/modes.h"
 #include "report/compare.h"
 #include "report/html_out.h"
 #include "util/error.h"
+#include "util/modes.h"
 #include "util/size.h"
 #include "util/units.h"
 
@@ -30,12 +30,12 @@
 /* ---- page context ------------------------------------------------------ */
 
 struct page {
-	struct fsb_html_out *w;   /* every byte of the page goes through it */
+	struct fsb_html_out *w; /* every byte of the page goes through it */
 	const struct fsb_result *const *docs;
 	const char *const *labels;
 	size_t n;
 	struct fsb_compare_table tab;
-	size_t *doc_col;          /* column of each document */
+	size_t *doc_col; /* column of each document */
 };
 
 /* Eight colours that stay apart in print and for common colour blindness. */
@@ -73,67 +73,67 @@ static bool is_lifecycle_row(const struct fsb_compare_row *row)
 /* ---- head and style ----------------------------------------------------- */
 
 /* A macro, not an array: markup is written from string literals only. */
-#define STYLE \
-	":root{--fg:#1c2230;--muted:#5d6778;--line:#d9dee7;--head:#f3f5f9;--good:#1a7f37;" \
-	"--bad:#b42318}\n" \
-	"*{box-sizing:border-box}\n" \
-	"html{-webkit-text-size-adjust:100%}\n" \
-	"body{margin:0;color:var(--fg);background:#fff;font:15px/1.45 system-ui,-apple-system," \
-	"\"Segoe UI\",Roboto,\"Noto Sans\",\"DejaVu Sans\",sans-serif}\n" \
-	"main{max-width:1200px;margin:0 auto;padding:28px 32px 56px}\n" \
-	"h1{font-size:26px;margin:0 0 2px}\n" \
-	"h2{font-size:19px;margin:34px 0 10px;padding-bottom:4px;" \
-	"border-bottom:2px solid var(--line)}\n" \
-	"h3{font-size:15px;margin:18px 0 6px}\n" \
-	"p{margin:6px 0}\n" \
-	".sub,.note{color:var(--muted)}\n" \
-	".note{font-size:13px}\n" \
-	"dl.host{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0}\n" \
-	"dl.host dt{color:var(--muted)}dl.host dd{margin:0}\n" \
-	".scroll{overflow-x:auto}\n" \
-	"table{border-collapse:collapse;font-size:14px;margin:8px 0}\n" \
-	"th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left;" \
-	"vertical-align:top}\n" \
-	"thead th{background:var(--head);font-weight:600;border-bottom:2px solid var(--line)}\n" \
-	"tbody th{font-weight:600}\n" \
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n" \
-	"td.none{color:var(--muted)}\n" \
-	"tr.diff td{background:#fff7e0}\n" \
-	".better{color:var(--good);font-weight:600}.worse{color:var(--bad);font-weight:600}\n" \
-	".same{color:var(--muted)}\n" \
-	".badge{display:inline-block;font-size:11px;line-height:1.3;padding:0 5px;" \
-	"border-radius:3px;background:#fde7c8;color:#7a4100;margin-left:4px}\n" \
-	".key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n" \
-	".charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:16px 24px}\n" \
-	"figure{margin:0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;" \
-	"break-inside:avoid;page-break-inside:avoid}\n" \
-	"svg.chart{display:block;width:100%;height:auto}\n" \
-	"svg text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\"," \
-	"\"DejaVu Sans\",sans-serif;font-size:12px;fill:var(--fg)}\n" \
-	"svg .t{font-size:14px;font-weight:600}svg .u,svg .tick{fill:var(--muted)}\n" \
-	"svg .grid{stroke:#e6e9ef;stroke-width:1}svg .axis{stroke:#9aa3b2;stroke-width:1}\n" \
-	"svg .wh{stroke:#1c2230;stroke-width:1.5}svg .nz{fill:#a15c00;font-weight:600}\n" \
-	"ul{margin:6px 0;padding-left:22px}li{margin:3px 0}\n" \
-	"footer{margin-top:36px;color:var(--muted);font-size:12px}\n" \
-	"@media (max-width:900px){.charts{grid-template-columns:1fr}main{padding:16px}}\n" \
-	"@media print{@page{margin:14mm}body{font-size:10.5pt}main{max-width:none;padding:0}" \
-	"h2,h2+p{break-after:avoid;page-break-after:avoid}.scroll{overflow:visible}" \
-	/* One chart a row on paper: two would print their labels at 5 pt. */ \
-	".charts{grid-template-columns:1fr;gap:10px}.charts figure{max-width:160mm}" \
-	"table,figure{break-inside:avoid;page-break-inside:avoid}" \
+#define STYLE                                                                                                                                              \
+	":root{--fg:#1c2230;--muted:#5d6778;--line:#d9dee7;--head:#f3f5f9;--good:#1a7f37;"                                                                 \
+	"--bad:#b42318}\n"                                                                                                                                 \
+	"*{box-sizing:border-box}\n"                                                                                                                       \
+	"html{-webkit-text-size-adjust:100%}\n"                                                                                                            \
+	"body{margin:0;color:var(--fg);background:#fff;font:15px/1.45 system-ui,-apple-system,"                                                            \
+	"\"Segoe UI\",Roboto,\"Noto Sans\",\"DejaVu Sans\",sans-serif}\n"                                                                                  \
+	"main{max-width:1200px;margin:0 auto;padding:28px 32px 56px}\n"                                                                                    \
+	"h1{font-size:26px;margin:0 0 2px}\n"                                                                                                              \
+	"h2{font-size:19px;margin:34px 0 10px;padding-bottom:4px;"                                                                                         \
+	"border-bottom:2px solid var(--line)}\n"                                                                                                           \
+	"h3{font-size:15px;margin:18px 0 6px}\n"                                                                                                           \
+	"p{margin:6px 0}\n"                                                                                                                                \
+	".sub,.note{color:var(--muted)}\n"                                                                                                                 \
+	".note{font-size:13px}\n"                                                                                                                          \
+	"dl.host{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:12px 0}\n"                                                         \
+	"dl.host dt{color:var(--muted)}dl.host dd{margin:0}\n"                                                                                             \
+	".scroll{overflow-x:auto}\n"                                                                                                                       \
+	"table{border-collapse:collapse;font-size:14px;margin:8px 0}\n"                                                                                    \
+	"th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left;"                                                                      \
+	"vertical-align:top}\n"                                                                                                                            \
+	"thead th{background:var(--head);font-weight:600;border-bottom:2px solid var(--line)}\n"                                                           \
+	"tbody th{font-weight:600}\n"                                                                                                                      \
+	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"                                                           \
+	"td.none{color:var(--muted)}\n"                                                                                                                    \
+	"tr.diff td{background:#fff7e0}\n"                                                                                                                 \
+	".better{color:var(--good);font-weight:600}.worse{color:var(--bad);font-weight:600}\n"                                                             \
+	".same{color:var(--muted)}\n"                                                                                                                      \
+	".badge{display:inline-block;font-size:11px;line-height:1.3;padding:0 5px;"                                                                        \
+	"border-radius:3px;background:#fde7c8;color:#7a4100;margin-left:4px}\n"                                                                            \
+	".key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n"                                                           \
+	".charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:16px 24px}\n"                                                              \
+	"figure{margin:0;padding:10px 12px;border:1px solid var(--line);border-radius:6px;"                                                                \
+	"break-inside:avoid;page-break-inside:avoid}\n"                                                                                                    \
+	"svg.chart{display:block;width:100%;height:auto}\n"                                                                                                \
+	"svg text{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\","                                                                  \
+	"\"DejaVu Sans\",sans-serif;font-size:12px;fill:var(--fg)}\n"                                                                                      \
+	"svg .t{font-size:14px;font-weight:600}svg .u,svg .tick{fill:var(--muted)}\n"                                                                      \
+	"svg .grid{stroke:#e6e9ef;stroke-width:1}svg .axis{stroke:#9aa3b2;stroke-width:1}\n"                                                               \
+	"svg .wh{stroke:#1c2230;stroke-width:1.5}svg .nz{fill:#a15c00;font-weight:600}\n"                                                                  \
+	"ul{margin:6px 0;padding-left:22px}li{margin:3px 0}\n"                                                                                             \
+	"footer{margin-top:36px;color:var(--muted);font-size:12px}\n"                                                                                      \
+	"@media (max-width:900px){.charts{grid-template-columns:1fr}main{padding:16px}}\n"                                                                 \
+	"@media print{@page{margin:14mm}body{font-size:10.5pt}main{max-width:none;padding:0}"                                                              \
+	"h2,h2+p{break-after:avoid;page-break-after:avoid}.scroll{overflow:visible}" /* One chart a row on paper: two would print their labels at 5 pt. */ \
+	".charts{grid-template-columns:1fr;gap:10px}.charts figure{max-width:160mm}"                                                                       \
+	"table,figure{break-inside:avoid;page-break-inside:avoid}"                                                                                         \
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n"
 
 static void write_head(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
 
-	fsb_html_lit(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      /* Nothing to fetch, nothing to run: only inline styles may apply. */
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"generator\" content=\"fsbench " FSB_VERSION "\">\n"
-	      "<title>fsbench report: ");
+	fsb_html_lit(w,
+		     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		     /* Nothing to fetch, nothing to run: only inline styles may apply. */
+		     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		     "style-src 'unsafe-inline'\">\n"
+		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		     "<meta name=\"generator\" content=\"fsbench " FSB_VERSION "\">\n"
+		     "<title>fsbench report: ");
 	for (size_t c = 0; c < p->tab.ncols; c++) {
 		if (c + 1 == p->tab.ncols && c)
 			fsb_html_lit(w, " vs ");
@@ -230,9 +230,9 @@ static void write_hosts(struct page *p)
 	}
 	/* Results from different machines: say so plainly, one row each. */
 	fsb_html_lit(w, "<p><strong>The inputs come from different hosts.</strong></p>\n<div "
-	                "class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>"
-	                "Kind</th><th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">"
-	                "CPUs</th><th class=\"num\">RAM</th></tr></thead><tbody>\n");
+			"class=\"scroll\"><table class=\"hosts\"><thead><tr><th>Input</th><th>"
+			"Kind</th><th>Host</th><th>Kernel</th><th>CPU</th><th class=\"num\">"
+			"CPUs</th><th class=\"num\">RAM</th></tr></thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_host *h = &p->docs[i]->host;
 		char ram[32];
@@ -410,7 +410,7 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 			fsb_html_lit(w, " results");
 	}
 	fsb_html_lit(w, "</h3>\n<div class=\"scroll\"><table class=\"params\"><thead><tr><th>"
-	                "Parameter</th>");
+			"Parameter</th>");
 	for (size_t i = 0; i < p->n; i++)
 		if (of_kind(p, i, kind))
 			th_label(w, p->labels[i], p->doc_col[i], false);
@@ -427,7 +427,7 @@ static void write_param_table(struct page *p, const char *kind, bool several_kin
 	fsb_html_lit(w, "</tbody></table></div>\n");
 	if (ndocs > 1)
 		fsb_html_lit(w, "<p class=\"note\">Shaded rows differ between inputs; a value "
-		                "shown once holds for all.</p>\n");
+				"shown once holds for all.</p>\n");
 }
 
 static void write_params(struct page *p)
@@ -477,9 +477,9 @@ static void write_setups(struct page *p)
 	struct fsb_html_out *w = p->w;
 
 	fsb_html_lit(w, "<section id=\"setups\">\n<h2>Setups</h2>\n<div class=\"scroll\"><table "
-	                "class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
-	                "<th>Mount options</th><th>Device</th><th>Fill</th><th>fsbench</th></tr>"
-	                "</thead><tbody>\n");
+			"class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
+			"<th>Mount options</th><th>Device</th><th>Fill</th><th>fsbench</th></tr>"
+			"</thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct fsb_setup *s = &p->docs[i]->setup;
 
@@ -519,8 +519,10 @@ static void ratio_cell(struct fsb_html_out *w, const struct fsb_test_result *bas
 		       const struct fsb_test_result *t)
 {
 	static const char *const cls[] = {
-		[FSB_CMP_NONE] = "same", [FSB_CMP_SAME] = "same",
-		[FSB_CMP_BETTER] = "better", [FSB_CMP_WORSE] = "worse",
+		[FSB_CMP_NONE] = "same",
+		[FSB_CMP_SAME] = "same",
+		[FSB_CMP_BETTER] = "better",
+		[FSB_CMP_WORSE] = "worse",
 	};
 	char buf[64];
 
@@ -546,11 +548,11 @@ static void write_summary(struct page *p)
 	fsb_html_lit(w, "<section id=\"summary\">\n<h2>Summary</h2>\n");
 	if (t->ncols > 1) {
 		fsb_html_lit(w, "<p>Medians side by side; the speed of each input relative to "
-		                "<strong>");
+				"<strong>");
 		fsb_html_text(w, t->cols[0].label);
 		fsb_html_lit(w, "</strong> (for times, less is faster). <span class=\"same\">"
-		                "~</span> marks a difference within the measured spread: not "
-		                "significant.</p>\n");
+				"~</span> marks a difference within the measured spread: not "
+				"significant.</p>\n");
 	}
 	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Test</th>");
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -566,8 +568,7 @@ static void write_summary(struct page *p)
 		for (size_t c = 0; c < t->ncols; c++) {
 			value_cell(w, fsb_compare_cell(t, r, c));
 			if (c)
-				ratio_cell(w, fsb_compare_cell(t, r, 0),
-					   fsb_compare_cell(t, r, c));
+				ratio_cell(w, fsb_compare_cell(t, r, 0), fsb_compare_cell(t, r, c));
 		}
 		fsb_html_lit(w, "</tr>\n");
 	}
@@ -578,13 +579,13 @@ static void write_summary(struct page *p)
 
 /* Chart geometry, in SVG user units (the svg scales to its box). */
 enum {
-	CH_W = 600,        /* whole width */
-	CH_LABEL = 132,    /* input labels, right-aligned, left of the plot */
-	CH_RIGHT = 128,    /* room for the value written after the longest bar */
-	CH_TOP = 34,       /* the title above the first bar */
+	CH_W = 600,	/* whole width */
+	CH_LABEL = 132, /* input labels, right-aligned, left of the plot */
+	CH_RIGHT = 128, /* room for the value written after the longest bar */
+	CH_TOP = 34,	/* the title above the first bar */
 	CH_BAR = 22,
 	CH_GAP = 10,
-	CH_AXIS = 28,      /* tick labels below the last bar */
+	CH_AXIS = 28, /* tick labels below the last bar */
 	CH_LABEL_CHARS = 19,
 };
 
@@ -640,8 +641,7 @@ static void better_words(struct fsb_html_out *w, const struct fsb_compare_row *r
 }
 
 /* The tooltip of one bar: "label: median 5 MiB/s, lowest ..., 3 runs". */
-static void bar_title(struct fsb_html_out *w, const char *label,
-		      const struct fsb_test_result *cell)
+static void bar_title(struct fsb_html_out *w, const char *label, const struct fsb_test_result *cell)
 {
 	char med[64], lo[64], hi[64];
 
@@ -671,8 +671,8 @@ static void write_chart(struct page *p, size_t r)
 		if (!cell)
 			continue;
 		nbars++;
-		vmax = fmax(vmax, fmax(bounded(cell->median), fmax(bounded(cell->min),
-								   bounded(cell->max))));
+		vmax = fmax(vmax, fmax(bounded(cell->median),
+				       fmax(bounded(cell->min), bounded(cell->max))));
 	}
 	aunit = fsb_unit_axis(row->unit, vmax, &div);
 	step = nice_step(vmax / div / 4);
@@ -718,7 +718,8 @@ static void write_chart(struct page *p, size_t r)
 			fsb_html_lit(w, "<line class=\"grid\"");
 		else
 			fsb_html_lit(w, "<line class=\"axis\"");
-		fsb_html_markupf(w, " x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+		fsb_html_markupf(w,
+				 " x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
 				 "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
 				 "%.4g</text>\n",
 				 x, CH_TOP - 6, x, ht - CH_AXIS + 4, x, ht - 8, v);
@@ -744,16 +745,19 @@ static void write_chart(struct page *p, size_t r)
 				 yc + 4);
 		fsb_html_text_cut(w, t->cols[c].label, CH_LABEL_CHARS);
 		fsb_html_lit(w, "</text>\n");
-		fsb_html_markupf(w, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
-				 "rx=\"2\" fill=\"", CH_LABEL, y, xm - CH_LABEL, CH_BAR);
+		fsb_html_markupf(w,
+				 "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+				 "rx=\"2\" fill=\"",
+				 CH_LABEL, y, xm - CH_LABEL, CH_BAR);
 		fsb_html_attr(w, colour(c));
 		if (fsb_test_noisy(cell))
 			fsb_html_lit(w, "\" fill-opacity=\"0.55");
 		fsb_html_lit(w, "\"/>\n");
 		if (xhi - xlo >= 0.5)
-			fsb_html_markupf(w, "<path class=\"wh\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f"
-					 "M%.1f %.1fV%.1f\"/>\n", xlo, yc, xhi, xlo, yc - 6,
-					 yc + 6, xhi, yc - 6, yc + 6);
+			fsb_html_markupf(w,
+					 "<path class=\"wh\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1f"
+					 "M%.1f %.1fV%.1f\"/>\n",
+					 xlo, yc, xhi, xlo, yc - 6, yc + 6, xhi, yc - 6, yc + 6);
 		xt = fmax(xm, xhi) + 6;
 		/* In the axis's unit, so the label and the scale read alike. */
 		fsb_html_markupf(w, "<text x=\"%.1f\" y=\"%.1f\">", xt, yc + 4);
@@ -786,9 +790,9 @@ static void write_results(struct page *p)
 	if (!any)
 		return;
 	fsb_html_lit(w, "<section id=\"results\">\n<h2>Throughput and metadata</h2>\n<p "
-	                "class=\"note\">Bars are medians; whiskers span the lowest and highest "
-	                "run. Faded bars are noisy figures (coefficient of variation above "
-	                "10%).</p>\n");
+			"class=\"note\">Bars are medians; whiskers span the lowest and highest "
+			"run. Faded bars are noisy figures (coefficient of variation above "
+			"10%).</p>\n");
 	write_charts(p, false);
 	fsb_html_lit(w, "</section>\n");
 }
@@ -823,15 +827,15 @@ static void write_lifecycle(struct page *p)
 	if (!has_kind(p, "lifecycle"))
 		return;
 	fsb_html_lit(w, "<section id=\"lifecycle\">\n<h2>Lifecycle</h2>\n<p class=\"note\">Wall "
-	                "time of each phase on the device (mkfs, mount, copy, read, umount): bars "
-	                "are medians, whiskers span the highest and lowest time. Lower is "
-	                "better.</p>\n");
+			"time of each phase on the device (mkfs, mount, copy, read, umount): bars "
+			"are medians, whiskers span the highest and lowest time. Lower is "
+			"better.</p>\n");
 	write_charts(p, true);
 	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"lifecycle\"><thead><tr><th>Phase</th>"
-	                "<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
-	                "<th class=\"num\">Highest</th><th class=\"num\">Runs</th><th "
-	                "class=\"num\">Device read</th><th class=\"num\">Device written</th><th "
-	                "class=\"num\">Write amp.</th></tr></thead><tbody>\n");
+			"<th>Input</th><th class=\"num\">Lowest</th><th class=\"num\">Median</th>"
+			"<th class=\"num\">Highest</th><th class=\"num\">Runs</th><th "
+			"class=\"num\">Device read</th><th class=\"num\">Device written</th><th "
+			"class=\"num\">Write amp.</th></tr></thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -893,11 +897,11 @@ static void write_latency(struct page *p)
 	if (!any)
 		return;
 	fsb_html_lit(w, "<section id=\"latency\">\n<h2>Latency</h2>\n<p class=\"note\">Time of a "
-	                "single operation (one chunk, one file, one seek), from a log-linear "
-	                "histogram.</p>\n<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
-	                "<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">"
-	                "p99</th><th class=\"num\">p99.9</th><th class=\"num\">max</th></tr>"
-	                "</thead><tbody>\n");
+			"single operation (one chunk, one file, one seek), from a log-linear "
+			"histogram.</p>\n<div class=\"scroll\"><table class=\"latency\"><thead><tr>"
+			"<th>Test</th><th>Input</th><th class=\"num\">p50</th><th class=\"num\">"
+			"p99</th><th class=\"num\">p99.9</th><th class=\"num\">max</th></tr>"
+			"</thead><tbody>\n");
 	for (size_t r = 0; r < t->nrows; r++) {
 		size_t n = 0, k = 0;
 
@@ -987,7 +991,7 @@ static void cache_words(struct fsb_html_out *w, enum fsb_cache_mode mode)
 	switch (mode) {
 	case FSB_CACHE_DROP:
 		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
-		                "read test, so reads come from the device");
+				"read test, so reads come from the device");
 		break;
 	case FSB_CACHE_DIRECT:
 		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
@@ -1044,19 +1048,19 @@ static void write_method(struct page *p)
 
 	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
 	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
-	                "runs, drawn as a bar; its whisker spans the lowest and highest run "
-	                "(min–max).");
+			"runs, drawn as a bar; its whisker spans the lowest and highest run "
+			"(min–max).");
 	fsb_html_lit(w, " Repeats: ");
 	write_repeats(p);
 	fsb_html_lit(w, ".</li>\n");
 	fsb_html_lit(w, "<li>A figure is flagged <span class=\"badge\">noisy</span> when its "
-	                "coefficient of variation (standard deviation / mean of the runs) exceeds "
-	                "10%.</li>\n");
+			"coefficient of variation (standard deviation / mean of the runs) exceeds "
+			"10%.</li>\n");
 	if (any_param(p, "min_time_s")) {
 		fsb_html_lit(w, "<li>Every measured run lasts at least the minimum time (");
 		param_across(p, "min_time_s", NULL, w);
 		fsb_html_lit(w, "): a shorter run is discarded and the work grown, so every figure "
-		                "is a real measurement (no <code>+++++</code>).</li>\n");
+				"is a real measurement (no <code>+++++</code>).</li>\n");
 	}
 	if (any_param(p, "cache")) {
 		fsb_html_lit(w, "<li>Cache mode: ");
@@ -1079,9 +1083,8 @@ static void write_method(struct page *p)
 		}
 		fsb_html_lit(w, "</li>\n");
 	}
-	if (any_param(p, "size_bytes") &&
-	    (has_test(p, "write") || has_test(p, "rewrite") || has_test(p, "read") ||
-	     has_test(p, "seeks"))) {
+	if (any_param(p, "size_bytes") && (has_test(p, "write") || has_test(p, "rewrite") ||
+					   has_test(p, "read") || has_test(p, "seeks"))) {
 		fsb_html_lit(w, "<li>Block tests: a file of ");
 		param_across(p, "size_bytes", NULL, w);
 		fsb_html_lit(w, " in chunks of ");
@@ -1101,32 +1104,32 @@ static void write_method(struct page *p)
 		fsb_html_lit(w, "<li>Metadata tests: ");
 		param_across(p, "files", NULL, w);
 		fsb_html_lit(w, " files created, stat'ed and deleted, in sequential and in random "
-		                "order.</li>\n");
+				"order.</li>\n");
 	}
 	if (has_kind(p, "lifecycle"))
 		fsb_html_lit(w, "<li>Lifecycle phases are timed on a block device (a loop device "
-		                "over an image file, attached with direct I/O, or the device "
-		                "given), each phase repeated and reported as highest, median and "
-		                "lowest wall time; device bytes come from the <code>"
-		                "/sys/block</code> counters.</li>\n");
+				"over an image file, attached with direct I/O, or the device "
+				"given), each phase repeated and reported as highest, median and "
+				"lowest wall time; device bytes come from the <code>"
+				"/sys/block</code> counters.</li>\n");
 	fsb_html_lit(w, "<li>%CPU is user + system time of every process of a test divided by wall "
-	                "time; latency is that of single operations (p50, p99, p99.9, max).</li>"
-	                "\n");
+			"time; latency is that of single operations (p50, p99, p99.9, max).</li>"
+			"\n");
 	if (p->tab.ncols > 1) {
 		fsb_html_lit(w, "<li>Ratios compare medians with the first input, <strong>");
 		fsb_html_text(w, p->tab.cols[0].label);
 		fsb_html_lit(w, "</strong>. A difference is called significant only when both "
-		                "figures were measured at least twice and their [min, max] ranges "
-		                "do not overlap; otherwise it lies within the measured spread and "
-		                "is marked ~.</li>\n");
+				"figures were measured at least twice and their [min, max] ranges "
+				"do not overlap; otherwise it lies within the measured spread and "
+				"is marked ~.</li>\n");
 	}
 	fsb_html_lit(w, "</ul>\n</section>\n");
 }
 
 /* ---- the page ---------------------------------------------------------------- */
 
-int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
-		   const char *const *labels, size_t n)
+int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *const *labels,
+		   size_t n)
 {
 	struct fsb_html_out w;
 	struct page p = { .w = &w, .docs = docs, .labels = labels, .n = n };
@@ -1162,8 +1165,8 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
 	write_latency(&p);
 	write_method(&p);
 	fsb_html_lit(&w, "<footer>Made by fsbench " FSB_VERSION ". This page is self-contained: "
-		     "it needs no network and runs no scripts.</footer>\n</main>\n</body>\n"
-		     "</html>\n");
+			 "it needs no network and runs no scripts.</footer>\n</main>\n</body>\n"
+			 "</html>\n");
 
 	free(p.doc_col);
 	fsb_compare_table_release(&p.tab);

@@ -28,7 +28,7 @@
  * used a markup format that is not numeric, -ENOMEM, or -EIO when the
  * stream reports an error.
  */
-int fsb_html_write(FILE *out, const struct fsb_result *const *docs,
-		   const char *const *labels, size_t n);
+int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *const *labels,
+		   size_t n);
 
 #endif

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#define REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD */
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
 void fsb_html_out_init(struct fsb_html_out *h, FILE *f)
 {
@@ -64,12 +64,24 @@ static void escape_n(struct fsb_html_out *h, const char *str, size_t max)
 		}
 		if (n == 1) {
 			switch (c) {
-			case '&': fputs("&amp;", h->f); break;
-			case '<': fputs("&lt;", h->f); break;
-			case '>': fputs("&gt;", h->f); break;
-			case '"': fputs("&quot;", h->f); break;
-			case '\'': fputs("&#39;", h->f); break;
-			case '\t': case '\n': case '\r':
+			case '&':
+				fputs("&amp;", h->f);
+				break;
+			case '<':
+				fputs("&lt;", h->f);
+				break;
+			case '>':
+				fputs("&gt;", h->f);
+				break;
+			case '"':
+				fputs("&quot;", h->f);
+				break;
+			case '\'':
+				fputs("&#39;", h->f);
+				break;
+			case '\t':
+			case '\n':
+			case '\r':
 				fputc(c, h->f);
 				break;
 			default:
@@ -190,7 +202,7 @@ static void put_signed(FILE *f, const char *spec, const char *mod, va_list *ap)
 	else if (!strcmp(mod, "t"))
 		fprintf(f, spec, va_arg(*ap, ptrdiff_t));
 	else
-		fprintf(f, spec, va_arg(*ap, int));   /* hh and h are promoted */
+		fprintf(f, spec, va_arg(*ap, int)); /* hh and h are promoted */
 }
 
 static void put_unsigned(FILE *f, const char *spec, const char *mod, va_list *ap)

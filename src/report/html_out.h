@@ -18,8 +18,8 @@
 #include <stdio.h>
 
 struct fsb_html_out {
-	FILE *f;        /* borrowed */
-	int err;        /* 0, or the first error: -EINVAL, -ENOMEM, -EIO */
+	FILE *f; /* borrowed */
+	int err; /* 0, or the first error: -EINVAL, -ENOMEM, -EIO */
 };
 
 /* Start writing to f (borrowed; not closed by finish). */

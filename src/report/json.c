@@ -30,8 +30,7 @@ struct jbuild {
 	int err;
 };
 
-static void put(struct jbuild *b, struct json_object *obj, const char *key,
-		struct json_object *val)
+static void put(struct jbuild *b, struct json_object *obj, const char *key, struct json_object *val)
 {
 	if (b->err) {
 		json_object_put(val);
@@ -47,16 +46,14 @@ static void put(struct jbuild *b, struct json_object *obj, const char *key,
 	}
 }
 
-static void put_str(struct jbuild *b, struct json_object *obj, const char *key,
-		    const char *s)
+static void put_str(struct jbuild *b, struct json_object *obj, const char *key, const char *s)
 {
 	/* An unknown string is absent, not "" or null. */
 	if (s)
 		put(b, obj, key, json_object_new_string(s));
 }
 
-static void put_u64(struct jbuild *b, struct json_object *obj, const char *key,
-		    uint64_t v)
+static void put_u64(struct jbuild *b, struct json_object *obj, const char *key, uint64_t v)
 {
 	put(b, obj, key, json_object_new_uint64(v));
 }
@@ -67,14 +64,12 @@ static struct json_object *new_double(double v)
 	return json_object_new_double(isfinite(v) ? v : 0.0);
 }
 
-static void put_double(struct jbuild *b, struct json_object *obj, const char *key,
-		       double v)
+static void put_double(struct jbuild *b, struct json_object *obj, const char *key, double v)
 {
 	put(b, obj, key, new_double(v));
 }
 
-static struct json_object *new_obj(struct jbuild *b, struct json_object *parent,
-				   const char *key)
+static struct json_object *new_obj(struct jbuild *b, struct json_object *parent, const char *key)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -133,8 +128,7 @@ static void build_params(struct jbuild *b, struct json_object *doc, const struct
 	}
 }
 
-static void build_test(struct jbuild *b, struct json_object *arr,
-		       const struct fsb_test_result *t)
+static void build_test(struct jbuild *b, struct json_object *arr, const struct fsb_test_result *t)
 {
 	struct json_object *o = json_object_new_object(), *runs, *sub;
 
@@ -214,7 +208,7 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r)
 int fsb_json_print(FILE *out, struct json_object *doc)
 {
 	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							       JSON_C_TO_STRING_NOSLASHESCAPE);
+								    JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	if (!s)
 		return -ENOMEM;
@@ -274,8 +268,8 @@ static int lookup(struct json_object *obj, const char *key, struct json_object *
 	return 1;
 }
 
-static int read_str(struct jread *rd, struct json_object *obj, const char *path,
-		    const char *key, bool required, char **out)
+static int read_str(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		    bool required, char **out)
 {
 	struct json_object *v;
 	const char *s;
@@ -291,8 +285,8 @@ static int read_str(struct jread *rd, struct json_object *obj, const char *path,
 	return fsb_strset(out, s);
 }
 
-static int get_u64(struct jread *rd, struct json_object *v, const char *path,
-		   const char *key, uint64_t *out)
+static int get_u64(struct jread *rd, struct json_object *v, const char *path, const char *key,
+		   uint64_t *out)
 {
 	if (!json_object_is_type(v, json_type_int))
 		return bad(rd, "%s%s is not an integer", path, key);
@@ -303,8 +297,8 @@ static int get_u64(struct jread *rd, struct json_object *v, const char *path,
 	return 0;
 }
 
-static int read_u64(struct jread *rd, struct json_object *obj, const char *path,
-		    const char *key, bool required, uint64_t *out)
+static int read_u64(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		    bool required, uint64_t *out)
 {
 	struct json_object *v;
 
@@ -313,8 +307,8 @@ static int read_u64(struct jread *rd, struct json_object *obj, const char *path,
 	return get_u64(rd, v, path, key, out);
 }
 
-static int get_double(struct jread *rd, struct json_object *v, const char *path,
-		      const char *key, double *out)
+static int get_double(struct jread *rd, struct json_object *v, const char *path, const char *key,
+		      double *out)
 {
 	double d;
 
@@ -330,8 +324,8 @@ static int get_double(struct jread *rd, struct json_object *v, const char *path,
 	return 0;
 }
 
-static int read_double(struct jread *rd, struct json_object *obj, const char *path,
-		       const char *key, bool required, double *out)
+static int read_double(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		       bool required, double *out)
 {
 	struct json_object *v;
 
@@ -341,8 +335,8 @@ static int read_double(struct jread *rd, struct json_object *obj, const char *pa
 }
 
 /* An optional sub-object: 1 and *val when present, 0 when absent. */
-static int read_obj(struct jread *rd, struct json_object *obj, const char *path,
-		    const char *key, struct json_object **val)
+static int read_obj(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		    struct json_object **val)
 {
 	if (!lookup(obj, key, val))
 		return 0;
@@ -431,7 +425,8 @@ static int read_params(struct jread *rd, struct json_object *doc, struct fsb_res
 		return err;
 	if (json_object_object_length(o) > MAX_PARAMS)
 		return bad(rd, "params has more than %d keys", MAX_PARAMS);
-	json_object_object_foreach(o, key, val) {
+	json_object_object_foreach(o, key, val)
+	{
 		if (!val)
 			continue;
 		if ((err = read_param(rd, r, key, val)))
@@ -506,8 +501,7 @@ static int read_runs(struct jread *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
-static int read_test(struct jread *rd, struct json_object *o, size_t idx,
-		     struct fsb_result *r)
+static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct fsb_result *r)
 {
 	struct fsb_test_result *t;
 	struct json_object *wa;
@@ -538,8 +532,7 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx,
 	    (err = read_double(rd, o, path, "cpu_pct", false, &t->cpu_pct)) ||
 	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
 	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
-	    (err = read_latency(rd, o, path, t)) ||
-	    (err = read_device(rd, o, path, t)) ||
+	    (err = read_latency(rd, o, path, t)) || (err = read_device(rd, o, path, t)) ||
 	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)))
 		goto out;
 	if (lookup(o, "write_amplification", &wa)) {
@@ -610,19 +603,24 @@ static int read_head(struct jread *rd, struct json_object *doc, struct fsb_resul
 static const char *json_kind(struct json_object *o)
 {
 	switch (o ? json_object_get_type(o) : json_type_null) {
-	case json_type_null: return "null";
-	case json_type_boolean: return "a boolean";
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
 	case json_type_double:
-	case json_type_int: return "a number";
-	case json_type_string: return "a string";
-	case json_type_array: return "an array";
-	case json_type_object: return "an object";
+	case json_type_int:
+		return "a number";
+	case json_type_string:
+		return "a string";
+	case json_type_array:
+		return "an array";
+	case json_type_object:
+		return "an object";
 	}
 	return "not an object";
 }
 
-int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
-		       size_t why_len)
+int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why, size_t why_len)
 {
 	struct jread rd = { .why = why, .why_len = why_len };
 	struct fsb_result r;

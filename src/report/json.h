@@ -34,8 +34,7 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r);
  * "not an fsbench result: the document is a number"), or -ENOMEM.
  * Prints nothing.
  */
-int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
-		       size_t why_len);
+int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why, size_t why_len);
 
 /*
  * Read and parse a JSON file strictly (one document, nothing after it; a

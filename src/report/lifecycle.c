@@ -14,7 +14,7 @@
 static const struct {
 	const char *id;
 	const char *heading; /* the words before the label */
-	bool sized;          /* heading names the copy size: "Copy 16MiB file to " */
+	bool sized;	     /* heading names the copy size: "Copy 16MiB file to " */
 } phases[] = {
 	{ "mkfs", "Mkfs ", false },
 	{ "mkfs-mount", "Mount ", false },
@@ -63,8 +63,7 @@ static const struct fsb_test_result *phase_of(const struct fsb_result *r, const 
 	return fsb_writer_test(r, id, "s");
 }
 
-static void block(FILE *out, const struct fsb_result *r, size_t p,
-		  const struct fsb_test_result *t)
+static void block(FILE *out, const struct fsb_result *r, size_t p, const struct fsb_test_result *t)
 {
 	const char *label = fsb_writer_label(r);
 	char a[64], b[64], c[64];

@@ -85,8 +85,8 @@ struct fsb_matrix_entry *fsb_matrix_doc_add(struct fsb_matrix_doc *d, const char
 	return &grown[d->n++];
 }
 
-int fsb_matrix_entry_status(struct fsb_matrix_entry *e, enum fsb_matrix_status st,
-			    const char *fmt, ...)
+int fsb_matrix_entry_status(struct fsb_matrix_entry *e, enum fsb_matrix_status st, const char *fmt,
+			    ...)
 {
 	char why[1024];
 	va_list ap;
@@ -638,13 +638,15 @@ static int render_matrix(FILE *out, const void *ctx)
 	return job->view(out, job->d);
 }
 
-int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d,
-		      struct fsb_output *o)
+int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, struct fsb_output *o)
 {
 	struct matrix_job job = { view, d };
-	const char *ext = view == fsb_matrix_write_json  ? "json"
-			  : view == fsb_matrix_write_csv ? "csv"
-							 : "txt";
+	const char *ext = "txt";
+
+	if (view == fsb_matrix_write_json)
+		ext = "json";
+	else if (view == fsb_matrix_write_csv)
+		ext = "csv";
 
 	return fsb_output(o, ext, render_matrix, &job);
 }

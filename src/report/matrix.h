@@ -36,20 +36,20 @@ enum fsb_matrix_status { FSB_MATRIX_OK, FSB_MATRIX_FAILED, FSB_MATRIX_SKIPPED };
 struct fsb_matrix_entry {
 	char *label;
 	char *type, *mkfs, *options, *fill;
-	char *run, *lifecycle;       /* arguments; NULL when not used */
+	char *run, *lifecycle; /* arguments; NULL when not used */
 	unsigned devices;
 	uint64_t image_bytes;
-	bool guest;                  /* ran in a QEMU guest (guest = yes), not on loop devices */
+	bool guest; /* ran in a QEMU guest (guest = yes), not on loop devices */
 	enum fsb_matrix_status status;
-	char *error;                 /* why it failed or was skipped; NULL when ok */
-	char *note;                  /* a remark that is no failure; NULL when none */
-	struct fsb_result *run_res;  /* the run suite's document, NULL if it did not run */
-	struct fsb_result *lc_res;   /* the lifecycle's document, NULL likewise */
+	char *error;		    /* why it failed or was skipped; NULL when ok */
+	char *note;		    /* a remark that is no failure; NULL when none */
+	struct fsb_result *run_res; /* the run suite's document, NULL if it did not run */
+	struct fsb_result *lc_res;  /* the lifecycle's document, NULL likewise */
 };
 
 struct fsb_matrix_doc {
-	struct fsb_result head;      /* kind "matrix": tool, version and host */
-	char *config_path;           /* the INI file it came from */
+	struct fsb_result head; /* kind "matrix": tool, version and host */
+	char *config_path;	/* the INI file it came from */
 	struct fsb_matrix_entry *entries;
 	size_t n;
 };
@@ -72,8 +72,8 @@ void fsb_matrix_doc_release(struct fsb_matrix_doc *d);
 struct fsb_matrix_entry *fsb_matrix_doc_add(struct fsb_matrix_doc *d, const char *label);
 
 /* Set an entry's status with a reason (printf format; NULL for none). */
-int fsb_matrix_entry_status(struct fsb_matrix_entry *e, enum fsb_matrix_status st,
-			    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int fsb_matrix_entry_status(struct fsb_matrix_entry *e, enum fsb_matrix_status st, const char *fmt,
+			    ...) __attribute__((format(printf, 3, 4)));
 
 /* "ok", "failed" or "skipped". */
 const char *fsb_matrix_status_name(enum fsb_matrix_status st);
@@ -98,15 +98,13 @@ fsb_matrix_view fsb_matrix_view_find(const char *name);
  * Render d with view into memory and hand it to o (fsb_output in
  * report/writer.h). Describes a failure once. Returns 0 or -errno.
  */
-int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d,
-		      struct fsb_output *o);
+int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, struct fsb_output *o);
 
 /*
  * A lifecycle cell: the median with its range in milliseconds, three
  * significant digits ("179 [170-201]", "1.23 [1.20-1.31]"). Pure.
  * Returns buf.
  */
-char *fsb_matrix_fmt_phase(double median_s, double min_s, double max_s, char *buf,
-			   size_t len);
+char *fsb_matrix_fmt_phase(double median_s, double min_s, double max_s, char *buf, size_t len);
 
 #endif

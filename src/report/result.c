@@ -199,8 +199,7 @@ const char *fsb_result_get_str(const struct fsb_result *r, const char *key, cons
 	return p && p->type == FSB_PARAM_STR ? p->s : dflt;
 }
 
-struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id,
-					    const char *unit)
+struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id, const char *unit)
 {
 	struct fsb_test_result *t = realloc(r->tests, (r->ntests + 1) * sizeof(*t));
 

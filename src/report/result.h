@@ -17,18 +17,18 @@ struct fsb_latency {
 };
 
 struct fsb_test_result {
-	char *id;              /* "write", "seq-create", "mkfs", ... */
-	char *unit;            /* "B/s", "ops/s" or "s" (lifecycle phases) */
-	double *runs;          /* every measured run's value, in order */
+	char *id;     /* "write", "seq-create", "mkfs", ... */
+	char *unit;   /* "B/s", "ops/s" or "s" (lifecycle phases) */
+	double *runs; /* every measured run's value, in order */
 	size_t nruns;
 	double median, min, max, cv;
-	double cpu_pct;        /* (user+sys of every process in the test) / wall */
-	uint64_t work;         /* bytes or operations each run did */
-	double elapsed_s;      /* mean wall time of a measured run (0 if unknown) */
+	double cpu_pct;	  /* (user+sys of every process in the test) / wall */
+	uint64_t work;	  /* bytes or operations each run did */
+	double elapsed_s; /* mean wall time of a measured run (0 if unknown) */
 	bool has_latency;
 	struct fsb_latency latency;
-	bool has_device;       /* the device is known: counters below are real */
-	uint64_t dev_read_bytes, dev_write_bytes;   /* mean per measured run */
+	bool has_device;			  /* the device is known: counters below are real */
+	uint64_t dev_read_bytes, dev_write_bytes; /* mean per measured run */
 	bool has_wa;
 	double write_amplification;
 	/* NULL, or why the runs are shorter than --min-time: "space" (free
@@ -50,8 +50,8 @@ struct fsb_param {
 };
 
 struct fsb_host {
-	char *kernel;       /* uname -r */
-	char *cpu;          /* model name */
+	char *kernel; /* uname -r */
+	char *cpu;    /* model name */
 	char *hostname;
 	int cpus;
 	uint64_t ram_bytes;
@@ -64,7 +64,7 @@ struct fsb_setup {
 struct fsb_result {
 	int format_version;
 	char *tool, *version;
-	char *kind;            /* "run" | "lifecycle" */
+	char *kind; /* "run" | "lifecycle" */
 	struct fsb_host host;
 	struct fsb_setup setup;
 	struct fsb_param *params;
@@ -102,8 +102,7 @@ const char *fsb_result_get_str(const struct fsb_result *r, const char *key, cons
  * id and unit), or NULL with errno = ENOMEM. The pointer stays valid until
  * the next append.
  */
-struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id,
-					    const char *unit);
+struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id, const char *unit);
 
 /* Set a test's runs (copied) and compute median/min/max/cv from them. */
 int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n);

@@ -9,16 +9,16 @@
  * (KiB/s, MiB/s, GiB/s), operation rates decimal ("12.3 k/s"), three
  * significant digits.
  */
+#include "util/text.h"
 #include "report/writer.h"
 #include "util/modes.h"
 #include "util/size.h"
-#include "util/text.h"
 #include "util/units.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +47,7 @@ static void cell(FILE *out, const char *s, size_t w, bool right)
 /* "key         value" with long values wrapped at LINE_WIDTH. */
 struct kv_line {
 	FILE *out;
-	size_t col;        /* 0: nothing printed on this key yet */
+	size_t col; /* 0: nothing printed on this key yet */
 };
 
 static void kv_start(struct kv_line *l, FILE *out, const char *key)
@@ -247,12 +247,19 @@ static void print_header(FILE *out, const struct fsb_result *r)
 /* ---- tests ------------------------------------------------------------ */
 
 /* Column widths of the test table. */
-enum { W_ID = 12, W_MEDIAN = 11, W_RANGE = 19, W_CV = 6, W_NOISY = 5, W_CPU = 5,
-       W_P99 = 9, W_WORK = 10 };
+enum {
+	W_ID = 12,
+	W_MEDIAN = 11,
+	W_RANGE = 19,
+	W_CV = 6,
+	W_NOISY = 5,
+	W_CPU = 5,
+	W_P99 = 9,
+	W_WORK = 10
+};
 
-static void row(FILE *out, const char *id, const char *median, const char *range,
-		const char *cv, const char *noisy, const char *cpu, const char *p99,
-		const char *work)
+static void row(FILE *out, const char *id, const char *median, const char *range, const char *cv,
+		const char *noisy, const char *cpu, const char *p99, const char *work)
 {
 	char *line = NULL;
 	size_t len = 0;
@@ -338,8 +345,8 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 	else
 		snprintf(p99, sizeof(p99), "-");
 	fmt_work(work, sizeof(work), t);
-	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "",
-	    cpu, p99, work);
+	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "", cpu, p99,
+	    work);
 	print_device(out, t);
 }
 

@@ -18,7 +18,9 @@ static const struct fsb_writer writers[] = {
 	{ .name = "text", .write = fsb_write_text, .kinds = FSB_KINDS_ALL, .ext = "txt" },
 	{ .name = "bonnie", .write = fsb_write_bonnie, .kinds = FSB_KIND_RUN, .ext = "txt" },
 	{ .name = "bonnie++", .write = fsb_write_bonnie_pp, .kinds = FSB_KIND_RUN, .ext = "txt" },
-	{ .name = "lifecycle", .write = fsb_write_lifecycle, .kinds = FSB_KIND_LIFECYCLE,
+	{ .name = "lifecycle",
+	  .write = fsb_write_lifecycle,
+	  .kinds = FSB_KIND_LIFECYCLE,
 	  .ext = "txt" },
 	{ .name = "csv", .write = fsb_write_csv, .kinds = FSB_KIND_RUN, .ext = "csv" },
 	{ .name = "json", .write = fsb_json_write, .kinds = FSB_KINDS_ALL, .ext = "json" },
@@ -92,8 +94,8 @@ const struct fsb_writer *fsb_writer_select(const char *name, const char *kind)
 	return NULL;
 }
 
-int fsb_output(struct fsb_output *o, const char *ext,
-	       int (*render)(FILE *out, const void *ctx), const void *ctx)
+int fsb_output(struct fsb_output *o, const char *ext, int (*render)(FILE *out, const void *ctx),
+	       const void *ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -136,8 +138,7 @@ static int render_writer(FILE *out, const void *ctx)
 	return job->w->write(out, job->r);
 }
 
-int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
-		      struct fsb_output *o)
+int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, struct fsb_output *o)
 {
 	struct writer_job job = { w, r };
 
@@ -149,8 +150,8 @@ const char *fsb_writer_label(const struct fsb_result *r)
 	return r->setup.label && r->setup.label[0] ? r->setup.label : "fsbench";
 }
 
-const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r,
-					      const char *id, const char *unit)
+const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r, const char *id,
+					      const char *unit)
 {
 	const struct fsb_test_result *t = fsb_result_find(r, id);
 
@@ -226,11 +227,11 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 
 const struct fsb_bonnie_col fsb_bonnie_io_cols[FSB_BONNIE_NCOLS] = {
 	{ "putc", "B/s" }, { "write", "B/s" }, { "rewrite", "B/s" },
-	{ "getc", "B/s" }, { "read", "B/s" }, { "seeks", "ops/s" },
+	{ "getc", "B/s" }, { "read", "B/s" },  { "seeks", "ops/s" },
 };
 
 const struct fsb_bonnie_col fsb_bonnie_file_cols[FSB_BONNIE_NCOLS] = {
-	{ "seq-create", "ops/s" }, { "seq-stat", "ops/s" }, { "seq-delete", "ops/s" },
+	{ "seq-create", "ops/s" },  { "seq-stat", "ops/s" },  { "seq-delete", "ops/s" },
 	{ "rand-create", "ops/s" }, { "rand-stat", "ops/s" }, { "rand-delete", "ops/s" },
 };
 

@@ -14,16 +14,16 @@
 
 /* The kinds of result a writer can render (struct fsb_writer.kinds). */
 enum {
-	FSB_KIND_RUN = 1u << 0,        /* "run" documents */
-	FSB_KIND_LIFECYCLE = 1u << 1,  /* "lifecycle" documents */
+	FSB_KIND_RUN = 1u << 0,	      /* "run" documents */
+	FSB_KIND_LIFECYCLE = 1u << 1, /* "lifecycle" documents */
 };
 #define FSB_KINDS_ALL (FSB_KIND_RUN | FSB_KIND_LIFECYCLE)
 
 struct fsb_writer {
-	const char *name;              /* --format value: "text", "csv", ... */
+	const char *name; /* --format value: "text", "csv", ... */
 	int (*write)(FILE *out, const struct fsb_result *r);
-	unsigned kinds;                /* FSB_KIND_* it can render */
-	const char *ext;               /* file name extension of its output */
+	unsigned kinds;	 /* FSB_KIND_* it can render */
+	const char *ext; /* file name extension of its output */
 };
 
 /* The writer called name, or NULL when there is none. */
@@ -58,15 +58,14 @@ const char *fsb_writer_names_for(unsigned kinds);
  * written when render fails: -EINVAL from it means it refused and
  * described why; other failures are described here. Returns 0 or -errno.
  */
-int fsb_output(struct fsb_output *o, const char *ext,
-	       int (*render)(FILE *out, const void *ctx), const void *ctx);
+int fsb_output(struct fsb_output *o, const char *ext, int (*render)(FILE *out, const void *ctx),
+	       const void *ctx);
 
 /*
  * Render r with w to o, as fsb_output does. Describes a failure once.
  * Returns 0 or -errno (-EINVAL: w cannot show r, described).
  */
-int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r,
-		      struct fsb_output *o);
+int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, struct fsb_output *o);
 
 /*
  * The views. Each returns 0, -EIO when the stream reports an error, or
@@ -140,8 +139,8 @@ const char *fsb_writer_label(const struct fsb_result *r);
  * test in a fixed column check the unit so that, say, a lifecycle "write"
  * phase (seconds) never lands in a K/sec column.
  */
-const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r,
-					      const char *id, const char *unit);
+const struct fsb_test_result *fsb_writer_test(const struct fsb_result *r, const char *id,
+					      const char *unit);
 
 /*
  * A latency the way bonnie++ writes it: whole microseconds up to 99999us,

@@ -15,8 +15,8 @@ unsigned fsb_hist_bucket_of(uint64_t ns)
 
 	if (ns < FSB_HIST_SUB)
 		return (unsigned)ns;
-	msb = 63u - (unsigned)__builtin_clzll(ns);        /* >= SUB_BITS */
-	shift = msb - (FSB_HIST_SUB_BITS - 1);            /* keep SUB_BITS bits */
+	msb = 63u - (unsigned)__builtin_clzll(ns); /* >= SUB_BITS */
+	shift = msb - (FSB_HIST_SUB_BITS - 1);	   /* keep SUB_BITS bits */
 	/* (ns >> shift) is in [SUB/2, SUB): the group's half-range bucket. */
 	return FSB_HIST_SUB + (msb - FSB_HIST_SUB_BITS) * (FSB_HIST_SUB / 2) +
 	       (unsigned)((ns >> shift) - FSB_HIST_SUB / 2);

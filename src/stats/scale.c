@@ -1,7 +1,7 @@
 #include "stats/scale.h"
 
-uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns,
-			uint64_t granule, uint64_t max_work)
+uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uint64_t granule,
+			uint64_t max_work)
 {
 	double factor;
 	uint64_t next;

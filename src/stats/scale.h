@@ -14,8 +14,8 @@
  * `granule` and capped at max_work. Returns `work` itself when the run was
  * already long enough or cannot grow (so the caller stops scaling).
  */
-uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns,
-			uint64_t granule, uint64_t max_work);
+uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uint64_t granule,
+			uint64_t max_work);
 
 /*
  * The cap on automatic growth given `limit`, the largest work that fits

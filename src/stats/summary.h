@@ -8,7 +8,7 @@ struct fsb_summary {
 	double min;
 	double max;
 	double mean;
-	double cv;     /* sample standard deviation / mean; 0 for n < 2 */
+	double cv; /* sample standard deviation / mean; 0 for n < 2 */
 };
 
 /*

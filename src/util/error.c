@@ -12,7 +12,7 @@ static struct fsb_err_scope *scopes;
 
 /* Errors held by fsb_err_hold(): whole texts, each ending in '\n'. */
 static struct {
-	pid_t pid;             /* the holding process; 0 = not holding */
+	pid_t pid; /* the holding process; 0 = not holding */
 	char text[4096];
 	size_t len;
 } held;

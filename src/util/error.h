@@ -45,7 +45,7 @@ struct fsb_error {
  * lives on the caller's stack; end it before it goes out of scope.
  */
 struct fsb_err_scope {
-	struct fsb_error *e;          /* may be NULL: nothing is kept */
+	struct fsb_error *e; /* may be NULL: nothing is kept */
 	bool quiet;
 	struct fsb_err_scope *outer;
 	pid_t pid;

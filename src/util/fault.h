@@ -43,8 +43,12 @@ static inline int fsb_fault_errno(void)
 /* In a function returning 0 or -errno (fsbench's convention). */
 #define FSB_FAULT_NEG(name) fiu_return_on(name, -fsb_fault_errno())
 #else
-#define FSB_FAULT_SYSCALL(name) do { } while (0)
-#define FSB_FAULT_NEG(name) do { } while (0)
+#define FSB_FAULT_SYSCALL(name) \
+	do {                    \
+	} while (0)
+#define FSB_FAULT_NEG(name) \
+	do {                \
+	} while (0)
 #endif
 
 #endif

@@ -11,8 +11,7 @@
 #define MAX_DIRS 99999ull
 
 /* Decimal digits then an optional k or m multiplier; [p, end) only. */
-static int parse_count(const char *p, const char *end, uint64_t max, int suffixes,
-		       uint64_t *out)
+static int parse_count(const char *p, const char *end, uint64_t max, int suffixes, uint64_t *out)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
@@ -27,9 +26,16 @@ static int parse_count(const char *p, const char *end, uint64_t max, int suffixe
 	}
 	if (p < end && suffixes) {
 		switch (tolower((unsigned char)*p)) {
-		case 'k': shift = 10; p++; break;
-		case 'm': shift = 20; p++; break;
-		default: return -EINVAL;
+		case 'k':
+			shift = 10;
+			p++;
+			break;
+		case 'm':
+			shift = 20;
+			p++;
+			break;
+		default:
+			return -EINVAL;
 		}
 	}
 	if (p != end)
@@ -55,8 +61,8 @@ static int parse_size(const char *p, const char *end, uint64_t *out)
 	return fsb_size_parse(buf, out);
 }
 
-int fsb_files_spec_parse(const char *s, uint64_t *files, uint64_t *max_bytes,
-			 uint64_t *min_bytes, unsigned *dirs)
+int fsb_files_spec_parse(const char *s, uint64_t *files, uint64_t *max_bytes, uint64_t *min_bytes,
+			 unsigned *dirs)
 {
 	const char *field[4], *end[4];
 	uint64_t n = 0, max = 0, min = 0, d = 0;

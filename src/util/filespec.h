@@ -18,7 +18,7 @@
  * many fields; -ERANGE for N over 9999999 (names have 7 digits), dirs over
  * 99999, or a size that overflows.
  */
-int fsb_files_spec_parse(const char *s, uint64_t *files, uint64_t *max_bytes,
-			 uint64_t *min_bytes, unsigned *dirs);
+int fsb_files_spec_parse(const char *s, uint64_t *files, uint64_t *max_bytes, uint64_t *min_bytes,
+			 unsigned *dirs);
 
 #endif

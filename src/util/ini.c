@@ -6,8 +6,8 @@
 /* A line being read into inih's buffer. */
 struct line {
 	char *str;
-	size_t len, max;        /* max: characters that fit with "\n" and NUL */
-	bool leading;           /* still in the leading blanks */
+	size_t len, max; /* max: characters that fit with "\n" and NUL */
+	bool leading;	 /* still in the leading blanks */
 	bool too_long;
 };
 
@@ -38,7 +38,7 @@ char *fsb_ini_read_line(char *str, int num, void *stream)
 	struct fsb_ini_lines *ld = stream;
 	char why[96];
 	struct line l = { .str = str, .leading = true };
-	size_t nbom;     /* bytes of a byte order mark seen; 3: none expected */
+	size_t nbom; /* bytes of a byte order mark seen; 3: none expected */
 	int c, bad = -1;
 
 	if (ld->stop || num < 4 || (c = getc(ld->f)) == EOF)

@@ -16,9 +16,9 @@
 #include <stdio.h>
 
 struct fsb_ini_lines {
-	FILE *f;                      /* borrowed */
-	unsigned lineno;              /* the line last read: inih's line number */
-	bool stop;                    /* refused content: no more lines */
+	FILE *f;	 /* borrowed */
+	unsigned lineno; /* the line last read: inih's line number */
+	bool stop;	 /* refused content: no more lines */
 	/* Each "[name]" line's name (what lies between '[' and the first ']';
 	 * NULL when out of memory), before inih parses the line. May be NULL. */
 	void (*section)(void *arg, char *name);

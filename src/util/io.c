@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -221,8 +221,7 @@ int fsb_io_fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	return fstatat(dirfd, path, st, flags);
 }
 
-int fsb_io_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
-		  int flags)
+int fsb_io_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
 {
 	FSB_FAULT_SYSCALL("fsbench/io/linkat");
 	return linkat(olddirfd, oldpath, newdirfd, newpath, flags);

@@ -49,8 +49,7 @@ int fsb_io_mkdirat(int dirfd, const char *path, mode_t mode);
 int fsb_io_unlinkat(int dirfd, const char *path, int flags);
 int fsb_io_renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
 int fsb_io_fstatat(int dirfd, const char *path, struct stat *st, int flags);
-int fsb_io_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
-		  int flags);
+int fsb_io_linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags);
 int fsb_io_symlinkat(const char *target, int dirfd, const char *path);
 
 /*

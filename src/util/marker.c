@@ -211,8 +211,8 @@ int fsb_marker_add_image(const char *dir, const char *path, int fd, bool created
 		return -errno;
 	if ((err = fsb_marker_escape(real, esc, sizeof(esc))))
 		return err;
-	n = snprintf(line, sizeof(line), "image=%s %ju:%ju created=%d\n", esc,
-		     (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, created ? 1 : 0);
+	n = snprintf(line, sizeof(line), "image=%s %ju:%ju created=%d\n", esc, (uintmax_t)st.st_dev,
+		     (uintmax_t)st.st_ino, created ? 1 : 0);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return -ENAMETOOLONG;
 	return append(dir, line, (size_t)n);

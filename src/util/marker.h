@@ -37,8 +37,8 @@
 /* Who made a directory. */
 struct fsb_owner {
 	pid_t pid;
-	unsigned long long start;   /* clock ticks after boot (/proc/PID/stat field 22) */
-	char boot_id[40];           /* /proc/sys/kernel/random/boot_id */
+	unsigned long long start; /* clock ticks after boot (/proc/PID/stat field 22) */
+	char boot_id[40];	  /* /proc/sys/kernel/random/boot_id */
 };
 
 enum fsb_claim_kind { FSB_CLAIM_IMAGE, FSB_CLAIM_LOOP, FSB_CLAIM_MOUNT };
@@ -46,16 +46,16 @@ enum fsb_claim_kind { FSB_CLAIM_IMAGE, FSB_CLAIM_LOOP, FSB_CLAIM_MOUNT };
 /* One resource a marker lists. */
 struct fsb_claim {
 	enum fsb_claim_kind kind;
-	char *path;                 /* image file, /dev/loopN, or mount target */
-	dev_t dev;                  /* image: st_dev */
-	ino_t ino;                  /* image: st_ino */
-	bool created;               /* image: made by fsbench (so fsbench may remove it) */
+	char *path;   /* image file, /dev/loopN, or mount target */
+	dev_t dev;    /* image: st_dev */
+	ino_t ino;    /* image: st_ino */
+	bool created; /* image: made by fsbench (so fsbench may remove it) */
 };
 
 /* A parsed marker; release with fsb_marker_release. */
 struct fsb_marker {
 	struct fsb_owner owner;
-	struct fsb_claim *claims;   /* in file order */
+	struct fsb_claim *claims; /* in file order */
 	size_t nclaims;
 	bool kept;
 };

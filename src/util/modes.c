@@ -32,8 +32,8 @@ int fsb_fill_parse(const char *name, enum fsb_fill *out)
 		const char *name;
 		enum fsb_fill fill;
 	} names[] = {
-		{ "0xff", FSB_FILL_FF },  { "ff", FSB_FILL_FF },       { "zero", FSB_FILL_ZERO },
-		{ "0x00", FSB_FILL_ZERO }, { "0", FSB_FILL_ZERO },     { "random", FSB_FILL_RANDOM },
+		{ "0xff", FSB_FILL_FF },   { "ff", FSB_FILL_FF },  { "zero", FSB_FILL_ZERO },
+		{ "0x00", FSB_FILL_ZERO }, { "0", FSB_FILL_ZERO }, { "random", FSB_FILL_RANDOM },
 		{ "none", FSB_FILL_NONE },
 	};
 

@@ -161,14 +161,15 @@ static void refuse_link(const struct fsb_output *o)
 
 	if (real) {
 		fsb_err("will not write '%s': it is a symbolic link (to write to what it points "
-			"to, give -o '%s')", o->path, real);
+			"to, give -o '%s')",
+			o->path, real);
 		free(real);
 		return;
 	}
 	n = readlinkat(o->obj_fd, "", target, sizeof(target) - 1);
 	target[n > 0 ? n : 0] = '\0';
-	fsb_err("will not write '%s': it is a symbolic link%s%s%s", o->path,
-		n > 0 ? " (to '" : "", target, n > 0 ? "', which does not resolve)" : "");
+	fsb_err("will not write '%s': it is a symbolic link%s%s%s", o->path, n > 0 ? " (to '" : "",
+		target, n > 0 ? "', which does not resolve)" : "");
 }
 
 static int classify(struct fsb_output *o, const char *const *inputs, size_t n)
@@ -253,8 +254,7 @@ static int probe_dir(const struct fsb_output *o, const char *dir)
 		fsb_err("cannot write '%s': no file can be created in '%s' (%s)", o->path, dir,
 			strerror(ENOENT));
 	else
-		fsb_err_errno(err, "cannot write '%s': cannot create a file in '%s'", o->path,
-			      dir);
+		fsb_err_errno(err, "cannot write '%s': cannot create a file in '%s'", o->path, dir);
 	return err;
 }
 
@@ -384,8 +384,7 @@ void fsb_output_release(struct fsb_output *o)
 /* ---- the end ---------------------------------------------------------- */
 
 /* A character device or FIFO, reopened through the descriptor held. */
-static int write_direct(const struct fsb_output *o, const void *buf, size_t len,
-			const char **why)
+static int write_direct(const struct fsb_output *o, const void *buf, size_t len, const char **why)
 {
 	char proc[64];
 	struct stat st;
@@ -418,8 +417,7 @@ static int write_direct(const struct fsb_output *o, const void *buf, size_t len,
  * rename it over the name: readers see the old report or the new, never
  * half of one.
  */
-static int write_replace(const struct fsb_output *o, const void *buf, size_t len,
-			 const char **why)
+static int write_replace(const struct fsb_output *o, const void *buf, size_t len, const char **why)
 {
 	char tmp[NAME_MAX + 1];
 	struct stat now;
@@ -499,7 +497,8 @@ static int keep_in(const char *dir, const char *ext, const void *buf, size_t len
 	for (unsigned i = 0; fd < 0 && i < 10; i++) {
 		int n = i ? snprintf(where, wlen, "%s/fsbench-result.%d-%u.%s", dir, (int)getpid(),
 				     i, ext)
-			  : snprintf(where, wlen, "%s/fsbench-result.%d.%s", dir, (int)getpid(), ext);
+			  : snprintf(where, wlen, "%s/fsbench-result.%d.%s", dir, (int)getpid(),
+				     ext);
 
 		if (n < 0 || (size_t)n >= wlen)
 			return -ENAMETOOLONG;
@@ -520,8 +519,7 @@ static int keep_in(const char *dir, const char *ext, const void *buf, size_t len
 }
 
 /* Keep the report somewhere named; where says where. 0 or -errno. */
-static int keep(const struct fsb_output *o, const void *buf, size_t len, char *where,
-		size_t wlen)
+static int keep(const struct fsb_output *o, const void *buf, size_t len, char *where, size_t wlen)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	int err = -ENOENT;

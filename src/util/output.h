@@ -40,21 +40,21 @@
 #include <sys/stat.h>
 
 enum fsb_output_target {
-	FSB_OUTPUT_FD,          /* a descriptor of ours: 1 for standard output */
-	FSB_OUTPUT_DIRECT,      /* an existing character device or FIFO */
-	FSB_OUTPUT_REPLACE,     /* a regular file, existing or new */
+	FSB_OUTPUT_FD,	    /* a descriptor of ours: 1 for standard output */
+	FSB_OUTPUT_DIRECT,  /* an existing character device or FIFO */
+	FSB_OUTPUT_REPLACE, /* a regular file, existing or new */
 };
 
 struct fsb_output {
-	bool opened;            /* fsb_output_open succeeded; release pending */
+	bool opened; /* fsb_output_open succeeded; release pending */
 	enum fsb_output_target target;
-	char *path;             /* the name given; NULL for standard output */
-	int fd;                 /* FD: the descriptor written (not ours to close) */
-	int obj_fd;             /* O_PATH of the existing object, or -1 */
-	int dir_fd;             /* REPLACE: O_PATH of the directory holding it */
-	char *base;             /* REPLACE: its name in that directory */
-	bool exists;            /* the object existed at startup (st is valid) */
-	struct stat st;         /* the object at startup */
+	char *path;	/* the name given; NULL for standard output */
+	int fd;		/* FD: the descriptor written (not ours to close) */
+	int obj_fd;	/* O_PATH of the existing object, or -1 */
+	int dir_fd;	/* REPLACE: O_PATH of the directory holding it */
+	char *base;	/* REPLACE: its name in that directory */
+	bool exists;	/* the object existed at startup (st is valid) */
+	struct stat st; /* the object at startup */
 	/*
 	 * Extension of the fallback file: whoever renders sets it from the
 	 * format ("json", "csv", "html", "txt"); fsb_output_open sets it from

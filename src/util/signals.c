@@ -8,7 +8,7 @@ volatile sig_atomic_t fsb_stop_signal;
 volatile sig_atomic_t fsb_progress_due;
 
 static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+	SIGINT,	 SIGTERM, SIGHUP,  SIGQUIT,   SIGUSR1, SIGUSR2,
 	SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
 };
 #define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))

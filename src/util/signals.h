@@ -20,10 +20,16 @@ extern volatile sig_atomic_t fsb_stop_signal;
 int fsb_signals_install(void);
 
 /* Non-zero once a stop signal arrived. */
-static inline int fsb_stop_requested(void) { return fsb_stop_signal != 0; }
+static inline int fsb_stop_requested(void)
+{
+	return fsb_stop_signal != 0;
+}
 
 /* The signal that stopped us (0 if none); exit status is 128 + it. */
-static inline int fsb_stop_signo(void) { return (int)fsb_stop_signal; }
+static inline int fsb_stop_signo(void)
+{
+	return (int)fsb_stop_signal;
+}
 
 /* Whether signo is one of the stop signals above. */
 int fsb_signal_stops(int signo);

@@ -20,12 +20,26 @@ int fsb_size_parse(const char *s, uint64_t *out)
 		v = v * 10 + d;
 	}
 	switch (tolower((unsigned char)*p)) {
-	case '\0': break;
-	case 'k': shift = 10; p++; break;
-	case 'm': shift = 20; p++; break;
-	case 'g': shift = 30; p++; break;
-	case 't': shift = 40; p++; break;
-	default: return -EINVAL;
+	case '\0':
+		break;
+	case 'k':
+		shift = 10;
+		p++;
+		break;
+	case 'm':
+		shift = 20;
+		p++;
+		break;
+	case 'g':
+		shift = 30;
+		p++;
+		break;
+	case 't':
+		shift = 40;
+		p++;
+		break;
+	default:
+		return -EINVAL;
 	}
 	/* Accept the common spellings "4kb", "4KiB" after a unit letter. */
 	if (shift && (!strcasecmp(p, "b") || !strcasecmp(p, "ib")))

@@ -31,6 +31,9 @@ char *fsb_size_format_human(uint64_t bytes, char *buf, size_t len);
 void fsb_size_format_pair(uint64_t a, uint64_t b, char *abuf, char *bbuf, size_t len);
 
 /* Non-zero when v is a power of two. */
-static inline int fsb_is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+static inline int fsb_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
 
 #endif

@@ -366,8 +366,7 @@ int fsb_tool_run(const char *what, const char *path, char *const *argv)
 		fsb_err("%s failed: '%s' exited with status %d", what, argv[0],
 			WEXITSTATUS(status));
 	else
-		fsb_err("%s failed: '%s' was killed by signal %d", what, argv[0],
-			WTERMSIG(status));
+		fsb_err("%s failed: '%s' was killed by signal %d", what, argv[0], WTERMSIG(status));
 	if (err_text.len) {
 		fflush(stdout);
 		/* What the tool said, line by line, without its control bytes. */

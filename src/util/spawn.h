@@ -25,8 +25,8 @@
 void fsb_child_die_with_parent(pid_t parent);
 
 enum {
-	FSB_SPAWN_SEARCH_PATH = 1,   /* path is a bare name looked up in $PATH */
-	FSB_SPAWN_NEW_PGROUP = 2,    /* the child leads a process group of its own */
+	FSB_SPAWN_SEARCH_PATH = 1, /* path is a bare name looked up in $PATH */
+	FSB_SPAWN_NEW_PGROUP = 2,  /* the child leads a process group of its own */
 };
 
 /*

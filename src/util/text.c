@@ -40,8 +40,8 @@ size_t fsb_utf8_len(const char *str)
 /* What one step of the walk writes: bytes of s, or an escape. */
 struct piece {
 	const char *p;
-	size_t n;          /* bytes to write from p */
-	size_t chars;      /* characters they show */
+	size_t n;     /* bytes to write from p */
+	size_t chars; /* characters they show */
 	char esc[8];
 };
 
@@ -130,7 +130,7 @@ size_t fsb_text_width(const char *s)
 
 int fsb_text_pad(FILE *out, const char *s, int width)
 {
-	size_t w = width < 0 ? (size_t)-(long)width : (size_t)width;
+	size_t w = width < 0 ? (size_t) - (long)width : (size_t)width;
 	size_t n = fsb_text_width(s);
 
 	if (width > 0)

@@ -26,23 +26,26 @@ uid_t fsb_trust_invoking_uid(void)
 	return getuid();
 }
 
-int fsb_trust_check_file(const char *path, const struct stat *st, uid_t user, char *why,
-			 size_t len)
+int fsb_trust_check_file(const char *path, const struct stat *st, uid_t user, char *why, size_t len)
 {
 	if (!S_ISREG(st->st_mode)) {
 		snprintf(why, len, "refusing '%s': it is not a regular file", path);
 		return -EINVAL;
 	}
 	if (st->st_uid != 0 && st->st_uid != user) {
-		snprintf(why, len, "refusing '%s': it is owned by uid %u, not by root or uid %u who "
-			 "runs fsbench, and what it says is run as root: chown it, or use a copy of "
-			 "your own", path, (unsigned)st->st_uid, (unsigned)user);
+		snprintf(
+			why, len,
+			"refusing '%s': it is owned by uid %u, not by root or uid %u who "
+			"runs fsbench, and what it says is run as root: chown it, or use a copy of "
+			"your own",
+			path, (unsigned)st->st_uid, (unsigned)user);
 		return -EPERM;
 	}
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		snprintf(why, len, "refusing '%s': it is writable by group or others (mode %04o), "
-			 "and what it says is run as root: chmod go-w '%s'", path,
-			 (unsigned)(st->st_mode & 07777), path);
+		snprintf(why, len,
+			 "refusing '%s': it is writable by group or others (mode %04o), "
+			 "and what it says is run as root: chmod go-w '%s'",
+			 path, (unsigned)(st->st_mode & 07777), path);
 		return -EPERM;
 	}
 	return 0;
@@ -54,7 +57,8 @@ int fsb_trust_check_dir(const char *path, const char *dir, const struct stat *st
 	/* Write access to a directory is the power to replace its entries;
 	 * the sticky bit takes that away from all but each entry's owner. */
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) {
-		snprintf(why, len, "refusing '%s': its directory '%s' is writable by group or "
+		snprintf(why, len,
+			 "refusing '%s': its directory '%s' is writable by group or "
 			 "others without the sticky bit (mode %04o), so another user could replace "
 			 "it, and what it says is run as root: chmod go-w '%s', or move the file",
 			 path, dir, (unsigned)(st->st_mode & 07777), dir);
@@ -103,8 +107,10 @@ static int check_dirs(const char *path, const char *real, const struct stat *st,
 		next = openat(dfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 || fstat(next, &ds) < 0) {
 			err = -errno;
-			snprintf(why, len, "refusing '%s': directory '%s' changed while it was "
-				 "checked: %s", path, dir, strerror(errno));
+			snprintf(why, len,
+				 "refusing '%s': directory '%s' changed while it was "
+				 "checked: %s",
+				 path, dir, strerror(errno));
 			if (next >= 0)
 				close(next);
 			goto out;

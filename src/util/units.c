@@ -6,8 +6,7 @@
 
 static const char *const bps_units[] = { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s" };
 static const char *const ops_units[] = { "/s", "k/s", "M/s", "G/s", "T/s" };
-static const char *const ops_axis_units[] = { "ops/s", "k ops/s", "M ops/s", "G ops/s",
-					      "T ops/s" };
+static const char *const ops_axis_units[] = { "ops/s", "k ops/s", "M ops/s", "G ops/s", "T ops/s" };
 static const char *const us_units[] = { "µs", "ms", "s" };
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -25,8 +24,8 @@ static int sig3_decimals(double v)
 }
 
 /* Step v (divided by div) down by step until it is below 1000, or the units run out. */
-static struct fsb_unit_scale stepped(double v, double div, double step,
-				     const char *const *units, int nunits)
+static struct fsb_unit_scale stepped(double v, double div, double step, const char *const *units,
+				     int nunits)
 {
 	struct fsb_unit_scale sc = { .div = div, .decimals = -1, .unit = units[0] };
 

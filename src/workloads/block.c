@@ -8,11 +8,11 @@
  * Creating/truncating the file, preparing data and dropping the cache are
  * done in setup, untimed.
  */
-#include "workloads/blockfile.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"
+#include "workloads/blockfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 struct block_priv {
 	int fd;
 	void *buf;
-	bool done;              /* the run completed: the file is whole */
+	bool done; /* the run completed: the file is whole */
 	char path[4096];
 };
 
@@ -243,7 +243,8 @@ static void rewrite_teardown(struct fsb_ctx *ctx, void *priv)
 const struct fsb_workload_ops fsb_wl_rewrite = {
 	.name = "rewrite",
 	.family = "throughput",
-	.title = "rewrite: read a chunk, dirty it, lseek back, write it; fsync before the clock stops",
+	.title =
+		"rewrite: read a chunk, dirty it, lseek back, write it; fsync before the clock stops",
 	.flags = FSB_WL_WRITES,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,

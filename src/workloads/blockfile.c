@@ -100,12 +100,15 @@ const char *fsb_block_check(const void *chunk, size_t chunk_bytes, uint64_t offs
 	if (h.magic == MAGIC && h.offset == offset && h.check == check_of(offset, h.gen) &&
 	    tail == tail_of(offset, h.gen))
 		return NULL;
-	return h.magic != MAGIC ? "not fsbench data (zeroed or foreign)" :
-	       h.offset != offset ? "chunk from another offset" : "torn chunk (checksum)";
+	if (h.magic != MAGIC)
+		return "not fsbench data (zeroed or foreign)";
+	if (h.offset != offset)
+		return "chunk from another offset";
+	return "torn chunk (checksum)";
 }
 
-int fsb_block_verify(const char *test, const char *path, const void *chunk,
-		     size_t chunk_bytes, uint64_t offset)
+int fsb_block_verify(const char *test, const char *path, const void *chunk, size_t chunk_bytes,
+		     uint64_t offset)
 {
 	const char *why = fsb_block_check(chunk, chunk_bytes, offset);
 

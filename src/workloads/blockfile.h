@@ -40,8 +40,8 @@ void fsb_block_stamp(void *chunk, size_t chunk_bytes, uint64_t offset, uint64_t 
  * Check the chunk read from offset. Returns 0, or -EIO after describing the
  * mismatch with the test name, the path and the offset.
  */
-int fsb_block_verify(const char *test, const char *path, const void *chunk,
-		     size_t chunk_bytes, uint64_t offset);
+int fsb_block_verify(const char *test, const char *path, const void *chunk, size_t chunk_bytes,
+		     uint64_t offset);
 
 /*
  * The same check, silent: NULL when the chunk is whole, else what is

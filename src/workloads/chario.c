@@ -12,12 +12,12 @@
  * What a --cache mode means for byte-sized I/O is decided in device/cache.h
  * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
  */
-#include "workloads/workload.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"
+#include "workloads/workload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -151,7 +151,8 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 						continue;
 					}
 					return fsb_workload_io_error("putc", "write", p->path, i,
-							  r < 0 ? -errno : -EIO, ctx->work);
+								     r < 0 ? -errno : -EIO,
+								     ctx->work);
 				}
 			}
 		}
@@ -277,9 +278,9 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		}
 		if (i < end) {
 			if (c == EOF || c == -2)
-				return fsb_workload_io_error("getc", "read", p->path, i,
-						  c == -2 || (p->f && ferror(p->f)) ? -errno : 0,
-						  ctx->work);
+				return fsb_workload_io_error(
+					"getc", "read", p->path, i,
+					c == -2 || (p->f && ferror(p->f)) ? -errno : 0, ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
 				p->path, (unsigned long long)i, c, pattern(i, seed));
 			return -EIO;

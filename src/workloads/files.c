@@ -27,11 +27,11 @@
  * link targets, building the set a stat or delete test needs, dropping
  * caches and removing leftovers all happen in setup or teardown, untimed.
  */
-#include "workloads/workload.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "workloads/names.h"
+#include "workloads/workload.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -86,18 +86,17 @@ struct files_run {
 	const struct files_test *t;
 	const struct fsb_ctx *ctx;
 	struct files_set set;
-	int basefd, linkfd;       /* files/ and files.links/ (valid when have_*) */
+	int basefd, linkfd; /* files/ and files.links/ (valid when have_*) */
 	bool have_base, have_link;
-	bool complete;            /* run succeeded: the set is what `set` says */
-	uint64_t done;            /* files created, stat'ed or deleted so far */
-	unsigned char *pat;       /* the seed's pattern (CHUNK bytes) */
-	unsigned char *first;     /* pattern with the current file's stamp */
-	unsigned char *rbuf;      /* read-back buffer of the stat tests */
+	bool complete;	      /* run succeeded: the set is what `set` says */
+	uint64_t done;	      /* files created, stat'ed or deleted so far */
+	unsigned char *pat;   /* the seed's pattern (CHUNK bytes) */
+	unsigned char *first; /* pattern with the current file's stamp */
+	unsigned char *rbuf;  /* read-back buffer of the stat tests */
 	/* --sync batching */
 	unsigned sync_dir;
 	unsigned sync_n;
 };
-
 
 /* ---- the set and its marker ---- */
 
@@ -124,8 +123,8 @@ static int set_format(const struct files_set *s, char *buf, size_t len)
 	int n = snprintf(buf, len,
 			 "fsbench-files 1 kind=%s count=%" PRIu64 " seed=%" PRIu64 " max=%" PRIu64
 			 " min=%" PRIu64 " dirs=%u links=%d\n",
-			 s->kind == FSB_NAMES_SEQ ? "seq" : "rand", s->count, s->seed,
-			 s->max_bytes, s->min_bytes, s->dirs, (int)s->links);
+			 s->kind == FSB_NAMES_SEQ ? "seq" : "rand", s->count, s->seed, s->max_bytes,
+			 s->min_bytes, s->dirs, (int)s->links);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : n;
 }
@@ -207,7 +206,8 @@ static int remove_tree(int parent, const char *name, int depth)
 			if (e->d_type != DT_DIR && !fsb_cleanup_unlinkat(dirfd(dp), e->d_name, 0))
 				continue;
 			if (e->d_type == DT_DIR || errno == EISDIR || errno == EPERM) {
-				int r = depth > 0 ? remove_tree(dirfd(dp), e->d_name, depth - 1) : -ENOTEMPTY;
+				int r = depth > 0 ? remove_tree(dirfd(dp), e->d_name, depth - 1)
+						  : -ENOTEMPTY;
 				if (r && !err)
 					err = r;
 			} else if (errno != ENOENT && !err) {
@@ -270,8 +270,8 @@ static int report(const struct files_run *r, int err, const char *what, const ch
 	/* A stop (SIGINT/SIGTERM) is not an error: the run command says so. */
 	if (err == -EINTR && fsb_stop_requested())
 		return err;
-	fsb_err_errno(err, "%s: %s '%s/" BASE "%s%s/%s' after %" PRIu64 " files", r->t->name,
-		      what, r->ctx->dir, dname ? "/" : "", dname ? dname : "", name, r->done);
+	fsb_err_errno(err, "%s: %s '%s/" BASE "%s%s/%s' after %" PRIu64 " files", r->t->name, what,
+		      r->ctx->dir, dname ? "/" : "", dname ? dname : "", name, r->done);
 	return err;
 }
 
@@ -385,8 +385,8 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
  * back and compare with what create_one wrote. 0 or -errno (-EIO: the data
  * or size is wrong); *what names the failing step.
  */
-static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx,
-		    uint64_t *bytes, const char **what)
+static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx, uint64_t *bytes,
+		    const char **what)
 {
 	uint64_t size, stamp;
 	struct stat st;
@@ -930,32 +930,32 @@ static uint64_t files_max(const struct fsb_ctx *ctx)
 
 /* ---- the six workloads ---- */
 
-#define FILES_WORKLOAD(var, id, k, o, what)                                           \
-	static const struct files_test var##_test = { id, k, o };                     \
-	static uint64_t var##_initial(const struct fsb_ctx *ctx)                      \
-	{                                                                             \
-		return files_initial(&var##_test, ctx);                               \
-	}                                                                             \
-	static uint64_t var##_max(const struct fsb_ctx *ctx)                          \
-	{                                                                             \
-		return files_max(ctx);                                                \
-	}                                                                             \
-	static int var##_setup(struct fsb_ctx *ctx, void *priv)                       \
-	{                                                                             \
-		return files_setup(&var##_test, ctx, priv);                           \
-	}                                                                             \
-	const struct fsb_workload_ops var = {                                         \
-		.name = id,                                                           \
-		.family = "files",                                                    \
-		.title = what,                                                        \
-		.work_unit = FSB_WORK_OPS,                                            \
-		.initial_work = var##_initial,                                        \
-		.max_work = var##_max,                                                \
-		.work_granule = 1024,                                                 \
-		.priv_size = sizeof(struct files_run),                                \
-		.setup = var##_setup,                                                 \
-		.run = files_do_run,                                                  \
-		.teardown = files_teardown,                                           \
+#define FILES_WORKLOAD(var, id, k, o, what)                       \
+	static const struct files_test var##_test = { id, k, o }; \
+	static uint64_t var##_initial(const struct fsb_ctx *ctx)  \
+	{                                                         \
+		return files_initial(&var##_test, ctx);           \
+	}                                                         \
+	static uint64_t var##_max(const struct fsb_ctx *ctx)      \
+	{                                                         \
+		return files_max(ctx);                            \
+	}                                                         \
+	static int var##_setup(struct fsb_ctx *ctx, void *priv)   \
+	{                                                         \
+		return files_setup(&var##_test, ctx, priv);       \
+	}                                                         \
+	const struct fsb_workload_ops var = {                     \
+		.name = id,                                       \
+		.family = "files",                                \
+		.title = what,                                    \
+		.work_unit = FSB_WORK_OPS,                        \
+		.initial_work = var##_initial,                    \
+		.max_work = var##_max,                            \
+		.work_granule = 1024,                             \
+		.priv_size = sizeof(struct files_run),            \
+		.setup = var##_setup,                             \
+		.run = files_do_run,                              \
+		.teardown = files_teardown,                       \
 	}
 
 FILES_WORKLOAD(fsb_wl_seq_create, "seq-create", FSB_NAMES_SEQ, OP_CREATE,

@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 struct lc_priv {
-	int fd;              /* the copy, while open in run */
+	int fd; /* the copy, while open in run */
 	bool fd_open;
-	unsigned char *buf;  /* read buffer (io_bytes), allocated by setup */
+	unsigned char *buf; /* read buffer (io_bytes), allocated by setup */
 };
 
 static const struct fsb_lifecycle *lc_of(const struct fsb_ctx *ctx)
@@ -147,7 +147,7 @@ static int do_mkfs(const struct fsb_lifecycle *lc)
 static int do_mount(const struct fsb_lifecycle *lc)
 {
 	int err = fsb_mount(lc->mount_src ? lc->mount_src : lc->dev, lc->mnt, lc->mount_type,
-			   lc->options);
+			    lc->options);
 
 	if (!err) {
 		lc->state->mounted = true;
@@ -488,8 +488,8 @@ static int check_erased(const struct fsb_lifecycle *lc)
 		lc->state->erase_unfinished = left;
 	if (left) {
 		fsb_err("mkfs-umount is not the whole erase: %llu of %llu erase blocks of '%s' "
-			"were not erased when the umount returned", (unsigned long long)left,
-			(unsigned long long)blocks, lc->mtd_chr);
+			"were not erased when the umount returned",
+			(unsigned long long)left, (unsigned long long)blocks, lc->mtd_chr);
 		return -EIO;
 	}
 	return 0;
@@ -646,8 +646,8 @@ static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if (memcmp(buf, lc->data + off, want)) {
 			err = -EIO;
 			fsb_err("cannot verify '%s': data read back differs from data written "
-				"in the %llu bytes at offset %llu", path, (unsigned long long)want,
-				(unsigned long long)off);
+				"in the %llu bytes at offset %llu",
+				path, (unsigned long long)want, (unsigned long long)off);
 			return err;
 		}
 		off += want;
@@ -658,27 +658,25 @@ static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	return do_umount(lc);
 }
 
-#define LC_PHASE(id, title_, set, fn, ...)                                              \
-	{                                                                                \
-		.name = id, .family = "lifecycle", .title = title_,                      \
+#define LC_PHASE(id, title_, set, fn, ...)                                                \
+	{                                                                                 \
+		.name = id, .family = "lifecycle", .title = title_,                       \
 		.needs = FSB_NEEDS_ROOT | FSB_NEEDS_BLOCKDEV, .work_unit = FSB_WORK_TIME, \
-		.priv_size = sizeof(struct lc_priv), .setup = set, .run = fn,           \
-		.teardown = lc_teardown, __VA_ARGS__                                     \
+		.priv_size = sizeof(struct lc_priv), .setup = set, .run = fn,             \
+		.teardown = lc_teardown, __VA_ARGS__                                      \
 	}
 
-const struct fsb_workload_ops fsb_wl_lc_mkfs =
-	LC_PHASE("mkfs", "make the filesystem (mkfs.TYPE, fork/exec)", mkfs_setup, mkfs_run);
-const struct fsb_workload_ops fsb_wl_lc_mkfs_mount =
-	LC_PHASE("mkfs-mount", "first mount of a new filesystem", mkfs_mount_setup,
-		 mkfs_mount_run);
-const struct fsb_workload_ops fsb_wl_lc_mkfs_umount =
-	LC_PHASE("mkfs-umount", "umount after that first mount", mkfs_umount_setup,
-		 mkfs_umount_run);
-const struct fsb_workload_ops fsb_wl_lc_mount_umount =
-	LC_PHASE("mount-umount", "mount and umount", mount_umount_setup, mount_umount_run);
-const struct fsb_workload_ops fsb_wl_lc_write =
-	LC_PHASE("write", "mount, copy --copy-size of random data, fsync, umount", write_setup,
-		 write_run, .flags = FSB_WL_WRITES, .initial_work = copy_work);
-const struct fsb_workload_ops fsb_wl_lc_read =
-	LC_PHASE("read", "mount, read the copy back and verify it, umount", read_setup,
-		 read_run, .initial_work = copy_work);
+const struct fsb_workload_ops fsb_wl_lc_mkfs = LC_PHASE(
+	"mkfs", "make the filesystem (mkfs.TYPE, fork/exec)", mkfs_setup, mkfs_run);
+const struct fsb_workload_ops fsb_wl_lc_mkfs_mount = LC_PHASE(
+	"mkfs-mount", "first mount of a new filesystem", mkfs_mount_setup, mkfs_mount_run);
+const struct fsb_workload_ops fsb_wl_lc_mkfs_umount = LC_PHASE(
+	"mkfs-umount", "umount after that first mount", mkfs_umount_setup, mkfs_umount_run);
+const struct fsb_workload_ops fsb_wl_lc_mount_umount = LC_PHASE(
+	"mount-umount", "mount and umount", mount_umount_setup, mount_umount_run);
+const struct fsb_workload_ops fsb_wl_lc_write = LC_PHASE(
+	"write", "mount, copy --copy-size of random data, fsync, umount", write_setup, write_run,
+	.flags = FSB_WL_WRITES, .initial_work = copy_work);
+const struct fsb_workload_ops fsb_wl_lc_read = LC_PHASE(
+	"read", "mount, read the copy back and verify it, umount", read_setup, read_run,
+	.initial_work = copy_work);

@@ -31,47 +31,47 @@ enum fsb_lc_refill { FSB_LC_REFILL_ONCE, FSB_LC_REFILL_EACH };
 
 /* What is on the device: kept up to date by the phases. */
 enum fsb_lc_dev {
-	FSB_LC_UNKNOWN,   /* anything (a failed step, --fill none) */
-	FSB_LC_BLANK,     /* just filled; nothing written since */
-	FSB_LC_FRESH,     /* mkfs done, never mounted */
-	FSB_LC_USED,      /* a filesystem that has been mounted */
+	FSB_LC_UNKNOWN, /* anything (a failed step, --fill none) */
+	FSB_LC_BLANK,	/* just filled; nothing written since */
+	FSB_LC_FRESH,	/* mkfs done, never mounted */
+	FSB_LC_USED,	/* a filesystem that has been mounted */
 };
 
 /* Mutable state shared by the phases and the command's cleanup. */
 struct fsb_lc_state {
 	enum fsb_lc_dev dev;
-	bool has_file;    /* the copy is on the filesystem, complete */
-	bool mounted;     /* the filesystem is mounted on mnt now */
+	bool has_file; /* the copy is on the filesystem, complete */
+	bool mounted;  /* the filesystem is mounted on mnt now */
 	/* After an mkfs-umount that waited for the erase (wait_erase): erase
 	 * blocks checked on the flash, and how many of them still did not
 	 * start with a JFFS2 node (a cleanmarker) - erases the umount cut
 	 * short. Worst case over the repetitions. */
 	uint64_t erase_blocks, erase_unfinished;
 	bool erase_checked;
-	bool ubi_attached;  /* UBI holds the MTD device (ubifs) */
+	bool ubi_attached; /* UBI holds the MTD device (ubifs) */
 };
 
 /* The command's plan (ctx->ext). Everything is owned by the command. */
 struct fsb_lifecycle {
-	const char *dev;              /* /dev/loopN or --device */
-	int dev_fd;                   /* open O_RDWR on dev: fills, cache flush */
-	uint64_t dev_bytes;           /* device size: what a fill writes */
-	int image_fd;                 /* image behind a loop device without
+	const char *dev;	/* /dev/loopN or --device */
+	int dev_fd;		/* open O_RDWR on dev: fills, cache flush */
+	uint64_t dev_bytes;	/* device size: what a fill writes */
+	int image_fd;		/* image behind a loop device without
 	                               * direct I/O (its host cache is dropped
 	                               * too), else -1 */
-	const char *mnt;              /* empty mountpoint dir in a scratch dir */
-	const char *mount_type;       /* --type, default --fs */
-	const char *options;          /* --options, or NULL */
-	const char *mkfs_path;        /* resolved program, NULL for --mkfs none */
-	char *const *mkfs_argv;       /* expanded template, argv[0] as written */
+	const char *mnt;	/* empty mountpoint dir in a scratch dir */
+	const char *mount_type; /* --type, default --fs */
+	const char *options;	/* --options, or NULL */
+	const char *mkfs_path;	/* resolved program, NULL for --mkfs none */
+	char *const *mkfs_argv; /* expanded template, argv[0] as written */
 	enum fsb_fill fill;
 	uint64_t fill_seed;
-	enum fsb_lc_refill refill_mkfs;   /* mkfs, mkfs-mount, mkfs-umount */
-	enum fsb_lc_refill refill_other;  /* mount-umount, write, read */
-	const unsigned char *data;    /* copy_bytes of random data, made before
+	enum fsb_lc_refill refill_mkfs;	 /* mkfs, mkfs-mount, mkfs-umount */
+	enum fsb_lc_refill refill_other; /* mount-umount, write, read */
+	const unsigned char *data;	 /* copy_bytes of random data, made before
 	                               * any clock starts */
-	uint64_t copy_bytes;          /* --copy-size */
-	size_t io_bytes;              /* size of each write/read call */
+	uint64_t copy_bytes;		 /* --copy-size */
+	size_t io_bytes;		 /* size of each write/read call */
 	struct fsb_lc_state *state;
 	/* MTD (--mtd): a fill is an erase with this tool (flash_erase, with
 	 * -j when pre-erasing for JFFS2's cleanmarkers); NULL otherwise. */
@@ -103,8 +103,8 @@ struct fsb_lifecycle {
 #define FSB_LC_FILE "fsbench.lifecycle.dat"
 
 /* The phases, in report order (also listed in the workload registry). */
-extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount,
-	fsb_wl_lc_mkfs_umount, fsb_wl_lc_mount_umount, fsb_wl_lc_write, fsb_wl_lc_read;
+extern const struct fsb_workload_ops fsb_wl_lc_mkfs, fsb_wl_lc_mkfs_mount, fsb_wl_lc_mkfs_umount,
+	fsb_wl_lc_mount_umount, fsb_wl_lc_write, fsb_wl_lc_read;
 
 /*
  * Bring the device to the state the phases start from: filled with

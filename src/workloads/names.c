@@ -7,7 +7,7 @@
 #define SALT_NAME 0x6e616d65ull /* "name" */
 #define SALT_SIZE 0x73697a65ull /* "size" */
 #define SALT_DATA 0x64617461ull /* "data" */
-#define SALT_PAT 0x70617474ull  /* "patt" */
+#define SALT_PAT 0x70617474ull	/* "patt" */
 #define SALT_PERM 0x7065726dull /* "perm" */
 
 static const char alnum[] = "0123456789"

@@ -27,7 +27,7 @@
 #define FSB_NAMES_DIR_LEN 6
 
 enum fsb_names_kind {
-	FSB_NAMES_SEQ,  /* number first, then random characters */
+	FSB_NAMES_SEQ,	/* number first, then random characters */
 	FSB_NAMES_RAND, /* random characters first, then the number */
 };
 
@@ -86,8 +86,8 @@ uint64_t fsb_names_stamp(uint64_t seed, uint64_t index);
  */
 struct fsb_names_perm {
 	uint64_t n;
-	unsigned bits;       /* log2 of the Feistel domain */
-	uint64_t key[4];     /* round keys from the seed */
+	unsigned bits;	 /* log2 of the Feistel domain */
+	uint64_t key[4]; /* round keys from the seed */
 };
 
 /* Prepare the order of [0, n) for this seed (n >= 1). */

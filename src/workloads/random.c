@@ -23,11 +23,11 @@
  * clock stops, as the block write test). Latency is per I/O, from its
  * submission to its completion, stamped by the engine.
  */
-#include "workloads/blockfile.h"
-#include "workloads/names.h"
+#include "engines/engine.h"
 #include "util/error.h"
 #include "util/scratch.h"
-#include "engines/engine.h"
+#include "workloads/blockfile.h"
+#include "workloads/names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +41,7 @@
 #define START_IOS 4096
 /* Keys of the two tests' orders: randwrite after randread in one run does
  * not retrace randread's order. */
-#define SALT_READ 0x72616e6472656164ull  /* "randread" */
+#define SALT_READ 0x72616e6472656164ull	 /* "randread" */
 #define SALT_WRITE 0x72616e6477726974ull /* "randwrit" */
 
 struct random_priv {
@@ -52,13 +52,13 @@ struct random_priv {
 	size_t block;
 	uint64_t nblocks;
 	struct fsb_names_perm perm;
-	uint64_t k;                   /* next index into the permutation */
-	uint64_t work;                /* I/Os this run */
-	uint64_t gen;                 /* randwrite's generation */
+	uint64_t k;    /* next index into the permutation */
+	uint64_t work; /* I/Os this run */
+	uint64_t gen;  /* randwrite's generation */
 	bool writing;
-	bool verify;                  /* the engine moves data: check it */
-	bool armed;                   /* setup got as far as the file */
-	bool done;                    /* randwrite completed: every block is whole */
+	bool verify; /* the engine moves data: check it */
+	bool armed;  /* setup got as far as the file */
+	bool done;   /* randwrite completed: every block is whole */
 	struct fsb_sink *out;
 	char path[4096];
 };
@@ -122,8 +122,7 @@ static uint64_t order_key(const struct fsb_ctx *ctx, uint64_t salt)
 	return (ctx->cfg->seed ^ salt) * 0x9e3779b97f4a7c15ull + ctx->run_index;
 }
 
-static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *test,
-			bool writing)
+static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *test, bool writing)
 {
 	const struct fsb_config *cfg = ctx->cfg;
 	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
@@ -152,8 +151,7 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 	if (err)
 		return err;
 	p->armed = true;
-	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block,
-				    p->nblocks * p->block);
+	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block, p->nblocks * p->block);
 	if (err)
 		return err;
 	p->fd = fsb_chunkfile_open(ctx, test, FSB_RANDFILE_NAME, writing ? O_RDWR : O_RDONLY);
@@ -177,8 +175,7 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 	if (err)
 		return err;
 	p->verify = !(ops->flags & FSB_ENGINE_NODATA);
-	fsb_names_perm_init(&p->perm, p->nblocks,
-			    order_key(ctx, writing ? SALT_WRITE : SALT_READ));
+	fsb_names_perm_init(&p->perm, p->nblocks, order_key(ctx, writing ? SALT_WRITE : SALT_READ));
 	/* A new generation per run: what a later read finds tells which run
 	 * wrote the block. */
 	p->gen = (uint64_t)ctx->run_index + 1;
@@ -221,9 +218,9 @@ static int random_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	int err;
 
 	if (io->res < 0 || io->res < io->len)
-		return fsb_workload_io_error(p->test, p->writing ? "write" : "read", p->path, io->off,
-				    io->res < 0 ? (int)io->res : 0,
-				    p->nblocks * p->block);
+		return fsb_workload_io_error(p->test, p->writing ? "write" : "read", p->path,
+					     io->off, io->res < 0 ? (int)io->res : 0,
+					     p->nblocks * p->block);
 	if (!p->writing && p->verify) {
 		err = fsb_block_verify(p->test, p->path, io->buf, p->block, io->off);
 		if (err)

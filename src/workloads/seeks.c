@@ -16,13 +16,13 @@
  * (a grown attempt out of space), and several seekers failing at once
  * still make one message.
  */
-#include "workloads/blockfile.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/spawn.h"
+#include "workloads/blockfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,16 +38,23 @@
 
 /* The step a seeker failed in. */
 enum seeker_step {
-	STEP_NONE, STEP_ALLOC, STEP_OPEN, STEP_GATE, STEP_SEEK, STEP_READ, STEP_VERIFY,
-	STEP_WRITE, STEP_FSYNC,
+	STEP_NONE,
+	STEP_ALLOC,
+	STEP_OPEN,
+	STEP_GATE,
+	STEP_SEEK,
+	STEP_READ,
+	STEP_VERIFY,
+	STEP_WRITE,
+	STEP_FSYNC,
 };
 
 struct seeker_slot {
 	uint64_t ops, bytes;
-	int err;                /* -errno of the first failure, 0 if fine */
-	int step;               /* enum seeker_step of that failure */
-	uint64_t off;           /* its offset (seek, read, verify, write) */
-	char why[64];           /* verify: what is wrong with the chunk */
+	int err;      /* -errno of the first failure, 0 if fine */
+	int step;     /* enum seeker_step of that failure */
+	uint64_t off; /* its offset (seek, read, verify, write) */
+	char why[64]; /* verify: what is wrong with the chunk */
 	struct fsb_hist hist;
 };
 
@@ -56,9 +63,9 @@ struct seeks_priv {
 	size_t map_bytes;
 	pid_t pid[MAX_SEEKERS];
 	unsigned nkids;
-	int gate;               /* write end; closing it starts the seekers */
+	int gate; /* write end; closing it starts the seekers */
 	bool armed;
-	bool done;              /* the run completed: every chunk is whole */
+	bool done; /* the run completed: every chunk is whole */
 };
 
 static uint64_t seeks_start(const struct fsb_ctx *ctx)
@@ -183,7 +190,7 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 			   int status, unsigned nfailed)
 {
 	static const char *const verb[] = {
-		[STEP_OPEN] = "open", [STEP_SEEK] = "seek in", [STEP_READ] = "read",
+		[STEP_OPEN] = "open",		[STEP_SEEK] = "seek in", [STEP_READ] = "read",
 		[STEP_WRITE] = "write back to", [STEP_FSYNC] = "flush",
 	};
 	char path[4096], others[48] = "";
@@ -213,7 +220,8 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 	case STEP_READ:
 		if (!err) {
 			fsb_err("seeks: seeker %u cannot read '%s' at offset %llu%s: unexpected end "
-				"of file", idx, path, off, others);
+				"of file",
+				idx, path, off, others);
 			return -EIO;
 		}
 		break;
@@ -250,8 +258,8 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	if (nchunks < n)
 		n = (unsigned)nchunks;
 	p->map_bytes = n * sizeof(struct seeker_slot);
-	p->slots = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			-1, 0);
+	p->slots = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+			0);
 	if (p->slots == MAP_FAILED) {
 		p->slots = NULL;
 		return -errno;
@@ -363,7 +371,8 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 const struct fsb_workload_ops fsb_wl_seeks = {
 	.name = "seeks",
 	.family = "throughput",
-	.title = "random seeks: --seekers processes share --seeks lseek+read of a chunk, 10% written back",
+	.title =
+		"random seeks: --seekers processes share --seeks lseek+read of a chunk, 10% written back",
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
 	.max_work = seeks_max,

@@ -28,9 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/modes.h"
 #include "stats/clock.h"
 #include "stats/hist.h"
+#include "util/modes.h"
 #include "util/signals.h"
 
 struct fsb_engine_ops;
@@ -41,38 +41,38 @@ enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
 /* What the user asked for (part of a plan; read-only for workloads). */
 struct fsb_config {
 	/* common */
-	unsigned repeat;              /* measured runs per test (--repeat) */
-	uint64_t min_time_ns;         /* shortest acceptable run (--min-time) */
+	unsigned repeat;      /* measured runs per test (--repeat) */
+	uint64_t min_time_ns; /* shortest acceptable run (--min-time) */
 	enum fsb_cache_mode cache;
 	uint64_t seed;
 	const char *label;
 	/* throughput suite */
-	uint64_t size_bytes;          /* --size: the block test file set */
-	uint64_t chunk_bytes;         /* --chunk */
-	uint64_t char_size_bytes;     /* --char-size; 0 = auto */
+	uint64_t size_bytes;	  /* --size: the block test file set */
+	uint64_t chunk_bytes;	  /* --chunk */
+	uint64_t char_size_bytes; /* --char-size; 0 = auto */
 	enum fsb_char_io char_io;
-	uint64_t seeks;               /* --seeks, shared by all seekers */
-	unsigned seekers;             /* --seekers processes */
+	uint64_t seeks;	  /* --seeks, shared by all seekers */
+	unsigned seekers; /* --seekers processes */
 	/* I/O engines and the random tests (0 / NULL: the default) */
 	const struct fsb_engine_ops *engine; /* --engine (NULL: psync) */
-	unsigned iodepth;             /* --iodepth: I/Os in flight (0: 1) */
-	uint64_t block_bytes;         /* --block-size of randread/randwrite (0: 4096) */
+	unsigned iodepth;		     /* --iodepth: I/Os in flight (0: 1) */
+	uint64_t block_bytes;		     /* --block-size of randread/randwrite (0: 4096) */
 	/* metadata suite */
-	uint64_t files;               /* --files N (0 = skip the suite) */
-	uint64_t file_max_bytes;      /* --files N:max */
-	uint64_t file_min_bytes;      /* --files N:max:min */
-	unsigned file_dirs;           /* --files N:max:min:dirs (0 = one dir) */
+	uint64_t files;		 /* --files N (0 = skip the suite) */
+	uint64_t file_max_bytes; /* --files N:max */
+	uint64_t file_min_bytes; /* --files N:max:min */
+	unsigned file_dirs;	 /* --files N:max:min:dirs (0 = one dir) */
 	enum fsb_links links;
-	bool sync;                    /* --sync: fsync files and directories */
+	bool sync; /* --sync: fsync files and directories */
 };
 
 /* Per-run context handed to every hook. */
 struct fsb_ctx {
 	const struct fsb_config *cfg;
-	const char *dir;              /* scratch directory: all files go here */
-	uint64_t work;                /* work this run must do (work_unit) */
-	unsigned run_index;           /* 0-based measured run (calibration included) */
-	const void *ext;              /* command-specific data (e.g. lifecycle) */
+	const char *dir;    /* scratch directory: all files go here */
+	uint64_t work;	    /* work this run must do (work_unit) */
+	unsigned run_index; /* 0-based measured run (calibration included) */
+	const void *ext;    /* command-specific data (e.g. lifecycle) */
 	/* The filesystem copies on write (fsb_fsinfo_is_cow): a block
 	 * rewritten in place takes a free block until the transaction
 	 * commits, and blocks a truncate frees come back only then. */
@@ -81,9 +81,9 @@ struct fsb_ctx {
 
 /* Where a workload reports what it did. Owned by the runner. */
 struct fsb_sink {
-	uint64_t ops;                 /* operations done */
-	uint64_t bytes;               /* bytes moved by those operations */
-	struct fsb_hist *hist;        /* latency of single operations */
+	uint64_t ops;	       /* operations done */
+	uint64_t bytes;	       /* bytes moved by those operations */
+	struct fsb_hist *hist; /* latency of single operations */
 	/* Called (out of line, by the runner) when a progress tick is due. */
 	void (*progress)(struct fsb_sink *out);
 	void *progress_arg;
@@ -126,17 +126,17 @@ enum {
 
 /* How a run's figure is computed. */
 enum fsb_work_unit {
-	FSB_WORK_BYTES,   /* figure = sink bytes / wall seconds ("B/s") */
-	FSB_WORK_OPS,     /* figure = sink ops / wall seconds ("ops/s") */
-	FSB_WORK_TIME,    /* figure = wall seconds ("s"); work is never grown */
+	FSB_WORK_BYTES, /* figure = sink bytes / wall seconds ("B/s") */
+	FSB_WORK_OPS,	/* figure = sink ops / wall seconds ("ops/s") */
+	FSB_WORK_TIME,	/* figure = wall seconds ("s"); work is never grown */
 };
 
 struct fsb_workload_ops {
-	const char *name;             /* test id, e.g. "rewrite" */
-	const char *family;           /* "throughput", "files", "lifecycle", "null" */
-	const char *title;            /* one line for --help and the man page */
-	unsigned needs;               /* FSB_NEEDS_* */
-	unsigned flags;               /* FSB_WL_* */
+	const char *name;   /* test id, e.g. "rewrite" */
+	const char *family; /* "throughput", "files", "lifecycle", "null" */
+	const char *title;  /* one line for --help and the man page */
+	unsigned needs;	    /* FSB_NEEDS_* */
+	unsigned flags;	    /* FSB_WL_* */
 	enum fsb_work_unit work_unit;
 	/* Work of the first attempt (bytes or ops) for this configuration. */
 	uint64_t (*initial_work)(const struct fsb_ctx *ctx);
@@ -146,9 +146,9 @@ struct fsb_workload_ops {
 	 * to initial_work: no growth); 0 = unbounded. Asked before the first
 	 * attempt and again before each grown one. */
 	uint64_t (*max_work)(const struct fsb_ctx *ctx);
-	uint64_t work_granule;        /* grown work is a multiple of this (0 = chunk) */
-	size_t priv_size;             /* bytes of zeroed private state per run */
-	int (*setup)(struct fsb_ctx *ctx, void *priv);   /* untimed; 0 or -errno */
+	uint64_t work_granule; /* grown work is a multiple of this (0 = chunk) */
+	size_t priv_size;      /* bytes of zeroed private state per run */
+	int (*setup)(struct fsb_ctx *ctx, void *priv); /* untimed; 0 or -errno */
 	int (*run)(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out);
 	void (*teardown)(struct fsb_ctx *ctx, void *priv); /* always, idempotent */
 };

@@ -27,13 +27,13 @@ static inline char *fuzz_str(const uint8_t *data, size_t size)
 }
 
 /* A broken invariant: say which, then abort so the input is kept. */
-#define FUZZ_ASSERT(cond)                                                          \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
-				__LINE__, #cond);                                  \
-			abort();                                                   \
-		}                                                                  \
+#define FUZZ_ASSERT(cond)                                                                    \
+	do {                                                                                 \
+		if (!(cond)) {                                                               \
+			fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, __LINE__, \
+				#cond);                                                      \
+			abort();                                                             \
+		}                                                                            \
 	} while (0)
 
 #endif

@@ -4,10 +4,10 @@
  * command with stand-in devices, and each run/lifecycle line through its
  * command's parser into a plan. fmemopen: no file is opened.
  */
-#include "fuzz.h"
 #include "cli/matrix_ini.h"
 #include "core/matrix.h"
 #include "device/mkfs.h"
+#include "fuzz.h"
 #include "util/error.h"
 #include "util/spawn.h"
 

@@ -3,8 +3,8 @@
  * placeholders, count the devices a template names. Pure functions: the
  * tool is never run here.
  */
-#include "fuzz.h"
 #include "device/mkfs.h"
+#include "fuzz.h"
 #include "util/spawn.h"
 
 #include <errno.h>

@@ -24,10 +24,11 @@
 #include <stdbool.h>
 
 static const char *const tags[] = {
-	"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "main", "header",
-	"h1", "h2", "h3", "p", "strong", "em", "code", "dl", "dt", "dd", "div", "table",
-	"thead", "tbody", "tr", "th", "td", "span", "section", "figure", "svg", "g",
-	"text", "tspan", "line", "rect", "path", "ul", "li", "footer", NULL,
+	"!DOCTYPE", "html", "head", "meta",    "title",	 "style",  "body",   "main",
+	"header",   "h1",   "h2",   "h3",      "p",	 "strong", "em",     "code",
+	"dl",	    "dt",   "dd",   "div",     "table",	 "thead",  "tbody",  "tr",
+	"th",	    "td",   "span", "section", "figure", "svg",	   "g",	     "text",
+	"tspan",    "line", "rect", "path",    "ul",	 "li",	   "footer", NULL,
 };
 
 static bool known_tag(const char *p, size_t n)
@@ -40,7 +41,7 @@ static bool known_tag(const char *p, size_t n)
 
 static void check_html(const char *page, size_t len)
 {
-	FUZZ_ASSERT(strlen(page) == len);   /* no NUL in the page */
+	FUZZ_ASSERT(strlen(page) == len); /* no NUL in the page */
 	for (const char *lt = strchr(page, '<'); lt; lt = strchr(lt + 1, '<')) {
 		const char *name = lt + 1 + (lt[1] == '/'), *gt;
 		size_t n = strspn(name, "!ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -149,7 +150,7 @@ static void check_matrix(const struct fsb_compare_set *set)
 	free(buf);
 	f = open_memstream(&buf, &len);
 	FUZZ_ASSERT(f);
-	fsb_matrix_write_csv(f, &d);   /* -EINVAL when no setup ran the run suite */
+	fsb_matrix_write_csv(f, &d); /* -EINVAL when no setup ran the run suite */
 	FUZZ_ASSERT(fclose(f) == 0);
 	check_text(buf, len, "matrix csv");
 	free(buf);

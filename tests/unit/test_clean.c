@@ -4,9 +4,9 @@
  * alive. Mounts and loop devices are exercised end to end, as root, in
  * tests/cli/t1250-clean.sh.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -27,9 +27,9 @@
 #define LIVE_PID 200
 
 struct env {
-	char top[32];          /* everything below is removed at the end */
-	char proc[64];         /* fake /proc: boot id, process LIVE_PID */
-	char dir[64];          /* the DIR cleaned */
+	char top[32];  /* everything below is removed at the end */
+	char proc[64]; /* fake /proc: boot id, process LIVE_PID */
+	char dir[64];  /* the DIR cleaned */
 };
 
 struct seen {
@@ -97,8 +97,8 @@ static void scratch(const struct env *e, const char *name, long pid, int start, 
 
 	snprintf(out, PATH_MAX, "%s/%s", e->dir, name);
 	assert_int_equal(mkdir(out, 0700), 0);
-	snprintf(text, sizeof(text), "fsbench-owner 1\npid=%ld\nstart=%d\nboot=%s\n%s", pid,
-		 start, boot, lines);
+	snprintf(text, sizeof(text), "fsbench-owner 1\npid=%ld\nstart=%d\nboot=%s\n%s", pid, start,
+		 boot, lines);
 	snprintf(p, sizeof(p), "%s/%s", out, FSB_MARKER_NAME);
 	put(p, text, 0600);
 	snprintf(p, sizeof(p), "%s/block.dat", out);
@@ -117,8 +117,8 @@ static void image_line(const char *path, int created, char *out, size_t len)
 
 static void record(const struct fsb_clean_event *ev, void *arg)
 {
-	static const char *const out[] = { "done", "would", "refused", "failed", "in-use",
-					   "kept", "note" };
+	static const char *const out[] = { "done",   "would", "refused", "failed",
+					   "in-use", "kept",  "note" };
 	static const char *const what[] = { "dir", "mount", "loop", "image" };
 	struct seen *s = arg;
 
@@ -148,11 +148,11 @@ static bool exists(const char *path)
 static void clean_decides(void **state)
 {
 	struct env *e = *state;
-	char dead[PATH_MAX], nomark[PATH_MAX], live[PATH_MAX], outside[PATH_MAX],
-	     swapped[PATH_MAX], oldboot[PATH_MAX], kept[PATH_MAX], reused[PATH_MAX];
+	char dead[PATH_MAX], nomark[PATH_MAX], live[PATH_MAX], outside[PATH_MAX], swapped[PATH_MAX],
+		oldboot[PATH_MAX], kept[PATH_MAX], reused[PATH_MAX];
 	char img_out[PATH_MAX + 16], img_user[PATH_MAX + 16], img_swap[PATH_MAX + 16],
-	     img_in[PATH_MAX + 32], p[PATH_MAX + 32], l1[PATH_MAX * 2], l2[PATH_MAX * 2],
-	     l3[PATH_MAX * 2], lines[PATH_MAX * 8];
+		img_in[PATH_MAX + 32], p[PATH_MAX + 32], l1[PATH_MAX * 2], l2[PATH_MAX * 2],
+		l3[PATH_MAX * 2], lines[PATH_MAX * 8];
 	const char *dirs[] = { e->dir, e->dir };
 	struct fsb_clean_opts o = { .dry_run = true, .proc_root = e->proc, .report = record };
 	struct fsb_clean_counts c;

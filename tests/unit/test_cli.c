@@ -3,9 +3,9 @@
  * usage error, one line), the shared option table and its getopt tail.
  * Nothing here touches the system: each parser is a pure function.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -55,24 +55,24 @@ static int guest_parse(int argc, char **argv, const struct fsb_cli_nest *nest,
 	return fsb_guest_parse(argc, argv, out);
 }
 
-#define PARSE(fn, nest, out, ...)                                                   \
-	({                                                                          \
-		static char *argv_[] = { __VA_ARGS__, NULL };                       \
-		struct fsb_err_scope sc_;                                           \
-		int rc_;                                                            \
-		fsb_error_clear(&said);                                             \
-		fsb_err_capture_begin(&sc_, &said, true);                           \
+#define PARSE(fn, nest, out, ...)                                                        \
+	({                                                                               \
+		static char *argv_[] = { __VA_ARGS__, NULL };                            \
+		struct fsb_err_scope sc_;                                                \
+		int rc_;                                                                 \
+		fsb_error_clear(&said);                                                  \
+		fsb_err_capture_begin(&sc_, &said, true);                                \
 		rc_ = fn((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, nest, out); \
-		fsb_err_capture_end(&sc_, 0);                                       \
-		rc_;                                                                \
+		fsb_err_capture_end(&sc_, 0);                                            \
+		rc_;                                                                     \
 	})
 
 /* argv fails to parse with a message containing want. */
-#define USAGE(fn, nest, out, want, ...)                                             \
-	do {                                                                        \
+#define USAGE(fn, nest, out, want, ...)                                              \
+	do {                                                                         \
 		assert_int_equal(PARSE(fn, nest, out, __VA_ARGS__), FSB_EXIT_USAGE); \
-		if (!strstr(said.msg, want))                                        \
-			fail_msg("said '%s', want '%s'", said.msg, want);           \
+		if (!strstr(said.msg, want))                                         \
+			fail_msg("said '%s', want '%s'", said.msg, want);            \
 	} while (0)
 
 /* ---- run ---------------------------------------------------------------- */
@@ -118,7 +118,8 @@ static void run_each_option(void **state)
 			       "--seekers", "5", "-n", "2k:100:10:4", "--sync", "-t", "write,read",
 			       "-r", "7", "--min-time", "250ms", "--cache", "direct", "-l", "lab",
 			       "--seed", "42", "-f", "json", "-o", "out.json", "--progress",
-			       "never", "-q", "/mnt/x"), 0);
+			       "never", "-q", "/mnt/x"),
+			 0);
 	assert_string_equal(c.dir, "/mnt/x");
 	assert_int_equal(c.plan.cfg.size_bytes, 64 << 20);
 	assert_int_equal(c.plan.cfg.chunk_bytes, 4096);
@@ -147,7 +148,8 @@ static void run_each_option(void **state)
 	assert_true(c.plan.quiet);
 	/* --links; --char-size auto; --size rounded down to whole chunks. */
 	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "--links", "soft", "--char-size",
-			       "auto", "--size", "10000", "--chunk", "4096"), 0);
+			       "auto", "--size", "10000", "--chunk", "4096"),
+			 0);
 	assert_int_equal(c.plan.cfg.links, FSB_LINKS_SOFT);
 	assert_int_equal(c.plan.cfg.char_size_bytes, 0);
 	assert_int_equal(c.plan.cfg.size_bytes, 8192);
@@ -171,8 +173,8 @@ static void run_usage_errors(void **state)
 	(void)state;
 	USAGE(fsb_run_parse, NULL, &c, "invalid --size '0'", "run", "-s", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --size '12q'", "run", "--size", "12q");
-	USAGE(fsb_run_parse, NULL, &c, "invalid --chunk: expected a power of two", "run",
-	      "--chunk", "3k");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --chunk: expected a power of two", "run", "--chunk",
+	      "3k");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --char-size 'x'", "run", "--char-size", "x");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --char-io 'mmap'", "run", "--char-io", "mmap");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --seeks '0'", "run", "--seeks", "0");
@@ -190,8 +192,8 @@ static void run_usage_errors(void **state)
 	      "-s", "4k", "--chunk", "8k");
 	USAGE(fsb_run_parse, NULL, &c, "run: --links makes links", "run", "--links", "hard",
 	      "--files", "4:100");
-	USAGE(fsb_run_parse, NULL, &c, "run: nothing to do: --files 0", "run", "--files", "0",
-	      "-t", "files");
+	USAGE(fsb_run_parse, NULL, &c, "run: nothing to do: --files 0", "run", "--files", "0", "-t",
+	      "files");
 	USAGE(fsb_run_parse, NULL, &c, "run: unexpected argument 'b' (one DIR only)", "run", "a",
 	      "b");
 	/* The shared tail: unknown options, missing values. */
@@ -204,16 +206,18 @@ static void run_usage_errors(void **state)
 /* A matrix line: the options the matrix sets are refused, and so is DIR. */
 static void run_nested(void **state)
 {
-	static const char *const refused[] = { "format", "output", "label", "progress", "help",
-					       "version", NULL };
+	static const char *const refused[] = { "format", "output",  "label", "progress",
+					       "help",	 "version", NULL };
 	const struct fsb_cli_nest nest = { "fsbench matrix", refused };
 	struct fsb_run_cli c;
 
 	(void)state;
 	assert_int_equal(PARSE(fsb_run_parse, &nest, &c, "run", "--size", "4m", "-q"), 0);
 	assert_int_equal(c.plan.cfg.size_bytes, 4 << 20);
-	USAGE(fsb_run_parse, &nest, &c, "option '--output' is set by fsbench matrix, not in the "
-	      "file", "run", "--output", "x");
+	USAGE(fsb_run_parse, &nest, &c,
+	      "option '--output' is set by fsbench matrix, not in the "
+	      "file",
+	      "run", "--output", "x");
 	USAGE(fsb_run_parse, &nest, &c, "option '--format' is set by fsbench matrix", "run",
 	      "--format=json");
 	USAGE(fsb_run_parse, &nest, &c, "option '-l' is set by fsbench matrix", "run", "-ql", "x");
@@ -230,8 +234,9 @@ static void lc_defaults(void **state)
 	struct fsb_lc_cli c;
 
 	(void)state;
-	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext4", "--image",
-			       "/tmp/x.img"), 0);
+	assert_int_equal(
+		PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext4", "--image", "/tmp/x.img"),
+		0);
 	assert_string_equal(c.plan.fs_type, "ext4");
 	assert_string_equal(c.plan.mount_type, "ext4");
 	assert_string_equal(c.plan.image, "/tmp/x.img");
@@ -243,15 +248,16 @@ static void lc_defaults(void **state)
 	assert_int_equal(c.plan.cfg.repeat, 12);
 	assert_false(c.plan.repeat_set);
 	assert_int_equal(c.plan.copy_size, 16 << 20);
-	assert_int_equal(c.plan.fill, FSB_FILL_FF);      /* an image: erased flash */
+	assert_int_equal(c.plan.fill, FSB_FILL_FF); /* an image: erased flash */
 	assert_false(c.plan.refill_set);
 	assert_false(c.plan.destroy_data);
 	assert_int_equal(c.plan.nops, 6);
 	assert_string_equal(c.plan.ops[0]->name, "mkfs");
 	assert_string_equal(c.plan.ops[5]->name, "read");
 	/* A device is not filled unless asked. */
-	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "xfs", "--device",
-			       "/dev/sdz"), 0);
+	assert_int_equal(
+		PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "xfs", "--device", "/dev/sdz"),
+		0);
 	assert_int_equal(c.plan.fill, FSB_FILL_NONE);
 	assert_string_equal(fsb_lc_plan_device(&c.plan), "/dev/sdz");
 }
@@ -265,16 +271,16 @@ static void lc_each_option(void **state)
 			       "ext4", "--image", "i.img", "--image-size", "64m", "--destroy-data",
 			       "--fill", "zero", "--refill", "each", "--phases", "mkfs,read",
 			       "--mkfs", "mkfs.ext3 -q -F -J size=4 {dev}", "--options",
-			       "data=journal", "--copy-size", "2m", "-r", "4", "-l", "L",
-			       "--seed", "7", "-f", "json", "-o", "o.json", "--progress", "always",
-			       "-q"), 0);
+			       "data=journal", "--copy-size", "2m", "-r", "4", "-l", "L", "--seed",
+			       "7", "-f", "json", "-o", "o.json", "--progress", "always", "-q"),
+			 0);
 	assert_string_equal(c.plan.mount_type, "ext4");
 	assert_int_equal(c.plan.image_size, 64 << 20);
 	assert_true(c.plan.destroy_data);
 	assert_int_equal(c.plan.fill, FSB_FILL_ZERO);
 	assert_true(c.plan.refill_set);
 	assert_int_equal(c.plan.refill, FSB_LC_REFILL_EACH);
-	assert_int_equal(c.plan.nops, 4);    /* mkfs means its three timings */
+	assert_int_equal(c.plan.nops, 4); /* mkfs means its three timings */
 	assert_string_equal(c.plan.ops[2]->name, "mkfs-umount");
 	assert_string_equal(c.plan.ops[3]->name, "read");
 	assert_string_equal(fsb_lc_plan_mkfs(&c.plan), "mkfs.ext3 -q -F -J size=4 {dev}");
@@ -291,21 +297,24 @@ static void lc_each_option(void **state)
 	assert_true(c.plan.quiet);
 	/* Flash: jffs2 is made by its first mount; ubifs by the UBI tools. */
 	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "jffs2", "--mtd",
-			       "/dev/vda,128k", "--pre-erase"), 0);
+			       "/dev/vda,128k", "--pre-erase"),
+			 0);
 	assert_string_equal(c.plan.mtd_dev, "/dev/vda");
 	assert_int_equal(c.plan.mtd_erase_bytes, 128 << 10);
 	assert_true(c.plan.pre_erase);
 	assert_true(c.plan.destroy_data);
 	assert_string_equal(fsb_lc_plan_mkfs(&c.plan), "none");
 	assert_string_equal(fsb_lc_plan_device(&c.plan), "/dev/vda");
-	assert_int_equal(c.plan.nops, 5);    /* no mkfs step to time */
+	assert_int_equal(c.plan.nops, 5); /* no mkfs step to time */
 	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ubifs", "--mtd",
-			       "/dev/vda,128k"), 0);
+			       "/dev/vda,128k"),
+			 0);
 	assert_true(c.plan.ubi);
 	assert_true(c.plan.refill_set);
 	assert_int_equal(c.plan.refill, FSB_LC_REFILL_ONCE);
 	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--fs", "ext4", "--device",
-			       "/dev/x", "--mkfs", "none", "--phases", "all"), 0);
+			       "/dev/x", "--mkfs", "none", "--phases", "all"),
+			 0);
 	assert_int_equal(c.plan.nops, 5);
 	assert_int_equal(PARSE(fsb_lc_parse, NULL, &c, "lifecycle", "--version"), 0);
 	assert_int_equal(c.co.given, FSB_OPT_VERSION);
@@ -318,40 +327,37 @@ static void lc_usage_errors(void **state)
 	(void)state;
 	USAGE(fsb_lc_parse, NULL, &c, "lifecycle: --fs TYPE is required", "lifecycle", "--image",
 	      "x");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --fs '../x'", "lifecycle", "--fs", "../x",
-	      "--image", "x");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --fs '../x'", "lifecycle", "--fs", "../x", "--image",
+	      "x");
 	USAGE(fsb_lc_parse, NULL, &c, "give exactly one of --image PATH, --device DEV and --mtd",
 	      "lifecycle", "--fs", "ext4");
-	USAGE(fsb_lc_parse, NULL, &c, "give exactly one of", "lifecycle", "--fs", "ext4",
-	      "--image", "x", "--device", "/dev/x");
+	USAGE(fsb_lc_parse, NULL, &c, "give exactly one of", "lifecycle", "--fs", "ext4", "--image",
+	      "x", "--device", "/dev/x");
 	USAGE(fsb_lc_parse, NULL, &c, "--pre-erase goes with --mtd", "lifecycle", "--fs", "ext4",
 	      "--image", "x", "--pre-erase");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --mtd '/dev/vda'", "lifecycle", "--mtd",
-	      "/dev/vda");
-	USAGE(fsb_lc_parse, NULL, &c, "--fill does not go with --mtd", "lifecycle", "--fs",
-	      "jffs2", "--mtd", "/dev/vda,128k", "--fill", "zero");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mtd '/dev/vda'", "lifecycle", "--mtd", "/dev/vda");
+	USAGE(fsb_lc_parse, NULL, &c, "--fill does not go with --mtd", "lifecycle", "--fs", "jffs2",
+	      "--mtd", "/dev/vda,128k", "--fill", "zero");
 	USAGE(fsb_lc_parse, NULL, &c, "--mkfs does not go with --fs ubifs --mtd", "lifecycle",
 	      "--fs", "ubifs", "--mtd", "/dev/vda,128k", "--mkfs", "x {dev}");
 	USAGE(fsb_lc_parse, NULL, &c, "--pre-erase is for jffs2", "lifecycle", "--fs", "ubifs",
 	      "--mtd", "/dev/vda,128k", "--pre-erase");
-	USAGE(fsb_lc_parse, NULL, &c, "--image-size goes with --image", "lifecycle", "--fs",
-	      "ext4", "--device", "/dev/x", "--image-size", "1g");
+	USAGE(fsb_lc_parse, NULL, &c, "--image-size goes with --image", "lifecycle", "--fs", "ext4",
+	      "--device", "/dev/x", "--image-size", "1g");
 	USAGE(fsb_lc_parse, NULL, &c, "--image and --device need a path", "lifecycle", "--fs",
 	      "ext4", "--image", "");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --image-size '0'", "lifecycle", "--image-size",
-	      "0");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --image-size '0'", "lifecycle", "--image-size", "0");
 	USAGE(fsb_lc_parse, NULL, &c, "invalid --fill 'ones'", "lifecycle", "--fill", "ones");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --refill 'never'", "lifecycle", "--refill",
-	      "never");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --copy-size '5g': expected at most 4g",
-	      "lifecycle", "--copy-size", "5g");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --refill 'never'", "lifecycle", "--refill", "never");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --copy-size '5g': expected at most 4g", "lifecycle",
+	      "--copy-size", "5g");
 	USAGE(fsb_lc_parse, NULL, &c, "invalid --repeat '1001'", "lifecycle", "-r", "1001");
-	USAGE(fsb_lc_parse, NULL, &c, "unknown phase 'fly'", "lifecycle", "--fs", "ext4",
-	      "--image", "x", "--phases", "mkfs,fly");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x \'{dev}': unterminated",
-	      "lifecycle", "--fs", "ext4", "--image", "x", "--mkfs", "mkfs.x '{dev}");
-	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x {dev2}'", "lifecycle", "--fs",
-	      "ext4", "--image", "x", "--mkfs", "mkfs.x {dev2}");
+	USAGE(fsb_lc_parse, NULL, &c, "unknown phase 'fly'", "lifecycle", "--fs", "ext4", "--image",
+	      "x", "--phases", "mkfs,fly");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x \'{dev}': unterminated", "lifecycle",
+	      "--fs", "ext4", "--image", "x", "--mkfs", "mkfs.x '{dev}");
+	USAGE(fsb_lc_parse, NULL, &c, "invalid --mkfs 'mkfs.x {dev2}'", "lifecycle", "--fs", "ext4",
+	      "--image", "x", "--mkfs", "mkfs.x {dev2}");
 	USAGE(fsb_lc_parse, NULL, &c, "lifecycle: unexpected argument 'x'", "lifecycle", "x");
 	USAGE(fsb_lc_parse, NULL, &c, "unknown option '--size'", "lifecycle", "--size", "1g");
 }
@@ -381,8 +387,9 @@ static void guest_defaults_and_options(void **state)
 	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--kernel", "/k", "--modules", "/m",
 			       "--disk", "64m", "--disk", "1g,fill=zero", "--memory", "2g",
 			       "--cpus", "2", "--accel", "tcg", "--guest-timeout", "30",
-			       "--console", "-f", "json", "-o", "r.json", "--", "lifecycle",
-			       "--fs", "jffs2", "--mtd", "/dev/vda,128k", "--repeat", "1"), 0);
+			       "--console", "-f", "json", "-o", "r.json", "--", "lifecycle", "--fs",
+			       "jffs2", "--mtd", "/dev/vda,128k", "--repeat", "1"),
+			 0);
 	assert_string_equal(c->plan.kernel, "/k");
 	assert_string_equal(c->plan.modules, "/m");
 	assert_int_equal(c->plan.ndisks, 2);
@@ -413,19 +420,22 @@ static void guest_fs_mkfs_options(void **state)
 	(void)state;
 	assert_non_null(c);
 	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "256m", "--fs", "reiserfs",
-			       "--", "run", "--size", "16m"), 0);
+			       "--", "run", "--size", "16m"),
+			 0);
 	assert_string_equal(c->plan.fs, "reiserfs");
-	assert_null(c->plan.mkfs);           /* the type's default */
+	assert_null(c->plan.mkfs); /* the type's default */
 	assert_string_equal(c->plan.mkfs_default, "mkfs.reiserfs {dev}");
 	assert_null(c->plan.options);
 	assert_int_equal(c->inner_run.plan.cfg.size_bytes, 16 << 20);
 	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "256m,fill=zero", "--fs",
 			       "reiserfs", "--mkfs", "mkreiserfs -q -f -f {dev}", "--options",
-			       "notail", "--", "run"), 0);
+			       "notail", "--", "run"),
+			 0);
 	assert_string_equal(c->plan.mkfs, "mkreiserfs -q -f -f {dev}");
 	assert_string_equal(c->plan.options, "notail");
 	assert_int_equal(PARSE(guest_parse, NULL, c, "guest", "--disk", "64m", "--fs", "ext4",
-			       "--mkfs", "mkfs.ext4 -q -F {dev}", "--", "run"), 0);
+			       "--mkfs", "mkfs.ext4 -q -F {dev}", "--", "run"),
+			 0);
 	USAGE(guest_parse, NULL, c, "guest: --fs goes with run", "guest", "--disk", "64m", "--fs",
 	      "ext4", "--", "lifecycle", "--fs", "ext4", "--device", "/dev/vda");
 	USAGE(guest_parse, NULL, c, "guest: --fs needs a disk", "guest", "--fs", "ext4", "--",
@@ -460,8 +470,8 @@ static void guest_usage_errors(void **state)
 	USAGE(guest_parse, NULL, c, "invalid --cpus '0'", "guest", "--cpus", "0", "--", "run");
 	USAGE(guest_parse, NULL, c, "invalid --accel 'xen'", "guest", "--accel", "xen", "--",
 	      "run");
-	USAGE(guest_parse, NULL, c, "invalid --guest-timeout 'x'", "guest", "--guest-timeout",
-	      "x", "--", "run");
+	USAGE(guest_parse, NULL, c, "invalid --guest-timeout 'x'", "guest", "--guest-timeout", "x",
+	      "--", "run");
 	USAGE(guest_parse, NULL, c, "'-f' belongs before '--'", "guest", "--", "lifecycle", "-f",
 	      "json");
 	USAGE(guest_parse, NULL, c, "'--output=x' belongs before '--'", "guest", "--", "run",
@@ -496,7 +506,8 @@ static void matrix_options(void **state)
 	assert_int_equal(c->plan.progress, FSB_PROGRESS_AUTO);
 	assert_int_equal(PARSE(matrix_parse, NULL, c, "matrix", "--fail-fast", "--keep-images",
 			       "--only", "a,b", "--progress", "never", "-f", "csv", "-o", "x.csv",
-			       "m.ini"), 0);
+			       "m.ini"),
+			 0);
 	assert_true(c->plan.fail_fast);
 	assert_true(c->plan.keep_images);
 	assert_string_equal(c->only, "a,b");
@@ -504,7 +515,8 @@ static void matrix_options(void **state)
 	assert_true(c->view == fsb_matrix_write_csv);
 	assert_string_equal(c->co.output, "x.csv");
 	assert_int_equal(PARSE(matrix_parse, NULL, c, "matrix", "--fail-fast", "--keep-going",
-			       "--format=json", "m.ini"), 0);
+			       "--format=json", "m.ini"),
+			 0);
 	assert_false(c->plan.fail_fast);
 	assert_true(c->view == fsb_matrix_write_json);
 	USAGE(matrix_parse, NULL, c, "matrix: a configuration file is required", "matrix");
@@ -515,8 +527,7 @@ static void matrix_options(void **state)
 	USAGE(matrix_parse, NULL, c, "invalid --progress 'sometimes'", "matrix", "--progress",
 	      "sometimes", "m.ini");
 	/* Not the matrix's: --label, --seed, --quiet belong to run and lifecycle. */
-	USAGE(matrix_parse, NULL, c, "unknown option '--label'", "matrix", "--label", "x",
-	      "m.ini");
+	USAGE(matrix_parse, NULL, c, "unknown option '--label'", "matrix", "--label", "x", "m.ini");
 	USAGE(matrix_parse, NULL, c, "unknown option '-q'", "matrix", "-q", "m.ini");
 	free(c);
 }
@@ -529,7 +540,8 @@ static void shared_tail(void **state)
 	(void)state;
 	/* The first operand's index comes back; shared values are kept. */
 	assert_int_equal(PARSE(plain_parse, NULL, &co, "compare", "-f", "csv", "--output=o",
-			       "a.json", "b.json"), 4);
+			       "a.json", "b.json"),
+			 4);
 	assert_string_equal(co.format, "csv");
 	assert_string_equal(co.output, "o");
 	assert_int_equal(co.given, FSB_OPT_FORMAT | FSB_OPT_OUTPUT);
@@ -549,8 +561,7 @@ static void shared_tail(void **state)
 
 		USAGE(plain_parse, &nest, &co, "option '--output' is set by fsbench matrix",
 		      "compare", "--output", "x");
-		USAGE(plain_parse, &nest, &co, "unexpected argument 'a.json'", "compare",
-		      "a.json");
+		USAGE(plain_parse, &nest, &co, "unexpected argument 'a.json'", "compare", "a.json");
 		assert_int_equal(PARSE(plain_parse, &nest, &co, "compare", "-f", "json"), 3);
 	}
 }

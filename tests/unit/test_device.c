@@ -7,9 +7,9 @@
  * parsing, the `time`-style "real" lines and the lifecycle layout, and (as
  * root) a loop device attached and detached through the ioctls.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -97,8 +97,7 @@ static void split_quotes(void **state)
 	expect_split("t \"a \\\"b\\\" \\\\ \\$ \\` \\n\"",
 		     (const char *[]){ "t", "a \"b\" \\ $ ` \\n", NULL });
 	/* Adjacent pieces make one word; empty quotes make an empty word. */
-	expect_split("t a'b c'\"d\"e '' \"\"",
-		     (const char *[]){ "t", "ab cde", "", "", NULL });
+	expect_split("t a'b c'\"d\"e '' \"\"", (const char *[]){ "t", "ab cde", "", "", NULL });
 	/* A backslash outside quotes makes the next character literal. */
 	expect_split("t a\\ b \\'c \\\"d \\\\",
 		     (const char *[]){ "t", "a b", "'c", "\"d", "\\", NULL });
@@ -112,9 +111,9 @@ static void split_metacharacters_are_plain(void **state)
 	/* No shell: separators, pipes, redirections, variables, command
 	 * substitution and globs are ordinary characters of the words. */
 	expect_split("mkfs.ext4 -L a;b x;rm -rf / | tee out && $HOME `id` $(id) > f < g 2>&1 * ~",
-		     (const char *[]){ "mkfs.ext4", "-L", "a;b", "x;rm", "-rf", "/", "|", "tee",
-				       "out", "&&", "$HOME", "`id`", "$(id)", ">", "f", "<", "g",
-				       "2>&1", "*", "~", NULL });
+		     (const char *[]){ "mkfs.ext4", "-L",  "a;b", "x;rm",  "-rf",  "/",	    "|",
+				       "tee",	    "out", "&&",  "$HOME", "`id`", "$(id)", ">",
+				       "f",	    "<",   "g",	  "2>&1",  "*",	   "~",	    NULL });
 	expect_split("t ';' \"|\" &", (const char *[]){ "t", ";", "|", "&", NULL });
 	expect_split("t a#b # c", (const char *[]){ "t", "a#b", "#", "c", NULL });
 }
@@ -174,8 +173,8 @@ static void expand_placeholders(void **state)
 		      (const char *[]){ "mkfs.ext4", "-q", "-F", "/dev/loop3", NULL });
 	/* {devs} as a whole word: one word per device. */
 	expect_expand("mkfs.btrfs -m raid1 -d raid1 {devs}", two, 2,
-		      (const char *[]){ "mkfs.btrfs", "-m", "raid1", "-d", "raid1",
-					"/dev/loop3", "/dev/loop4", NULL });
+		      (const char *[]){ "mkfs.btrfs", "-m", "raid1", "-d", "raid1", "/dev/loop3",
+					"/dev/loop4", NULL });
 	/* {dev} is the first; {devN} the N-th; inside longer words too. */
 	expect_expand("t {dev} {dev1} {dev2} --log={dev2} x{dev1}y", two, 2,
 		      (const char *[]){ "t", "/dev/loop3", "/dev/loop3", "/dev/loop4",
@@ -410,7 +409,8 @@ static void rules_each_refusal(void **state)
 	f.swap = true;
 	snprintf(f.swap_dev, sizeof(f.swap_dev), "/dev/sdx3");
 	assert_int_equal(fsb_probe_decide(&f, false, why, sizeof(why)), FSB_PROBE_SWAP);
-	assert_non_null(strstr(why, "'/dev/sdx3' is in use as swap (rule: swap); swapoff it first"));
+	assert_non_null(
+		strstr(why, "'/dev/sdx3' is in use as swap (rule: swap); swapoff it first"));
 	assert_null(strstr(why, "--destroy-data"));
 
 	free_device(&f);
@@ -509,7 +509,9 @@ static void diskstat_deltas(void **state)
 	(void)state;
 	/* reads merges sectors ticks writes merges sectors ticks ... */
 	assert_int_equal(fsb_diskstat_parse("     120        3     9000      40      77        1"
-					    "    20480      90        0      100      130\n", &a), 0);
+					    "    20480      90        0      100      130\n",
+					    &a),
+			 0);
 	assert_int_equal(a.read_sectors, 9000);
 	assert_int_equal(a.write_sectors, 20480);
 	assert_int_equal(fsb_diskstat_parse("121 3 9008 41 99 1 53248 95 0 110 140 0 0 0 0\n", &b),

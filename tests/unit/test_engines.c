@@ -9,9 +9,9 @@
  * it); latencies are stamped per I/O; io_uring refused by a seccomp policy
  * is one clear error.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -29,9 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/error.h"
 #include "engines/engine.h"
 #include "stats/clock.h"
+#include "util/error.h"
 #include "util/signals.h"
 #include "workloads/blockfile.h"
 #include "workloads/names.h"
@@ -273,14 +273,14 @@ struct job {
 	uint64_t n, k;
 	bool write;
 	uint64_t gen;
-	void *expect;                 /* one block of the seed's pattern */
-	unsigned *seen;               /* done() calls per block */
+	void *expect;	/* one block of the seed's pattern */
+	unsigned *seen; /* done() calls per block */
 	unsigned dones;
-	int64_t first_bad_res;        /* first res that was not BS */
+	int64_t first_bad_res; /* first res that was not BS */
 	uint64_t first_bad_off;
-	unsigned stop_after;          /* request a stop after this many dones */
-	uint64_t t0;                  /* before the drive */
-	unsigned lat_bad;             /* latencies that do not match the stamps */
+	unsigned stop_after; /* request a stop after this many dones */
+	uint64_t t0;	     /* before the drive */
+	unsigned lat_bad;    /* latencies that do not match the stamps */
 	int verify_err;
 };
 
@@ -691,7 +691,8 @@ static void depth_bound(void **state)
 			assert_int_equal(w.dones, 500);
 			assert_int_equal(submissions, 500);
 			assert_int_equal(cur_inflight, 0);
-			assert_int_equal(max_inflight, ops->flags & FSB_ENGINE_SYNC ? 1 : depths[d]);
+			assert_int_equal(max_inflight,
+					 ops->flags & FSB_ENGINE_SYNC ? 1 : depths[d]);
 			job_free(&w);
 		}
 	}

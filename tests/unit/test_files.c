@@ -6,19 +6,19 @@
  * (set reuse through the marker, data verification, links, subdirectories,
  * teardown after a failure).
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -233,8 +233,8 @@ static void perm_check(uint64_t n, uint64_t seed)
 
 static void perm_bijection(void **state)
 {
-	static const uint64_t ns[] = { 1, 2, 3, 5, 7, 8, 63, 64, 65, 100, 1000, 1023, 1024, 1025,
-				       4097, 65537, 1000003 };
+	static const uint64_t ns[] = { 1,   2,	  3,	5,    7,    8,	  63,	 64,	 65,
+				       100, 1000, 1023, 1024, 1025, 4097, 65537, 1000003 };
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
@@ -263,7 +263,7 @@ static void perm_seeds_differ(void **state)
 			ascending++;
 		prev = va;
 	}
-	assert_true(same < 20);  /* ~1 expected for independent orders */
+	assert_true(same < 20);	 /* ~1 expected for independent orders */
 	assert_true(fixed < 20); /* not the identity */
 	assert_true(ascending > 400 && ascending < 600);
 }
@@ -307,9 +307,12 @@ static void spec_good(void **state)
 static void spec_bad(void **state)
 {
 	static const char *const inval[] = {
-		"", "k", "-1", "+5", "16x", "16k:1k:4k", "1:0:1", "16:-4k", "16:4k:-1",
-		"16:4k:1k:-2", "16:4k:1k:2:9", "16:", "16::", ":4k", "16:4q", "abc", "16 ",
-		" 16", "16:4k:1k:2k", "1.5k", "16kk",
+		"",	    "k",	   "-1",	   "+5",
+		"16x",	    "16k:1k:4k",   "1:0:1",	   "16:-4k",
+		"16:4k:-1", "16:4k:1k:-2", "16:4k:1k:2:9", "16:",
+		"16::",	    ":4k",	   "16:4q",	   "abc",
+		"16 ",	    " 16",	   "16:4k:1k:2k",  "1.5k",
+		"16kk",
 	};
 	uint64_t n = 7, max = 7, min = 7;
 	unsigned dirs = 7;

@@ -5,9 +5,9 @@
  * cpio bytes, ldd output, the command script's quoting, --disk and --mtd
  * values, the QEMU command line and the console scanner.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -148,11 +148,10 @@ static void test_cmd_script(void **state)
 
 static void test_ldd_parse(void **state)
 {
-	const char *text =
-		"\tlinux-vdso.so.1 (0x00007ffd)\n"
-		"\tlibmount.so.1 => /lib/x86_64-linux-gnu/libmount.so.1 (0x00007f)\n"
-		"\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f)\n"
-		"\t/lib64/ld-linux-x86-64.so.2 (0x00007f)\n";
+	const char *text = "\tlinux-vdso.so.1 (0x00007ffd)\n"
+			   "\tlibmount.so.1 => /lib/x86_64-linux-gnu/libmount.so.1 (0x00007f)\n"
+			   "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f)\n"
+			   "\t/lib64/ld-linux-x86-64.so.2 (0x00007f)\n";
 	char **v = NULL;
 
 	(void)state;
@@ -180,9 +179,14 @@ static void test_irfs_list(void **state)
 	char *mods[] = { "kernel/drivers/mtd/mtd.ko", "kernel/fs/jffs2/jffs2.ko", NULL };
 	const char *tools[] = { "/usr/sbin/flash_erase" };
 	struct fsb_guest_inputs in = {
-		.busybox = "/bin/busybox", .fsbench = "/usr/local/bin/fsbench",
-		.tools = tools, .ntools = 1, .moddir = "/k/lib/modules/6.1",
-		.modules = mods, .nmodules = 2, .with_libs = false,
+		.busybox = "/bin/busybox",
+		.fsbench = "/usr/local/bin/fsbench",
+		.tools = tools,
+		.ntools = 1,
+		.moddir = "/k/lib/modules/6.1",
+		.modules = mods,
+		.nmodules = 2,
+		.with_libs = false,
 	};
 	const struct fsb_irfs_entry *e;
 	struct fsb_irfs fs;
@@ -297,10 +301,17 @@ static void test_mtd_parse(void **state)
 static void test_qemu_argv(void **state)
 {
 	struct fsb_qemu_cfg c = {
-		.qemu = "/usr/bin/qemu-system-x86_64", .accel = "tcg", .kernel = "/k/vmlinuz",
-		.initrd = "/t/initrd.cpio", .append = "console=ttyS0", .memory_mb = 1024,
-		.cpus = 1, .result_path = "/t/result.json", .disks = { "/t/disk0.img" },
-		.snapshot = { true }, .ndisks = 1,
+		.qemu = "/usr/bin/qemu-system-x86_64",
+		.accel = "tcg",
+		.kernel = "/k/vmlinuz",
+		.initrd = "/t/initrd.cpio",
+		.append = "console=ttyS0",
+		.memory_mb = 1024,
+		.cpus = 1,
+		.result_path = "/t/result.json",
+		.disks = { "/t/disk0.img" },
+		.snapshot = { true },
+		.ndisks = 1,
 	};
 	char **v = NULL;
 	int n, i;
@@ -343,18 +354,12 @@ static void test_qemu_scan(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kmod_name),
-		cmocka_unit_test(test_kmod_order),
-		cmocka_unit_test(test_kmod_missing),
-		cmocka_unit_test(test_needs),
-		cmocka_unit_test(test_cmd_script),
-		cmocka_unit_test(test_ldd_parse),
-		cmocka_unit_test(test_irfs_list),
-		cmocka_unit_test(test_irfs_cpio),
-		cmocka_unit_test(test_disk_parse),
-		cmocka_unit_test(test_mtd_parse),
-		cmocka_unit_test(test_qemu_argv),
-		cmocka_unit_test(test_qemu_scan),
+		cmocka_unit_test(test_kmod_name),    cmocka_unit_test(test_kmod_order),
+		cmocka_unit_test(test_kmod_missing), cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_cmd_script),   cmocka_unit_test(test_ldd_parse),
+		cmocka_unit_test(test_irfs_list),    cmocka_unit_test(test_irfs_cpio),
+		cmocka_unit_test(test_disk_parse),   cmocka_unit_test(test_mtd_parse),
+		cmocka_unit_test(test_qemu_argv),    cmocka_unit_test(test_qemu_scan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,9 +3,9 @@
  * reading inputs (matrix expansion, labels, refusals), and the HTML report
  * (escaping of everything from the documents, one chart per test).
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -50,8 +50,8 @@ static void add(struct fsb_result *r, const char *id, const char *unit, double a
 	assert_non_null(t);
 	assert_int_equal(fsb_test_set_runs(t, runs, 3), 0);
 	t->has_latency = true;
-	t->latency = (struct fsb_latency){ .p50_us = 12, .p99_us = 140, .p999_us = 900,
-					   .max_us = 4200 };
+	t->latency =
+		(struct fsb_latency){ .p50_us = 12, .p99_us = 140, .p999_us = 900, .max_us = 4200 };
 }
 
 static void make_run(struct fsb_result *r, const char *label, double scale)
@@ -127,10 +127,8 @@ static void ratio_and_direction(void **state)
 	/* Rates: higher is faster. */
 	assert_true(fabs(fsb_compare_ratio(&slow, &fast) - 2.0) < 1e-9);
 	assert_int_equal(fsb_compare_verdict(&slow, &fast), FSB_CMP_BETTER);
-	assert_string_equal(fsb_compare_ratio_text(&slow, &fast, buf, sizeof(buf)),
-			    "2.00x faster");
-	assert_string_equal(fsb_compare_ratio_text(&fast, &slow, buf, sizeof(buf)),
-			    "2.00x slower");
+	assert_string_equal(fsb_compare_ratio_text(&slow, &fast, buf, sizeof(buf)), "2.00x faster");
+	assert_string_equal(fsb_compare_ratio_text(&fast, &slow, buf, sizeof(buf)), "2.00x slower");
 	/* Times: less is faster, and the ratio still reads "above 1 is faster". */
 	assert_true(fsb_compare_lower_is_better("s"));
 	assert_false(fsb_compare_lower_is_better("B/s"));
@@ -161,12 +159,10 @@ static void values_scale_like_the_text_view(void **state)
 	double div;
 	(void)state;
 
-	assert_string_equal(fsb_unit_format("B/s", 512.0 * 1048576, buf, sizeof(buf)),
-			    "512 MiB/s");
+	assert_string_equal(fsb_unit_format("B/s", 512.0 * 1048576, buf, sizeof(buf)), "512 MiB/s");
 	assert_string_equal(fsb_unit_format("B/s", 1.5 * 1073741824, buf, sizeof(buf)),
 			    "1.50 GiB/s");
-	assert_string_equal(fsb_unit_format("ops/s", 12345, buf, sizeof(buf)),
-			    "12.3 k/s");
+	assert_string_equal(fsb_unit_format("ops/s", 12345, buf, sizeof(buf)), "12.3 k/s");
 	assert_string_equal(fsb_unit_format("s", 0.179, buf, sizeof(buf)), "0.179 s");
 	assert_string_equal(fsb_unit_format("s", NAN, buf, sizeof(buf)), "0.00 µs");
 	assert_string_equal(fsb_unit_format_us(1200, buf, sizeof(buf)), "1.20 ms");
@@ -216,8 +212,9 @@ static void table_rows_and_columns(void **state)
 	assert_null(fsb_compare_cell(&t, 3, 0));
 	assert_non_null(fsb_compare_cell(&t, 3, 1));
 	/* ext4 is twice as fast and the ranges are apart. */
-	assert_int_equal(fsb_compare_verdict(fsb_compare_cell(&t, 0, 0),
-					     fsb_compare_cell(&t, 0, 1)), FSB_CMP_BETTER);
+	assert_int_equal(
+		fsb_compare_verdict(fsb_compare_cell(&t, 0, 0), fsb_compare_cell(&t, 0, 1)),
+		FSB_CMP_BETTER);
 	fsb_compare_table_release(&t);
 	fsb_compare_table_release(&t); /* idempotent */
 	fsb_result_release(&a);
@@ -240,17 +237,19 @@ static char *write_tmp(const char *text)
 	return path;
 }
 
-#define DOC(label, kind, unit)                                                          \
-	"{\"format_version\":1,\"tool\":\"fsbench\",\"kind\":\"" kind "\","             \
+#define DOC(label, kind, unit)                                                              \
+	"{\"format_version\":1,\"tool\":\"fsbench\",\"kind\":\"" kind "\","                 \
 	"\"setup\":{\"label\":\"" label "\"},\"tests\":[{\"id\":\"write\",\"unit\":\"" unit \
 	"\",\"median\":2,\"min\":1,\"max\":3,\"runs\":[1,2,3]}]}"
 
 static void set_expands_matrix(void **state)
 {
-	char *m = write_tmp("{\"format_version\":1,\"kind\":\"matrix\",\"setups\":["
-			    "{\"label\":\"ext2\",\"config\":{},\"results\":[" DOC("x", "run", "B/s")
-			    "," DOC("x", "lifecycle", "s") "]},"
-			    "{\"label\":\"ext3\",\"results\":[" DOC("y", "run", "B/s") "]}]}");
+	char *m = write_tmp(
+		"{\"format_version\":1,\"kind\":\"matrix\",\"setups\":["
+		"{\"label\":\"ext2\",\"config\":{},\"results\":[" DOC("x", "run", "B/s") "," DOC(
+			"x", "lifecycle",
+			"s") "]},"
+			     "{\"label\":\"ext3\",\"results\":[" DOC("y", "run", "B/s") "]}]}");
 	char *r = write_tmp(DOC("ext2", "run", "B/s"));
 	struct fsb_compare_set s = { 0 };
 	(void)state;
@@ -540,9 +539,10 @@ static void html_markup_numbers_only(void **state)
 
 	/* Numbers of every width; NaN and infinities draw at 0. */
 	session_start(&s);
-	fsb_html_markupf(&s.w, "<rect x=\"%.1f\" y=\"%d\" w=\"%zu\" h=\"%llu\" a=\"%g\" b=\"%5.2f\" "
-			 "c=\"%x\" d=\"%ld\" e=\"%%\"/>", NAN, -3, (size_t)7, 8ULL, INFINITY,
-			 -INFINITY, 255u, -9L);
+	fsb_html_markupf(&s.w,
+			 "<rect x=\"%.1f\" y=\"%d\" w=\"%zu\" h=\"%llu\" a=\"%g\" b=\"%5.2f\" "
+			 "c=\"%x\" d=\"%ld\" e=\"%%\"/>",
+			 NAN, -3, (size_t)7, 8ULL, INFINITY, -INFINITY, 255u, -9L);
 	assert_int_equal(session_end(&s), 0);
 	assert_string_equal(s.buf, "<rect x=\"0.0\" y=\"-3\" w=\"7\" h=\"8\" a=\"0\" b=\" 0.00\" "
 				   "c=\"ff\" d=\"-9\" e=\"%\"/>");

@@ -8,9 +8,9 @@
  * holder's PID), and templates naming block devices (a device node made
  * with mknod, a symlink to it, "--opt=DEV", "-dDEV", "x=DEV,y"), as root.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -195,11 +195,10 @@ static void rules_destroy_data_lifts_content_only(void **state)
 
 static void lock_holder_parsed(void **state)
 {
-	const char *text =
-		"1: POSIX  ADVISORY  WRITE 111 fe:00:42 0 EOF\n"
-		"2: FLOCK  ADVISORY  WRITE 222 fe:01:42 0 EOF\n"
-		"3: FLOCK  ADVISORY  WRITE 333 fe:00:42 0 EOF\n"
-		"3: -> FLOCK  ADVISORY  WRITE 444 fe:00:42 0 EOF\n";
+	const char *text = "1: POSIX  ADVISORY  WRITE 111 fe:00:42 0 EOF\n"
+			   "2: FLOCK  ADVISORY  WRITE 222 fe:01:42 0 EOF\n"
+			   "3: FLOCK  ADVISORY  WRITE 333 fe:00:42 0 EOF\n"
+			   "3: -> FLOCK  ADVISORY  WRITE 444 fe:00:42 0 EOF\n";
 
 	(void)state;
 	/* The FLOCK on that very file: not the POSIX lock, not another
@@ -208,11 +207,13 @@ static void lock_holder_parsed(void **state)
 	assert_int_equal(fsb_image_lock_holder(text, makedev(0xfe, 1), 42), 222);
 	assert_int_equal(fsb_image_lock_holder(text, makedev(0xfe, 0), 43), 0);
 	assert_int_equal(fsb_image_lock_holder("3: -> FLOCK  ADVISORY  WRITE 444 fe:00:42 0 EOF\n",
-					       makedev(0xfe, 0), 42), 0);
+					       makedev(0xfe, 0), 42),
+			 0);
 	assert_int_equal(fsb_image_lock_holder("", makedev(0xfe, 0), 42), 0);
 	/* Majors and minors are hex. */
 	assert_int_equal(fsb_image_lock_holder("7: FLOCK  ADVISORY  WRITE 9 103:1a:77 0 EOF",
-					       makedev(0x103, 0x1a), 77), 9);
+					       makedev(0x103, 0x1a), 77),
+			 9);
 }
 
 /* ---- real files ---- */
@@ -379,11 +380,12 @@ static void template_names_devices(void **state)
 
 	/* Templates that name no device pass, whatever they look like. */
 	assert_int_equal(fsb_mkfs_check_template("mkfs.ext4 -q -F {dev}", why, sizeof(why)), 0);
-	assert_int_equal(fsb_mkfs_check_template("mkfs.btrfs -d raid1 {devs}", why,
-						 sizeof(why)), 0);
+	assert_int_equal(fsb_mkfs_check_template("mkfs.btrfs -d raid1 {devs}", why, sizeof(why)),
+			 0);
 	assert_int_equal(fsb_mkfs_check_template("none", why, sizeof(why)), 0);
 	assert_int_equal(fsb_mkfs_check_template("mkfs.xfs -l logdev={dev2},size=1m {dev1}", why,
-						 sizeof(why)), 0);
+						 sizeof(why)),
+			 0);
 	if (geteuid() != 0) {
 		skip(); /* mknod needs root */
 		return;
@@ -408,8 +410,7 @@ static void template_names_devices(void **state)
 	assert_int_equal(fsb_mkfs_check_template(tmpl, why, sizeof(why)), -EPERM);
 	/* A relative path is resolved from the current directory. */
 	assert_int_equal(chdir(t->dir), 0);
-	assert_int_equal(fsb_mkfs_check_template("mkfs.ext4 -F ./blk", why, sizeof(why)),
-			 -EPERM);
+	assert_int_equal(fsb_mkfs_check_template("mkfs.ext4 -F ./blk", why, sizeof(why)), -EPERM);
 	assert_int_equal(chdir("/"), 0);
 
 	/* Expanded: the device made for it passes, by device number. */

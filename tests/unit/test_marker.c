@@ -3,9 +3,9 @@
  * process and against a fake /proc tree), and the scratch directory that
  * carries it (the marker goes last).
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -156,7 +156,8 @@ static void parse_good(void **state)
 
 	assert_int_equal(parse(HEAD "image=/var/tmp/a\\040b.img 2049:77 created=0\n"
 				    "mount=/tmp/fsbench.42.abcdef/mnt\n",
-			       &m, &why), 0);
+			       &m, &why),
+			 0);
 	assert_int_equal(m.owner.pid, 42);
 	assert_true(m.owner.start == 1000);
 	assert_string_equal(m.owner.boot_id, "0d6c2b1e-3c55-4f2a-9a1e-7c4bd0a1f2e3");
@@ -167,8 +168,9 @@ static void parse_good(void **state)
 	assert_string_equal(m.claims[1].path, "/tmp/fsbench.42.abcdef/mnt");
 	fsb_marker_release(&m);
 	/* Lines in any order after the first. */
-	assert_int_equal(parse("fsbench-owner 1\nboot=ab-12\nloop=/dev/loop0\nstart=0\npid=1\n", &m,
-			       &why), 0);
+	assert_int_equal(
+		parse("fsbench-owner 1\nboot=ab-12\nloop=/dev/loop0\nstart=0\npid=1\n", &m, &why),
+		0);
 	assert_int_equal(m.nclaims, 1);
 	fsb_marker_release(&m);
 }
@@ -177,24 +179,24 @@ static void parse_bad(void **state)
 {
 	static const char *const bad[] = {
 		"",
-		"fsbench-owner 2\npid=1\nstart=1\nboot=ab\n",          /* unknown version */
-		"pid=1\nstart=1\nboot=ab\n",                           /* no first line */
-		"fsbench-owner 1\nstart=1\nboot=ab\n",                 /* no pid */
-		"fsbench-owner 1\npid=1\nboot=ab\n",                   /* no start */
-		"fsbench-owner 1\npid=1\nstart=1\n",                   /* no boot */
-		HEAD "pid=43\n",                                       /* pid twice */
-		"fsbench-owner 1\npid=0\nstart=1\nboot=ab\n",          /* pid 0 */
+		"fsbench-owner 2\npid=1\nstart=1\nboot=ab\n", /* unknown version */
+		"pid=1\nstart=1\nboot=ab\n",		      /* no first line */
+		"fsbench-owner 1\nstart=1\nboot=ab\n",	      /* no pid */
+		"fsbench-owner 1\npid=1\nboot=ab\n",	      /* no start */
+		"fsbench-owner 1\npid=1\nstart=1\n",	      /* no boot */
+		HEAD "pid=43\n",			      /* pid twice */
+		"fsbench-owner 1\npid=0\nstart=1\nboot=ab\n", /* pid 0 */
 		"fsbench-owner 1\npid=-1\nstart=1\nboot=ab\n",
 		"fsbench-owner 1\npid=1x\nstart=1\nboot=ab\n",
 		"fsbench-owner 1\npid=99999999999\nstart=1\nboot=ab\n",
 		"fsbench-owner 1\npid=1\nstart=1\nboot=AB CD\n",
-		HEAD "mount=/tmp/x",                                   /* cut short */
+		HEAD "mount=/tmp/x", /* cut short */
 		HEAD "mount=relative/x\n",
 		HEAD "mount=/tmp/../etc\n",
 		HEAD "mount=/tmp//x\n",
-		HEAD "mount=/tmp/a b\n",                               /* unescaped blank */
-		HEAD "mount=/tmp/a\\04\n",                             /* short escape */
-		HEAD "mount=/tmp/a\\000\n",                            /* NUL */
+		HEAD "mount=/tmp/a b\n",    /* unescaped blank */
+		HEAD "mount=/tmp/a\\04\n",  /* short escape */
+		HEAD "mount=/tmp/a\\000\n", /* NUL */
 		HEAD "mount=/tmp/a\\9xy\n",
 		HEAD "loop=/dev/sda\n",
 		HEAD "loop=/dev/loop\n",
@@ -205,7 +207,7 @@ static void parse_bad(void **state)
 		HEAD "image=x.img 1:2 created=1\n",
 		HEAD "image=/x.img :2 created=1\n",
 		HEAD "kept=yes\n",
-		HEAD "owner=root\n",                                   /* unknown key */
+		HEAD "owner=root\n", /* unknown key */
 		HEAD "just words\n",
 	};
 	struct fsb_marker m;
@@ -331,8 +333,7 @@ static void scratch_names(void **state)
  * the directory still says whose it is. Root only. */
 static void scratch_remove_keeps_marker(void **state)
 {
-	char parent[] = "/tmp/fsb-unit.XXXXXX", dir[PATH_MAX], sub[PATH_MAX + 8],
-	     mk[PATH_MAX + 32];
+	char parent[] = "/tmp/fsb-unit.XXXXXX", dir[PATH_MAX], sub[PATH_MAX + 8], mk[PATH_MAX + 32];
 	struct stat st;
 	int rm, kept;
 	(void)state;

@@ -7,9 +7,9 @@
  * multi-device setups; and the matrix views (src/report/matrix.c) on fabricated results:
  * the JSON shape compare/report read, the text layout, the CSV lines.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -125,12 +125,12 @@ static void good_file(void **state)
 
 	s = &cfg.setups[0];
 	assert_string_equal(s->label, "ext2");
-	assert_string_equal(s->type, "ext2");          /* from the label */
+	assert_string_equal(s->type, "ext2"); /* from the label */
 	assert_string_equal(s->mkfs, "mkfs.ext2 -q -F {dev}");
 	assert_string_equal(s->options, "");
 	assert_int_equal(s->devices, 1);
-	assert_int_equal(s->image_bytes, 1ull << 30);  /* from [global] */
-	assert_int_equal(s->fill, FSB_FILL_ZERO);       /* the default */
+	assert_int_equal(s->image_bytes, 1ull << 30); /* from [global] */
+	assert_int_equal(s->fill, FSB_FILL_ZERO);     /* the default */
 	assert_string_equal(s->run, "--size 512m --files 16k");
 	assert_string_equal(s->lifecycle, "--repeat 2");
 	assert_int_equal(s->line, 9);
@@ -144,16 +144,16 @@ static void good_file(void **state)
 	assert_int_equal(s->fill, FSB_FILL_FF);
 
 	s = &cfg.setups[2];
-	assert_string_equal(s->type, "btrfs");         /* leading letters and digits */
+	assert_string_equal(s->type, "btrfs"); /* leading letters and digits */
 	assert_int_equal(s->devices, 2);
 	assert_int_equal(s->image_bytes, 2ull << 30);
-	assert_null(s->lifecycle);                      /* "lifecycle =" switches it off */
+	assert_null(s->lifecycle); /* "lifecycle =" switches it off */
 	assert_non_null(s->run);
 
 	s = fsb_matrix_config_find(&cfg, "XFS/crc");
 	assert_non_null(s);
 	assert_ptr_equal(s, &cfg.setups[3]);
-	assert_string_equal(s->type, "xfs");           /* lowercased */
+	assert_string_equal(s->type, "xfs");		      /* lowercased */
 	assert_string_equal(s->mkfs, "mkfs.xfs -q -f {dev}"); /* the type's default */
 	assert_null(s->run);
 	assert_string_equal(s->lifecycle, "--repeat 2");
@@ -210,10 +210,12 @@ static void bad_keys_and_sections(void **state)
 		   "image_size, fill, workdir, run, lifecycle, repeat)");
 	expect_bad("[ext2]\nrun = x\nworkdir = /tmp\n",
 		   "3: key 'workdir' belongs in [global], not [ext2]");
-	expect_bad("[Globals]\nrun = x\n[ext2]\n",
-		   "1: unknown section [Globals]: shared settings go in [global], setups in [LABEL]");
-	expect_bad("[defaults]\n[ext2]\nrun = x\n",
-		   "1: unknown section [defaults]: shared settings go in [global], setups in [LABEL]");
+	expect_bad(
+		"[Globals]\nrun = x\n[ext2]\n",
+		"1: unknown section [Globals]: shared settings go in [global], setups in [LABEL]");
+	expect_bad(
+		"[defaults]\n[ext2]\nrun = x\n",
+		"1: unknown section [defaults]: shared settings go in [global], setups in [LABEL]");
 	expect_bad("run = --size 8m\n[ext2]\n",
 		   "1: key 'run' outside a section: start with [global] or [LABEL]");
 	expect_bad("[global]\nrun = a\n\n[ext2]\nrun = b\nrun = c\n",
@@ -259,8 +261,9 @@ static void bad_values(void **state)
 		   "3: invalid devices '2x': expected a whole number from 1 to 8");
 	expect_bad("[global]\nrepeat = 0\n[ext2]\nrun = a\n",
 		   "2: invalid repeat '0': expected a whole number from 1 to 1000");
-	expect_bad("[x]\ntype = ext 4\nrun = a\n",
-		   "2: invalid type 'ext 4': expected a filesystem type such as ext4, xfs or btrfs");
+	expect_bad(
+		"[x]\ntype = ext 4\nrun = a\n",
+		"2: invalid type 'ext 4': expected a filesystem type such as ext4, xfs or btrfs");
 	expect_bad("[ext2]\nrun = a\nmkfs = mkfs.ext2 -L 'x {dev}\n",
 		   "3: invalid mkfs 'mkfs.ext2 -L 'x {dev}': unterminated single quote");
 	expect_bad("[global]\nrun = --size '8m\n[ext2]\n",
@@ -348,8 +351,8 @@ static void line_reader(void **state)
 	for (size_t e = 0; e < 3; e++) {
 		snprintf(text, sizeof(text),
 			 "\xef\xbb\xbf# ends %zu%s[global]%srun = --size 8m%s%s[ext2]%s[ext4-wb]%s"
-			 "type = ext4%soptions = data=writeback%s", e, ends[e], ends[e], ends[e],
-			 ends[e], ends[e], ends[e], ends[e], ends[e]);
+			 "type = ext4%soptions = data=writeback%s",
+			 e, ends[e], ends[e], ends[e], ends[e], ends[e], ends[e], ends[e], ends[e]);
 		load_good(text, &cfg);
 		assert_int_equal(cfg.nsetups, 2);
 		assert_string_equal(cfg.setups[0].label, "ext2");
@@ -377,7 +380,8 @@ static void guest_keys(void **state)
 		  "[jffs2]\nguest = yes\nmtd = 128k\nmkfs = none\n"
 		  "[ubifs]\nguest = yes\nmtd = 128k\n"
 		  "[reiserfs]\nguest = yes\nmkfs = mkreiserfs -q -f -f {dev}\n"
-		  "[ext4]\nguest = no\n", &cfg);
+		  "[ext4]\nguest = no\n",
+		  &cfg);
 	assert_int_equal(cfg.nsetups, 4);
 	assert_true(cfg.setups[0].guest);
 	assert_int_equal(cfg.setups[0].mtd_erase_bytes, 128 * 1024);
@@ -404,8 +408,7 @@ static void guest_keys(void **state)
 	expect_bad("[global]\nrun = --size 1m\n[jffs2]\nguest = yes\nmtd = 128k\n",
 		   "2: [jffs2]: run does not work on mtd (flash) setups: set 'run =' for this "
 		   "setup (the lifecycle measures the flash)");
-	load_good("[global]\nrun = --size 1m\n[reiserfs]\nguest = yes\noptions = notail\n",
-		  &cfg);
+	load_good("[global]\nrun = --size 1m\n[reiserfs]\nguest = yes\noptions = notail\n", &cfg);
 	assert_true(cfg.setups[0].guest);
 	assert_string_equal(cfg.setups[0].run, "--size 1m");
 	fsb_matrix_config_release(&cfg);
@@ -462,8 +465,9 @@ static void reserved_options(void **state)
 	/* A cluster of short options: -q then -o. */
 	expect_bad_plan("[global]\nrun = -qo x\n[ext2]\n",
 			"2: run: option '-o' is set by fsbench matrix, not in the file");
-	expect_bad_plan("[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
-			"2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
+	expect_bad_plan(
+		"[ext2]\nlifecycle = --repeat 2 --device /dev/sda\n",
+		"2: lifecycle: option '--device' is set by fsbench matrix, not in the file");
 	expect_bad_plan("[ext2]\nlifecycle = --fill zero\n",
 			"2: lifecycle: option '--fill' is set by fsbench matrix, not in the file");
 	expect_bad_plan("[ext2]\nlifecycle = -r2 -h\n",
@@ -494,7 +498,8 @@ static void lines_become_plans(void **state)
 		  "lifecycle = --copy-size 2m --repeat 5\n"
 		  "[xfs]\nfill = 0xff\nlifecycle = --phases mount-umount\n"
 		  "[jffs2]\nguest = yes\nmtd = 128k\nmkfs = none\nrun =\nlifecycle = --seed 9\n"
-		  "[skipped]\ntype = ext2\nrun = --size 0\n", &cfg);
+		  "[skipped]\ntype = ext2\nrun = --size 0\n",
+		  &cfg);
 	for (size_t i = 0; i < 3; i++)
 		cfg.setups[i].selected = true;
 	/* Only selected setups are parsed: [skipped]'s bad line is not read. */
@@ -505,7 +510,7 @@ static void lines_become_plans(void **state)
 	assert_string_equal(s->run_plan->cfg.label, "ext4-wb");
 	assert_int_equal(s->run_plan->cfg.size_bytes, 4 << 20);
 	assert_int_equal(s->run_plan->nops, 2);
-	assert_int_equal(s->run_plan->cfg.repeat, 2);      /* [global] repeat */
+	assert_int_equal(s->run_plan->cfg.repeat, 2); /* [global] repeat */
 	assert_true(s->run_plan->repeat_set);
 	assert_string_equal(s->run_words[0], "run");
 	assert_string_equal(s->run_words[1], "--size");
@@ -514,12 +519,12 @@ static void lines_become_plans(void **state)
 	assert_string_equal(s->lc_plan->cfg.label, "ext4-wb");
 	assert_string_equal(s->lc_plan->options, "data=writeback");
 	assert_string_equal(fsb_lc_plan_mkfs(s->lc_plan), "mkfs.ext4 -q -F {dev}");
-	assert_true(s->lc_plan->device_later);        /* the setup's loop device */
+	assert_true(s->lc_plan->device_later); /* the setup's loop device */
 	assert_null(s->lc_plan->device);
 	assert_true(s->lc_plan->destroy_data);
 	assert_int_equal(s->lc_plan->fill, FSB_FILL_ZERO);
 	assert_int_equal(s->lc_plan->copy_size, 2 << 20);
-	assert_int_equal(s->lc_plan->cfg.repeat, 5);      /* the line's own */
+	assert_int_equal(s->lc_plan->cfg.repeat, 5); /* the line's own */
 	assert_int_equal(s->lc_plan->nops, 6);
 
 	s = fsb_matrix_config_find(&cfg, "xfs");
@@ -566,19 +571,19 @@ static void multi_device_templates(void **state)
 		   "to {dev2})");
 	expect_bad("[btrfs]\nrun = a\ndevices = 2\nmkfs = mkfs.btrfs -f {dev}\n",
 		   "4: [btrfs]: mkfs names 1 of its 2 devices: use {devs}, or {dev1} to {dev2}");
-	expect_bad("[btrfs]\nrun = a\ndevices = 2\nmkfs = mkfs.btrfs {dev1} {dev3}\n",
-		   "4: [btrfs]: invalid mkfs 'mkfs.btrfs {dev1} {dev3}': a {devN} placeholder names "
-		   "more devices than there are (devices = 2)");
+	expect_bad(
+		"[btrfs]\nrun = a\ndevices = 2\nmkfs = mkfs.btrfs {dev1} {dev3}\n",
+		"4: [btrfs]: invalid mkfs 'mkfs.btrfs {dev1} {dev3}': a {devN} placeholder names "
+		"more devices than there are (devices = 2)");
 	expect_bad("[jffs2]\nrun = a\ndevices = 2\nmkfs = none\n",
 		   "4: [jffs2]: mkfs = none works on one device, not 2");
 	/* The count ignores order and repeats. */
 	assert_int_equal(fsb_mkfs_template_devices("mkfs.btrfs {devs}", 3, &(const char *){ 0 }),
 			 3);
-	assert_int_equal(fsb_mkfs_template_devices("m -d {dev2} {dev1} {dev2}", 2,
-						     &(const char *){ 0 }), 2);
+	assert_int_equal(
+		fsb_mkfs_template_devices("m -d {dev2} {dev1} {dev2}", 2, &(const char *){ 0 }), 2);
 	assert_int_equal(fsb_mkfs_template_devices("m {dev}", 2, &(const char *){ 0 }), 1);
-	assert_int_equal(fsb_mkfs_template_devices("m --devs={devs}", 4, &(const char *){ 0 }),
-			 4);
+	assert_int_equal(fsb_mkfs_template_devices("m --devs={devs}", 4, &(const char *){ 0 }), 4);
 }
 
 static void expansion(void **state)
@@ -663,16 +668,22 @@ static void template_naming_a_device(void **state)
 	}
 	snprintf(node, sizeof(node), "%.*s/blk", PATH_MAX - 8, tmpdir);
 	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(7, 251)), 0);
-	snprintf(text, sizeof(text), "[global]\nrun = --size 4m\n[ext4]\nmkfs = wipefs -a %s {dev}\n",
-		 node);
-	snprintf(want, sizeof(want), "4: invalid mkfs 'wipefs -a %s {dev}': '%s' is block device "
+	snprintf(text, sizeof(text),
+		 "[global]\nrun = --size 4m\n[ext4]\nmkfs = wipefs -a %s {dev}\n", node);
+	snprintf(want, sizeof(want),
+		 "4: invalid mkfs 'wipefs -a %s {dev}': '%s' is block device "
 		 "7:251, which fsbench did not make for it: name devices with {dev}, {devN} or "
-		 "{devs}", node, node);
+		 "{devs}",
+		 node, node);
 	expect_bad_prefix(text, want);
-	snprintf(text, sizeof(text), "[global]\nrun = --size 4m\n[ext4]\nmkfs = mkfs.ext4 "
-		 "--device=%s {dev}\n", node);
-	snprintf(want, sizeof(want), "4: invalid mkfs 'mkfs.ext4 --device=%s {dev}': "
-		 "'--device=%s' names block device '%s' (7:251)", node, node, node);
+	snprintf(text, sizeof(text),
+		 "[global]\nrun = --size 4m\n[ext4]\nmkfs = mkfs.ext4 "
+		 "--device=%s {dev}\n",
+		 node);
+	snprintf(want, sizeof(want),
+		 "4: invalid mkfs 'mkfs.ext4 --device=%s {dev}': "
+		 "'--device=%s' names block device '%s' (7:251)",
+		 node, node, node);
 	expect_bad_prefix(text, want);
 	unlink(node);
 }
@@ -728,8 +739,8 @@ static struct fsb_result *fake_run(const char *label, double write_bps)
 
 static struct fsb_result *fake_lifecycle(const char *label)
 {
-	static const char *const ids[] = { "mkfs", "mkfs-mount", "mkfs-umount",
-					   "mount-umount", "write", "read" };
+	static const char *const ids[] = { "mkfs",	   "mkfs-mount", "mkfs-umount",
+					   "mount-umount", "write",	 "read" };
 	struct fsb_result *r = calloc(1, sizeof(*r));
 
 	assert_non_null(r);
@@ -847,8 +858,9 @@ static void view_json(void **state)
 		struct fsb_result r;
 		char why[256];
 
-		assert_int_equal(fsb_json_to_result(json_object_array_get_idx(v, 1), &r, why,
-						    sizeof(why)), 0);
+		assert_int_equal(
+			fsb_json_to_result(json_object_array_get_idx(v, 1), &r, why, sizeof(why)),
+			0);
 		assert_string_equal(r.kind, "lifecycle");
 		fsb_result_release(&r);
 	}
@@ -857,7 +869,8 @@ static void view_json(void **state)
 	assert_true(json_object_object_get_ex(s, "status", &v));
 	assert_string_equal(json_object_get_string(v), "skipped");
 	assert_true(json_object_object_get_ex(s, "error", &v));
-	assert_string_equal(json_object_get_string(v), "filesystem type 'reiserfs' is not supported");
+	assert_string_equal(json_object_get_string(v),
+			    "filesystem type 'reiserfs' is not supported");
 	assert_true(json_object_object_get_ex(s, "results", &v));
 	assert_int_equal(json_object_array_length(v), 0);
 	json_object_put(doc);
@@ -873,9 +886,11 @@ static void view_text_and_csv(void **state)
 	fake_doc(&d);
 	text = render(fsb_matrix_write_text, &d);
 	/* The configuration as the reference lists it, commands shared. */
-	assert_non_null(strstr(text, "               ext2:     mkfs.ext2 -q -F {dev}  mount -t ext2\n"));
-	assert_non_null(strstr(text, "               ext4-wb:  mkfs.ext4 -q -F {dev}  mount -t ext4 "
-				     "-o data=writeback  lifecycle: --repeat 2\n"));
+	assert_non_null(
+		strstr(text, "               ext2:     mkfs.ext2 -q -F {dev}  mount -t ext2\n"));
+	assert_non_null(strstr(text,
+			       "               ext4-wb:  mkfs.ext4 -q -F {dev}  mount -t ext4 "
+			       "-o data=writeback  lifecycle: --repeat 2\n"));
 	assert_non_null(strstr(text, "Command: fsbench run --size 8m\n"));
 	/* One bonnie header, one row per measured setup. */
 	assert_int_equal(count_of(text, "Filesystem | K/sec %CPU"), 1);
@@ -888,10 +903,12 @@ static void view_text_and_csv(void **state)
 	/* The lifecycle table: the setup that ran it, medians with range. */
 	assert_non_null(strstr(text, "\nLifecycle, ms: median [min-max] of 2 runs; the copy is "
 				     "2.0 MiB\n"));
-	assert_non_null(strstr(text, "\nFilesystem | mkfs             mkfs-mount       mkfs-umount  "
-				     "    mount-umount     write            read\n"));
-	assert_non_null(strstr(text, "\next4-wb    | 11.0 [10.0-12.0] 22.0 [20.0-24.0] 33.0 "
-				     "[30.0-36.0] 44.0 [40.0-48.0] 55.0 [50.0-60.0] 66.0 [60.0-72.0]\n"));
+	assert_non_null(strstr(text,
+			       "\nFilesystem | mkfs             mkfs-mount       mkfs-umount  "
+			       "    mount-umount     write            read\n"));
+	assert_non_null(strstr(text,
+			       "\next4-wb    | 11.0 [10.0-12.0] 22.0 [20.0-24.0] 33.0 "
+			       "[30.0-36.0] 44.0 [40.0-48.0] 55.0 [50.0-60.0] 66.0 [60.0-72.0]\n"));
 	assert_non_null(strstr(text, "  reiserfs: skipped: filesystem type 'reiserfs' is not "
 				     "supported\n"));
 	assert_non_null(strstr(text, "# ext4-wb: cache drop, median of 3 runs"));

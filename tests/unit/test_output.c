@@ -4,9 +4,9 @@
  * fails is kept in a fallback file. The root-only cases (owner kept, block
  * device node, read-only and full tmpfs mounts) skip without root.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 

@@ -7,9 +7,9 @@
  * (tmpfs and the filesystem of /tmp, O_DIRECT and cached), with each
  * engine; the registry keeps them out of the default suite.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -21,11 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/error.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "engines/engine.h"
 #include "report/result.h"
+#include "util/error.h"
 #include "workloads/blockfile.h"
 
 #define BS 4096u
@@ -147,8 +147,8 @@ static const struct fsb_engine_ops *rec_wrap(const char *name)
 }
 
 /* One run of a workload hook by hook, as the runner does it. */
-static int run_hooks(const char *test, const struct fsb_config *cfg, const char *dir,
-		     uint64_t work, unsigned run_index, struct fsb_sink *sink)
+static int run_hooks(const char *test, const struct fsb_config *cfg, const char *dir, uint64_t work,
+		     unsigned run_index, struct fsb_sink *sink)
 {
 	const struct fsb_workload_ops *ops = fsb_registry_find(test);
 	struct fsb_ctx ctx = { .cfg = cfg, .dir = dir, .work = work, .run_index = run_index };
@@ -214,8 +214,13 @@ static void read_gens(const char *dir, uint64_t n, uint64_t *gens)
 
 static void every_block_once_per_run(void **state)
 {
-	static const struct { const char *engine; unsigned depth; } cases[] = {
-		{ "psync", 1 }, { "io_uring", 8 }, { "null", 32 },
+	static const struct {
+		const char *engine;
+		unsigned depth;
+	} cases[] = {
+		{ "psync", 1 },
+		{ "io_uring", 8 },
+		{ "null", 32 },
 	};
 	const uint64_t n = 1000;
 	char *dir = make_dir("/dev/shm");
@@ -226,8 +231,10 @@ static void every_block_once_per_run(void **state)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		for (int w = 0; w < 2; w++) {
 			const char *test = w ? "randwrite" : "randread";
-			struct fsb_config cfg = { .seed = 11, .size_bytes = n * BS,
-						  .chunk_bytes = 8192, .cache = FSB_CACHE_KEEP,
+			struct fsb_config cfg = { .seed = 11,
+						  .size_bytes = n * BS,
+						  .chunk_bytes = 8192,
+						  .cache = FSB_CACHE_KEEP,
 						  .iodepth = cases[c].depth };
 			static uint64_t first[1000];
 
@@ -293,8 +300,9 @@ static void randwrite_stamps_its_generation(void **state)
 	uint64_t *gens = calloc(n, sizeof(*gens));
 	struct fsb_hist hist;
 	struct fsb_sink sink = { .hist = &hist };
-	struct fsb_config cfg = { .seed = 3, .size_bytes = n * BS, .cache = FSB_CACHE_KEEP,
-				  .iodepth = 16 };
+	struct fsb_config cfg = {
+		.seed = 3, .size_bytes = n * BS, .cache = FSB_CACHE_KEEP, .iodepth = 16
+	};
 	unsigned newer = 0;
 	(void)state;
 
@@ -327,8 +335,9 @@ static void randread_catches_a_bad_block(void **state)
 	char *dir = make_dir("/dev/shm"), path[300], zero[BS], want[400];
 	struct fsb_hist hist;
 	struct fsb_sink sink = { .hist = &hist };
-	struct fsb_config cfg = { .seed = 3, .size_bytes = n * BS, .cache = FSB_CACHE_KEEP,
-				  .iodepth = 4 };
+	struct fsb_config cfg = {
+		.seed = 3, .size_bytes = n * BS, .cache = FSB_CACHE_KEEP, .iodepth = 4
+	};
 	struct captured cap;
 	int fd;
 	(void)state;
@@ -372,8 +381,9 @@ static void size_below_one_block_refused(void **state)
 
 	capture_start(&cap);
 	assert_int_equal(run_hooks("randread", &cfg, dir, 1, 0, &sink), -EINVAL);
-	assert_non_null(strstr(capture_end(&cap),
-			       "fsbench: randread: --size 1000 is smaller than one block of 4096 bytes"));
+	assert_non_null(
+		strstr(capture_end(&cap),
+		       "fsbench: randread: --size 1000 is smaller than one block of 4096 bytes"));
 	rm_dir(dir);
 }
 
@@ -387,8 +397,12 @@ static void measure(const char *parent, enum fsb_cache_mode cache, const char *e
 	const uint64_t n = 2048; /* 8 MiB */
 	char *dir = make_dir(parent);
 	uint64_t *gens = calloc(n, sizeof(*gens));
-	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 20000000, .chunk_bytes = 8192,
-				  .size_bytes = n * BS, .seed = 9, .cache = cache,
+	struct fsb_config cfg = { .repeat = 2,
+				  .min_time_ns = 20000000,
+				  .chunk_bytes = 8192,
+				  .size_bytes = n * BS,
+				  .seed = 9,
+				  .cache = cache,
 				  .iodepth = depth };
 	struct fsb_runner rn = { .cfg = &cfg, .dir = dir };
 	struct fsb_result res;
@@ -439,8 +453,12 @@ static void growth_stops_at_every_block(void **state)
 {
 	const uint64_t n = 8192;
 	char *dir = make_dir("/dev/shm");
-	struct fsb_config cfg = { .repeat = 1, .min_time_ns = 5000000000ull, .chunk_bytes = 8192,
-				  .size_bytes = n * BS, .seed = 9, .cache = FSB_CACHE_KEEP,
+	struct fsb_config cfg = { .repeat = 1,
+				  .min_time_ns = 5000000000ull,
+				  .chunk_bytes = 8192,
+				  .size_bytes = n * BS,
+				  .seed = 9,
+				  .cache = FSB_CACHE_KEEP,
 				  .iodepth = 8 };
 	struct fsb_runner rn = { .cfg = &cfg, .dir = dir };
 	struct fsb_result res;

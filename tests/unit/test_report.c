@@ -7,9 +7,9 @@
  * FSB_UPDATE_GOLDEN=1 rewrites the golden files from the current writers
  * instead of comparing; read the diff before committing it.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -39,18 +39,18 @@ struct known {
 
 /* Numbers chosen to match the bonnie 1.2 and bonnie++ reports (docs/references.md). */
 static const struct known known_tests[] = {
-	{ "putc", "B/s", 6718464, 20000, 98.5, 2993 },        /* 6561 K/sec */
-	{ "write", "B/s", 24730624, 300000, 13.4, 298 },      /* 24151 K/sec */
-	{ "rewrite", "B/s", 9019392, 50000, 7.6, 55 },        /* 8808 K/sec */
-	{ "getc", "B/s", 5522432, 900000, 84.8, 2804 },       /* 5393, noisy */
-	{ "read", "B/s", 22622208, 100000, 9.8, 134 },        /* 22092 K/sec */
-	{ "seeks", "ops/s", 130.9, 1.5, 1.3, 467123 },        /* 467ms */
+	{ "putc", "B/s", 6718464, 20000, 98.5, 2993 },	 /* 6561 K/sec */
+	{ "write", "B/s", 24730624, 300000, 13.4, 298 }, /* 24151 K/sec */
+	{ "rewrite", "B/s", 9019392, 50000, 7.6, 55 },	 /* 8808 K/sec */
+	{ "getc", "B/s", 5522432, 900000, 84.8, 2804 },	 /* 5393, noisy */
+	{ "read", "B/s", 22622208, 100000, 9.8, 134 },	 /* 22092 K/sec */
+	{ "seeks", "ops/s", 130.9, 1.5, 1.3, 467123 },	 /* 467ms */
 	{ "seq-create", "ops/s", 7513, 10, 99.2, 19351 },
 	{ "seq-stat", "ops/s", 45000, 100, 100.4, 56 },
 	{ "seq-delete", "ops/s", 5140, 10, 98, 77.9 },
 	{ "rand-create", "ops/s", 3964, 10, 67, 15 },
 	{ "rand-stat", "ops/s", 52000, 100, 99, 41 },
-	{ "rand-delete", "ops/s", 5652, 10, 99, 150e6 },       /* 150s */
+	{ "rand-delete", "ops/s", 5652, 10, 99, 150e6 }, /* 150s */
 };
 
 #define NKNOWN (sizeof(known_tests) / sizeof(known_tests[0]))
@@ -169,7 +169,7 @@ static void test_csv_shapes(void **state)
 	/* Metadata only, bonnie++ -n 1:4k:1k:2 style plus a non-default chunk. */
 	build_known(&r);
 	for (size_t i = 0; i < 6; i++)
-		assert_int_equal(fsb_strset(&r.tests[i].unit, "s"), 0);   /* not B/s: ignored */
+		assert_int_equal(fsb_strset(&r.tests[i].unit, "s"), 0); /* not B/s: ignored */
 	assert_int_equal(fsb_result_param_u64(&r, "files", 1024), 0);
 	assert_int_equal(fsb_result_param_u64(&r, "file_max_bytes", 4096), 0);
 	assert_int_equal(fsb_result_param_u64(&r, "file_min_bytes", 1024), 0);
@@ -178,9 +178,10 @@ static void test_csv_shapes(void **state)
 	assert_int_equal(fsb_strset(&r.setup.label, "a,b\nc\x1b[2J"), 0);
 	s = render(fsb_csv_line, &r, &err);
 	assert_int_equal(err, 0);
-	assert_string_equal(s, "1.98,0.1.0,a;b\\nc\\x1b[2J,1,1795997322,,,,,,,,,,,,,,,,,1,4096,1024,,2,"
-			       "7513,99,45000,100,5140,98,3964,67,52000,99,5652,99,"
-			       ",,,,,,19351us,56us,77us,15us,41us,150s\n");
+	assert_string_equal(
+		s, "1.98,0.1.0,a;b\\nc\\x1b[2J,1,1795997322,,,,,,,,,,,,,,,,,1,4096,1024,,2,"
+		   "7513,99,45000,100,5140,98,3964,67,52000,99,5652,99,"
+		   ",,,,,,19351us,56us,77us,15us,41us,150s\n");
 	assert_int_equal(count_fields(s), 50);
 	free(s);
 	fsb_result_release(&r);
@@ -416,10 +417,18 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_string_equal(p->key, q->key);
 		assert_int_equal(p->type, q->type);
 		switch (p->type) {
-		case FSB_PARAM_U64: assert_int_equal(p->u, q->u); break;
-		case FSB_PARAM_DOUBLE: assert_true(p->d == q->d); break;
-		case FSB_PARAM_STR: assert_string_equal(p->s, q->s); break;
-		case FSB_PARAM_BOOL: assert_int_equal(p->b, q->b); break;
+		case FSB_PARAM_U64:
+			assert_int_equal(p->u, q->u);
+			break;
+		case FSB_PARAM_DOUBLE:
+			assert_true(p->d == q->d);
+			break;
+		case FSB_PARAM_STR:
+			assert_string_equal(p->s, q->s);
+			break;
+		case FSB_PARAM_BOOL:
+			assert_int_equal(p->b, q->b);
+			break;
 		}
 	}
 
@@ -478,8 +487,8 @@ static void test_json_round_trip(void **state)
 	/* Only the test whose runs were cut short has the key. */
 	assert_non_null(strstr(s, "\"short_reason\":\"space\""));
 	assert_null(strstr(strstr(s, "\"short_reason\"") + 1, "\"short_reason\""));
-	assert_non_null(strstr(s, "\"path\":\"a/b \\\"c\\\" é\""));  /* no \/ escapes */
-	assert_null(strstr(s, "\"fill\""));                             /* NULL left out */
+	assert_non_null(strstr(s, "\"path\":\"a/b \\\"c\\\" é\"")); /* no \/ escapes */
+	assert_null(strstr(s, "\"fill\""));			    /* NULL left out */
 	assert_non_null(strstr(s, "\"noisy\":true"));
 	doc = json_tokener_parse(s);
 	assert_non_null(doc);
@@ -579,7 +588,7 @@ static void test_json_load_refusals(void **state)
 	saved = dup(2);
 	devnull = open("/dev/null", O_WRONLY);
 	assert_true(saved >= 0 && devnull >= 0);
-	dup2(devnull, 2);   /* one message per cut is expected, not interesting */
+	dup2(devnull, 2); /* one message per cut is expected, not interesting */
 	for (size_t cut = 0; cut < len - 2; cut += 7) {
 		err = load_text(s, cut, &r);
 		if (err != -EINVAL || r.tests)
@@ -612,8 +621,9 @@ static int read_doc(const char *text, char *why, size_t why_len)
 	return err;
 }
 
-#define MINI_TEST "{\"id\": \"write\", \"unit\": \"B/s\", \"median\": 2, \"min\": 1, \"max\": 3, " \
-		  "\"cv\": 0.5, \"runs\": [1, 2, 3]}"
+#define MINI_TEST                                                                        \
+	"{\"id\": \"write\", \"unit\": \"B/s\", \"median\": 2, \"min\": 1, \"max\": 3, " \
+	"\"cv\": 0.5, \"runs\": [1, 2, 3]}"
 
 /* The usual head of a document, for the refusal table below. */
 #define HEAD "{\"format_version\": 1, \"tool\": \"fsbench\", \"kind\": \"run\", "
@@ -631,33 +641,32 @@ static const struct {
 	  "format_version is not an integer" },
 	{ "{\"tool\": \"fsbench\", \"kind\": \"run\", \"tests\": []}",
 	  "format_version is missing" },
-	{ "{\"format_version\": 1, \"tool\": \"fsbench\", \"tests\": []}",
-	  "kind is missing" },
+	{ "{\"format_version\": 1, \"tool\": \"fsbench\", \"tests\": []}", "kind is missing" },
 	{ "{\"format_version\": 1, \"tool\": \"fsbench\", \"kind\": \"matrix\", \"setups\": []}",
 	  "kind 'matrix' holds several results, not one" },
 	{ HEAD "\"tests\": {}}", "tests is not an array" },
 	{ HEAD "\"x\": 1}", "tests is missing" },
 	{ HEAD "\"tests\": [" MINI_TEST ", 7]}", "tests[1] is not an object" },
 	{ HEAD "\"tests\": [" MINI_TEST ", " TEST_START
-	  "\"median\": 2, \"min\": 1, \"max\": 3, \"runs\": [1, \"2\"]}]}",
+	       "\"median\": 2, \"min\": 1, \"max\": 3, \"runs\": [1, \"2\"]}]}",
 	  "tests[1].runs[1] is not a number" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 2, \"min\": 1, \"max\": 3, "
-	  "\"runs\": \"1 2\"}]}",
+	       "\"runs\": \"1 2\"}]}",
 	  "tests[0].runs is not an array" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 2, \"min\": 1, \"max\": 3, \"runs\": []}]}",
 	  "tests[0].runs is empty" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": -2, \"min\": 1, \"max\": 3, \"runs\": [1]}]}",
 	  "tests[0].median is negative" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": NaN, \"min\": 1, \"max\": 3, "
-	  "\"runs\": [1]}]}",
+	       "\"runs\": [1]}]}",
 	  "tests[0].median is not a finite number" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"max\": 3, \"runs\": [1]}]}",
 	  "tests[0].min is missing" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
-	  "\"latency_us\": {\"max\": 1, \"p50\": 1, \"p99\": \"1\", \"p999\": 1}}]}",
+	       "\"latency_us\": {\"max\": 1, \"p50\": 1, \"p99\": \"1\", \"p999\": 1}}]}",
 	  "tests[0].latency_us.p99 is not a number" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
-	  "\"work\": 1.5}]}",
+	       "\"work\": 1.5}]}",
 	  "tests[0].work is not an integer" },
 	{ HEAD "\"host\": {\"ram_bytes\": -1}, \"tests\": []}", "host.ram_bytes is negative" },
 	{ HEAD "\"setup\": [], \"tests\": []}", "setup is not an object" },
@@ -673,8 +682,9 @@ static void test_json_reader_refusals(void **state)
 	(void)state;
 	/* Unknown keys anywhere are a newer writer's additions: accepted. */
 	assert_int_equal(read_doc(HEAD "\"tests\": [" MINI_TEST "], \"future\": {\"x\": [1]}, "
-				  "\"params\": {\"list\": [1, 2], \"neg\": -3}}",
-				  why, sizeof(why)), 0);
+				       "\"params\": {\"list\": [1, 2], \"neg\": -3}}",
+				  why, sizeof(why)),
+			 0);
 
 	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
 		assert_int_equal(read_doc(refusals[i].doc, why, sizeof(why)), -EINVAL);
@@ -731,7 +741,7 @@ static void test_json_reader_huge_array(void **state)
 	(void)state;
 	assert_non_null(text);
 	p = text + sprintf(text, HEAD "\"tests\": [{\"id\": \"r\", \"unit\": \"s\", "
-			   "\"median\": 1, \"min\": 1, \"max\": 1, \"runs\": [");
+				      "\"median\": 1, \"min\": 1, \"max\": 1, \"runs\": [");
 	for (size_t i = 0; i < n; i++)
 		p += sprintf(p, "%s1", i ? "," : "");
 	strcpy(p, "]}]}");
@@ -746,11 +756,13 @@ static void test_json_reader_huge_array(void **state)
  */
 static void mutate_walk(struct json_object *root, struct json_object *node, int *checked)
 {
-	static const char *const bad[] = { "\"x\"", "-1", "1e999", "[]", "{}", "null", "true",
-					   "1.5", "18446744073709551615" };
+	static const char *const bad[] = { "\"x\"", "-1",  "1e999",
+					   "[]",    "{}",  "null",
+					   "true",  "1.5", "18446744073709551615" };
 
 	if (json_object_is_type(node, json_type_object)) {
-		json_object_object_foreach(node, key, val) {
+		json_object_object_foreach(node, key, val)
+		{
 			struct json_object *keep = json_object_get(val);
 
 			for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -881,8 +893,8 @@ static void test_writer_kinds(void **state)
 		assert_non_null(fsb_writer_select(*n, "run"));
 		assert_non_null(fsb_writer_select(*n, "lifecycle"));
 	}
-	for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv", NULL };
-	     *n; n++) {
+	for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv", NULL }; *n;
+	     n++) {
 		assert_ptr_equal(fsb_writer_select(*n, "run"), fsb_writer_find(*n));
 		assert_null(fsb_writer_select(*n, "lifecycle"));
 	}
@@ -899,8 +911,8 @@ static void test_writer_kinds(void **state)
 
 		build_known(&r);
 		assert_int_equal(fsb_strset(&r.kind, "lifecycle"), 0);
-		for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv",
-								   NULL };
+		for (const char *const *n =
+			     (const char *const[]){ "bonnie", "bonnie++", "csv", NULL };
 		     *n; n++) {
 			FILE *f = fopen("/dev/null", "w");
 

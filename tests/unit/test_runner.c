@@ -3,9 +3,9 @@
  * short runs, every kept run does the same work, teardown always runs, a
  * workload's error is passed up, figures and summaries are computed.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -347,14 +347,14 @@ static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
 	cfg.repeat = 1;
 	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
 	fsb_result_release(&res);
-	k = runs;               /* calls until the first kept run */
+	k = runs; /* calls until the first kept run */
 	if (k < 2)
-		skip();         /* the machine is so slow that nothing grew */
+		skip(); /* the machine is so slow that nothing grew */
 	space_reset();
 	space_seq[0] = 1000000000;
 	space_n = 1;
 	cfg.repeat = 3;
-	enospc_on_run = k + 1;  /* the second measured run */
+	enospc_on_run = k + 1; /* the second measured run */
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
 	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
@@ -385,7 +385,7 @@ static void out_of_space_at_the_first_work_is_an_error(void **state)
 	space_reset();
 	space_seq[0] = 1000000000;
 	space_n = 1;
-	enospc_above = 999;     /* the first work, 1000, does not fit */
+	enospc_above = 999; /* the first work, 1000, does not fit */
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
 	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), -ENOSPC);
@@ -438,17 +438,18 @@ static void registry_selects(void **state)
 static void needs_checked_up_front(void **state)
 {
 	static const struct fsb_workload_ops plain = { .name = "plain" };
-	static const struct fsb_workload_ops rooted = { .name = "rooted",
-							.needs = FSB_NEEDS_ROOT };
+	static const struct fsb_workload_ops rooted = { .name = "rooted", .needs = FSB_NEEDS_ROOT };
 	static const struct fsb_workload_ops dev = {
-		.name = "dev", .needs = FSB_NEEDS_ROOT | FSB_NEEDS_BLOCKDEV | FSB_NEEDS_MOUNT };
+		.name = "dev", .needs = FSB_NEEDS_ROOT | FSB_NEEDS_BLOCKDEV | FSB_NEEDS_MOUNT
+	};
 	const struct fsb_workload_ops *all[] = { &plain, &rooted, &dev };
 	struct fsb_err_scope sc;
 
 	(void)state;
 	assert_int_equal(fsb_runner_check_needs(all, 1, 0), 0);
-	assert_int_equal(fsb_runner_check_needs(all, 3, FSB_NEEDS_ROOT | FSB_NEEDS_BLOCKDEV |
-							   FSB_NEEDS_MOUNT), 0);
+	assert_int_equal(fsb_runner_check_needs(
+				 all, 3, FSB_NEEDS_ROOT | FSB_NEEDS_BLOCKDEV | FSB_NEEDS_MOUNT),
+			 0);
 	/* One line naming the first test that lacks something, and what. */
 	fsb_error_clear(&caught);
 	fsb_err_capture_begin(&sc, &caught, true);

@@ -6,9 +6,9 @@
  * was printed by nobody (exit 1, no message), and several failing seekers
  * printed one line each.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -41,8 +41,13 @@ static int env_setup(void **state)
 	assert_non_null(mkdtemp(e->parent));
 	assert_int_equal(fsb_scratch_create(e->parent, e->dir, sizeof(e->dir)), 0);
 	e->cfg = (struct fsb_config){
-		.repeat = 1, .cache = FSB_CACHE_KEEP, .seed = 7, .size_bytes = 256 << 10,
-		.chunk_bytes = 8192, .seeks = 300, .seekers = 3,
+		.repeat = 1,
+		.cache = FSB_CACHE_KEEP,
+		.seed = 7,
+		.size_bytes = 256 << 10,
+		.chunk_bytes = 8192,
+		.seeks = 300,
+		.seekers = 3,
 	};
 	e->ctx = (struct fsb_ctx){ .cfg = &e->cfg, .dir = e->dir, .work = 300 };
 	e->ops = fsb_registry_find("seeks");
@@ -144,13 +149,15 @@ static void foreign_data_is_one_line(void **state)
 	assert_int_equal(lines(err), 1);
 	assert_non_null(strstr(err, "fsbench: seeks: seeker "));
 	assert_non_null(strstr(err, " found a data mismatch in '"));
-	assert_non_null(strstr(err, "(and 2 other seekers): not fsbench data (zeroed or foreign)\n"));
+	assert_non_null(
+		strstr(err, "(and 2 other seekers): not fsbench data (zeroed or foreign)\n"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(file_cut_short_is_one_line, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(file_cut_short_is_one_line, env_setup,
+						env_teardown),
 		cmocka_unit_test_setup_teardown(foreign_data_is_one_line, env_setup, env_teardown),
 	};
 

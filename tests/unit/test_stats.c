@@ -1,7 +1,7 @@
 /* Unit tests: summaries, the latency histogram, the auto-scaling rule. */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -154,8 +154,9 @@ static void scale_share_of_space(void **state)
 	assert_true(fsb_scale_share(UINT64_MAX, 1000, 4096) == UINT64_MAX);
 	assert_int_equal(fsb_scale_share(101, 0, 0), 50);
 	/* the growth rule respects the share as its cap */
-	assert_int_equal(fsb_scale_next(1000, 1000000, 500000000, 10,
-					fsb_scale_share(20000, 1000, 10)), 10000);
+	assert_int_equal(
+		fsb_scale_next(1000, 1000000, 500000000, 10, fsb_scale_share(20000, 1000, 10)),
+		10000);
 }
 
 int main(void)

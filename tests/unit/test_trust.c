@@ -7,9 +7,9 @@
  * user, in a world-writable directory without the sticky bit (also when
  * reached through a symlink), a FIFO (without hanging).
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -63,7 +63,7 @@ static void files(void **state)
 	st = file_st(1000, 0664);
 	assert_int_equal(fsb_trust_check_file("m.ini", &st, 1000, why, sizeof(why)), -EPERM);
 	assert_string_equal(why, "refusing 'm.ini': it is writable by group or others (mode 0664), "
-			    "and what it says is run as root: chmod go-w 'm.ini'");
+				 "and what it says is run as root: chmod go-w 'm.ini'");
 	st = file_st(1000, 0646);
 	assert_int_equal(fsb_trust_check_file("m.ini", &st, 1000, why, sizeof(why)), -EPERM);
 	assert_non_null(strstr(why, "chmod go-w"));

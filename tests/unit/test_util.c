@@ -2,9 +2,9 @@
  * Unit tests: size parsing and formatting, scratch directories, stop
  * signals, child processes that die with their parent, terminal-safe text.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -255,7 +255,7 @@ static void atomic_write_and_read(void **state)
 /* Every catchable fatal signal stops the run like SIGINT: flag, not death. */
 static void stop_signals(void **state)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+	static const int stops[] = { SIGINT,  SIGTERM, SIGHUP,	SIGQUIT,   SIGUSR1, SIGUSR2,
 				     SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 	(void)state;
 
@@ -343,7 +343,8 @@ static void spawn_runs_and_reports(void **state)
 	sigaddset(&usr2, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &usr2, &old);
 	assert_int_equal(pipe(p), 0);
-	pid = spawn_sh("grep -E '^Sig(Ign|Blk):' /proc/self/status", (const int[3]){ -1, p[1], -1 });
+	pid = spawn_sh("grep -E '^Sig(Ign|Blk):' /proc/self/status",
+		       (const int[3]){ -1, p[1], -1 });
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(p[1]);
 	assert_true(pid > 0);
@@ -469,13 +470,18 @@ static void text_escapes_terminal_controls(void **state)
 	/* CSI: clear the screen. */
 	expect_put("\x1b[2Jlabel", "\\x1b[2Jlabel", 12);
 	/* A raw 0x9b byte (8-bit CSI), not valid UTF-8 on its own. */
-	expect_put("x\x9b" "2Jy", "x\\x9b2Jy", 8);
+	expect_put("x\x9b"
+		   "2Jy",
+		   "x\\x9b2Jy", 8);
 	/* U+009B as UTF-8 (C2 9B), and U+0085 (NEL). */
-	expect_put("x\xc2\x9b" "2J\xc2\x85", "x\\u009b2J\\u0085", 15);
+	expect_put("x\xc2\x9b"
+		   "2J\xc2\x85",
+		   "x\\u009b2J\\u0085", 15);
 	/* Valid UTF-8 text is kept: U+00A0 and above are not controls. */
 	expect_put("m\xc3\xbcller 5 \xc2\xb5s", "m\xc3\xbcller 5 \xc2\xb5s", 11);
 	/* Invalid bytes: lone continuation, overlong '<', surrogate, cut short. */
-	expect_put("\x80\xc0\xbc\xed\xa0\x80\xe2\x82", "\\x80\\xc0\\xbc\\xed\\xa0\\x80\\xe2\\x82", 32);
+	expect_put("\x80\xc0\xbc\xed\xa0\x80\xe2\x82", "\\x80\\xc0\\xbc\\xed\\xa0\\x80\\xe2\\x82",
+		   32);
 	/* Newline, tab, CR, DEL. */
 	expect_put("a\nb\tc\rd\x7f", "a\\nb\\tc\\rd\\x7f", 14);
 	expect_put("", "", 0);

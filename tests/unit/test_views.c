@@ -24,9 +24,9 @@
  * view); it never rewrites one that exists: to change a golden on purpose,
  * delete it, regenerate, and say why in the commit.
  */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -292,8 +292,8 @@ static void check_doc(const char *doc, unsigned kind, const char *const *views, 
 			check_golden(golden, got);
 		}
 		free(got);
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 i ? "|" : "", views[i]);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? "|" : "",
+			 views[i]);
 	}
 	assert_string_equal(fsb_writer_names_for(kind), names);
 	fsb_result_release(&r);
@@ -306,8 +306,7 @@ static void run_doc(void **state)
 	struct fsb_result r;
 
 	(void)state;
-	check_doc("run.json", FSB_KIND_RUN, run_views,
-		  sizeof(run_views) / sizeof(run_views[0]));
+	check_doc("run.json", FSB_KIND_RUN, run_views, sizeof(run_views) / sizeof(run_views[0]));
 	load("run.json", &r);
 	assert_string_equal(r.kind, "run");
 	assert_int_equal(r.ntests, 12);
@@ -374,9 +373,9 @@ static void html_report(void **state)
 	assert_int_equal(set.n, 6);
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	assert_int_equal(fsb_html_write(f, fsb_compare_set_docs(&set),
-					fsb_compare_set_labels(&set), set.n),
-			 0);
+	assert_int_equal(
+		fsb_html_write(f, fsb_compare_set_docs(&set), fsb_compare_set_labels(&set), set.n),
+		0);
 	assert_int_equal(fclose(f), 0);
 	check_golden("report.html.txt", buf);
 	free(buf);
