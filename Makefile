@@ -6,15 +6,41 @@
 # scripts/deps.sh (as root, or via sudo; otherwise it names them), then
 # build in a sub-make, since the pkg-config flags above are only right
 # once the -dev packages are there.
-VERSION   := 0.1.0
+VERSION   := 0.2.0
 PREFIX    ?= /usr/local
 DESTDIR   ?=
+# Where `make install` puts the docs and the bash completion (a package
+# may move them; the completion directory is bash-completion's own).
+DOCDIR    ?= $(PREFIX)/share/doc/fsbench
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 CC        ?= cc
 PKGS      := mount blkid json-c inih liburing
+# CPPFLAGS and LDFLAGS from the environment are used as given (a Debian
+# build passes its hardening flags through them).
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Isrc \
+CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Isrc -Ibuild/gen \
              -DFSB_VERSION=\"$(VERSION)\" $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+# The commit built, for `fsbench --version`: `git describe` in a checkout
+# (".git" here: an enclosing repository's commit is not ours), the second
+# line of the VERSION file `make dist` puts in a release tarball, else
+# none. Only characters a commit name has are kept.
+COMMIT    := $(shell { if [ -e .git ]; then git describe --always --dirty --abbrev=8 2>/dev/null; \
+		elif [ -f VERSION ]; then sed -n 2p VERSION; fi; } | head -n1 | tr -cd 'A-Za-z0-9._+-')
+
+# update-file FILE,TEXT: write TEXT to FILE when it differs, so that what
+# depends on FILE is rebuilt exactly when TEXT changes. Run as the Makefile
+# is read, before any rule.
+update-file = $(shell mkdir -p $(dir $(1)) && printf '%s\n' '$(subst ','\'',$(2))' >$(1).$$$$ && \
+	{ cmp -s $(1).$$$$ $(1) && rm -f $(1).$$$$ || mv -f $(1).$$$$ $(1); })
+# build/gen/commit.h: only src/util/version.c includes it, so a new commit
+# rebuilds one file. build/gen/flags: every object depends on it, so new
+# flags (a new VERSION among them) rebuild them all. The flags are sorted
+# and each kept once: a CFLAGS from the environment reaches a sub-make
+# with the additions above made twice, which is the same build.
+$(call update-file,build/gen/commit.h,#define FSB_COMMIT "$(COMMIT)")
+$(call update-file,build/gen/flags,$(sort $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)))
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=build/%.o)
@@ -43,22 +69,22 @@ FIU_RUNS     ?= 2000
 FIU_SECONDS  ?= 900
 
 .PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
-	fiu-build
+	fiu-build completion dist
 
 all:
 	@./scripts/deps.sh build
-	@$(MAKE) --no-print-directory fsbench
+	@$(MAKE) --no-print-directory fsbench completion
 
 deps:
 	@./scripts/deps.sh build
 
-build/%.o: %.c
+build/%.o: %.c build/gen/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-build/san/%.o: %.c
+build/san/%.o: %.c build/gen/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
 build/libfsbench.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -67,12 +93,20 @@ build/san/libfsbench.a: $(SAN_OBJ)
 	$(AR) rcs $@ $^
 
 fsbench: build/src/main.o build/libfsbench.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/san/fsbench: build/san/src/main.o build/san/libfsbench.a
-	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/fuzz/%.o: %.c
+# The bash completion, printed by the binary from its own option tables
+# (src/cli/completion.c), so it always matches what the binary parses.
+completion: build/completion/fsbench
+
+build/completion/fsbench: fsbench
+	@mkdir -p $(dir $@)
+	./fsbench completion bash >$@.tmp && mv -f $@.tmp $@
+
+build/fuzz/%.o: %.c build/gen/flags
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c -o $@ $<
 
@@ -88,15 +122,15 @@ build/bench/%: bench/%.c build/libfsbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< build/libfsbench.a $(LDLIBS)
 
-build/fiu/%.o: %.c
+build/fiu/%.o: %.c build/gen/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DFSB_FIU -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DFSB_FIU -MMD -MP -c -o $@ $<
 
 build/fiu/libfsbench.a: $(FIU_OBJ)
 	$(AR) rcs $@ $^
 
 build/fiu/fsbench: build/fiu/src/main.o build/fiu/libfsbench.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lfiu
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lfiu
 
 fiu-build: build/fiu/fsbench
 
@@ -173,10 +207,48 @@ guest-kernel:
 	rm -rf "$(GUEST_KERNEL_DIR)/deb"; \
 	echo "guest-kernel: $$ver in $(GUEST_KERNEL_DIR)"
 
+# The binary, the man page, the bash completion, the docs and the example
+# matrix files. A Debian build runs this (debian/rules) with PREFIX=/usr.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(DOCDIR)/examples
 	install -m 755 fsbench $(DESTDIR)$(PREFIX)/bin/fsbench
 	install -m 644 man/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	install -m 644 build/completion/fsbench $(DESTDIR)$(BASH_COMPLETION_DIR)/fsbench
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 examples/*.ini $(DESTDIR)$(DOCDIR)/examples/
+
+# The release tarball fsbench-VERSION.tar.gz, in DIST_DIR (default .): in
+# a checkout, `git archive` of DIST_REV (default HEAD: what is committed,
+# not what is only in the working tree), plus a VERSION file (the version,
+# then the commit) so that a build from the tarball knows both. In an
+# unpacked release (VERSION, no .git) the tree itself, build output left
+# out. The tarball's own build passes `make test`.
+DIST_DIR ?= .
+DIST_REV ?= HEAD
+DIST     := fsbench-$(VERSION)
+dist:
+	@set -e; out="$(DIST_DIR)/$(DIST).tar.gz"; stage=build/dist/$(DIST); \
+	rm -rf build/dist; mkdir -p $$stage; \
+	if [ -e .git ]; then \
+		commit=$$(git describe --always --abbrev=8 $(DIST_REV)); \
+		git diff --quiet $(DIST_REV) -- 2>/dev/null || \
+			echo "make dist: uncommitted changes are not in the tarball ($(DIST_REV) is $$commit)" >&2; \
+		printf '%s\n%s\n' $(VERSION) "$$commit" >$$stage/VERSION; \
+		git archive --format=tar.gz --prefix=$(DIST)/ --add-file=$$stage/VERSION \
+			-o "$$out" $(DIST_REV); \
+	elif [ -f VERSION ]; then \
+		tar -cf - --exclude=./build --exclude=./fsbench --exclude='./fsbench-*.tar.gz' \
+			--exclude=./debian/fsbench --exclude=./debian/.debhelper \
+			--exclude=./debian/files --exclude='./debian/*.substvars' \
+			--exclude='./debian/*debhelper*' --exclude=./debian/tmp . | tar -xf - -C $$stage; \
+		tar -C build/dist --owner=0 --group=0 --numeric-owner --sort=name \
+			-czf "$$out" $(DIST); \
+	else \
+		echo "make dist: neither a git checkout nor a release tree (no VERSION file)" >&2; \
+		exit 1; \
+	fi; \
+	rm -rf build/dist; echo "$$out"
 
 clean:
 	rm -rf build fsbench

@@ -7,8 +7,11 @@
 #   scripts/deps.sh bench   - also the peers `make bench` compares with
 #   scripts/deps.sh guest   - what `make guest-kernel` needs: depmod (kmod),
 #                             and apt's lists knowing linux-image-amd64
-# Non-root users get the apt-get command to run instead.
+# Non-root users get the apt-get command to run instead. FSBENCH_DEPS=no
+# turns this off: a package build (debian/rules), whose Build-Depends
+# dpkg-buildpackage has checked, never installs anything from here.
 set -eu
+[ "${FSBENCH_DEPS:-}" = no ] && exit 0
 what=${1:-build}
 case $what in
 build | unit | test | fuzz | bench | guest) ;;
@@ -27,6 +30,9 @@ if [ "$what" = test ]; then
 	pkgs="$pkgs groff-base man-db bsdextrautils"
 	# The format check (t0050-format.sh).
 	pkgs="$pkgs clang-format"
+	# The Debian package's test (t9500-deb.sh): dpkg-buildpackage and
+	# readelf (dpkg-dev, binutils), dh (debhelper), lintian.
+	pkgs="$pkgs dpkg-dev binutils debhelper lintian"
 fi
 if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	# The fuzz harnesses (tests/fuzz): clang, and libFuzzer's runtime, which

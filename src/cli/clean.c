@@ -37,9 +37,9 @@ static const char usage_text[] =
 	"was refused or could not be removed (directories of running processes do\n"
 	"not count).\n";
 
-static const struct option clean_opts[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ NULL, 0, NULL, 0 },
+static const struct fsb_opt clean_opts[] = {
+	{ "dry-run", 'n', FSB_VAL_NONE, NULL },
+	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
 static void print_usage(FILE *out)
@@ -56,11 +56,11 @@ static int clean_option(void *ctx, int c, const char *arg)
 	return 0;
 }
 
-static const struct fsb_cmd_spec clean_spec = {
+const struct fsb_cmd_spec fsb_clean_spec = {
 	.name = "clean",
 	.common = FSB_OPT_BASIC,
 	.opts = clean_opts,
-	.shorts = "n",
+	.operands = FSB_VAL_DIR,
 	.own = clean_option,
 };
 
@@ -124,7 +124,7 @@ int fsb_cmd_clean(int argc, char **argv)
 	const char *defaults[FSB_CLEAN_MAX_DEFAULTS];
 	const char *const *dirs = defaults;
 	size_t n;
-	int i, rc = fsb_cli_getopt(&clean_spec, argc, argv, NULL, &o, &co, &i);
+	int i, rc = fsb_cli_getopt(&fsb_clean_spec, argc, argv, NULL, &o, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;

@@ -11,6 +11,7 @@
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,9 +47,11 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 }
 
-static const struct fsb_cmd_spec compare_spec = {
+const struct fsb_cmd_spec fsb_compare_spec = {
 	.name = "compare",
 	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
+	.operands = FSB_VAL_FILE,
+	.formats = fsb_compare_view_names,
 };
 
 int fsb_cmd_compare(int argc, char **argv)
@@ -58,13 +61,18 @@ int fsb_cmd_compare(int argc, char **argv)
 	const struct fsb_compare_view *view;
 	struct fsb_common co;
 	struct fsb_output dest = { 0 };
-	int i, err, rc = fsb_cli_getopt(&compare_spec, argc, argv, NULL, NULL, &co, &i);
+	int i, err, rc = fsb_cli_getopt(&fsb_compare_spec, argc, argv, NULL, NULL, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;
 	view = fsb_compare_view_find(co.format ? co.format : "text");
-	if (!view)
-		return fsb_opt_bad("--format", co.format, "text, json or csv");
+	if (!view) {
+		char want[64];
+
+		return fsb_opt_bad(
+			"--format", co.format,
+			fsb_vocab_describe(fsb_compare_view_names(), want, sizeof(want)));
+	}
 	if (i >= argc) {
 		fsb_err("compare: no result files (see --help)");
 		return FSB_EXIT_USAGE;

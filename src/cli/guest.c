@@ -63,19 +63,24 @@ enum {
 	OPT_OPTIONS
 };
 
-static const struct option guest_opts[] = {
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "modules", required_argument, NULL, OPT_MODULES },
-	{ "disk", required_argument, NULL, OPT_DISK },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "guest-timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "console", no_argument, NULL, OPT_CONSOLE },
-	{ "fs", required_argument, NULL, OPT_FS },
-	{ "mkfs", required_argument, NULL, OPT_MKFS },
-	{ "options", required_argument, NULL, OPT_OPTIONS },
-	{ NULL, 0, NULL, 0 },
+static const char *accel_words(void)
+{
+	return "auto|kvm|tcg";
+}
+
+static const struct fsb_opt guest_opts[] = {
+	{ "kernel", OPT_KERNEL, FSB_VAL_FILE, NULL },
+	{ "modules", OPT_MODULES, FSB_VAL_DIR, NULL },
+	{ "disk", OPT_DISK, FSB_VAL_SIZE, NULL },
+	{ "memory", OPT_MEMORY, FSB_VAL_SIZE, NULL },
+	{ "cpus", OPT_CPUS, FSB_VAL_NUMBER, NULL },
+	{ "accel", OPT_ACCEL, FSB_VAL_WORD, accel_words },
+	{ "guest-timeout", OPT_TIMEOUT, FSB_VAL_SECONDS, NULL },
+	{ "console", OPT_CONSOLE, FSB_VAL_NONE, NULL },
+	{ "fs", OPT_FS, FSB_VAL_FSTYPE, NULL },
+	{ "mkfs", OPT_MKFS, FSB_VAL_TEXT, NULL },
+	{ "options", OPT_OPTIONS, FSB_VAL_TEXT, NULL },
+	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
 static void print_usage(FILE *out)
@@ -87,6 +92,7 @@ static int guest_option(void *ctx, int c, const char *arg)
 {
 	struct fsb_guest_plan *p = ctx;
 	uint64_t v;
+	unsigned i;
 
 	switch (c) {
 	case OPT_KERNEL:
@@ -114,8 +120,8 @@ static int guest_option(void *ctx, int c, const char *arg)
 		p->cpus = (unsigned)v;
 		return 0;
 	case OPT_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
-			return fsb_opt_bad("--accel", arg, "auto, kvm or tcg");
+		if (fsb_opt_word("--accel", arg, accel_words(), &i))
+			return FSB_EXIT_USAGE;
 		p->accel = arg;
 		return 0;
 	case OPT_TIMEOUT:
@@ -136,12 +142,15 @@ static int guest_option(void *ctx, int c, const char *arg)
 	return FSB_EXIT_USAGE;
 }
 
-static const struct fsb_cmd_spec guest_spec = {
+const struct fsb_cmd_spec fsb_guest_spec = {
 	.name = "guest",
 	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
 	.opts = guest_opts,
 	/* The command word ends the guest's options: what follows is its. */
 	.stop_at_operand = true,
+	.operands = FSB_VAL_COMMAND,
+	.operand_words = fsb_guest_commands,
+	.formats = fsb_writer_names,
 	.own = guest_option,
 };
 
@@ -192,7 +201,7 @@ int fsb_guest_parse(int argc, char **argv, struct fsb_guest_cli *out)
 
 	memset(out, 0, sizeof(*out));
 	fsb_guest_plan_init(p);
-	rc = fsb_cli_getopt(&guest_spec, argc, argv, NULL, p, &out->co, &i);
+	rc = fsb_cli_getopt(&fsb_guest_spec, argc, argv, NULL, p, &out->co, &i);
 	if (rc || (out->co.given & FSB_OPT_BASIC))
 		return rc;
 	p->cmd_argc = argc - i;

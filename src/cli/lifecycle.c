@@ -8,6 +8,7 @@
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -92,23 +93,34 @@ enum {
 	OPT_PRE_ERASE,
 };
 
-static const struct option lc_opts[] = {
-	{ "fs", required_argument, NULL, OPT_FS },
-	{ "type", required_argument, NULL, OPT_TYPE },
-	{ "image", required_argument, NULL, OPT_IMAGE },
-	{ "image-size", required_argument, NULL, OPT_IMAGE_SIZE },
-	{ "device", required_argument, NULL, OPT_DEVICE },
-	{ "destroy-data", no_argument, NULL, OPT_DESTROY },
-	{ "mtd", required_argument, NULL, OPT_MTD },
-	{ "pre-erase", no_argument, NULL, OPT_PRE_ERASE },
-	{ "fill", required_argument, NULL, OPT_FILL },
-	{ "refill", required_argument, NULL, OPT_REFILL },
-	{ "phases", required_argument, NULL, OPT_PHASES },
-	{ "mkfs", required_argument, NULL, OPT_MKFS },
-	{ "options", required_argument, NULL, OPT_OPTIONS },
-	{ "copy-size", required_argument, NULL, OPT_COPY_SIZE },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
+/* The words of --refill, in the enum's order (each, once). */
+static const char *refill_words(void)
+{
+	return "each|once";
+}
+
+static const char *lc_formats(void)
+{
+	return fsb_writer_names_for(FSB_KIND_LIFECYCLE);
+}
+
+static const struct fsb_opt lc_opts[] = {
+	{ "fs", OPT_FS, FSB_VAL_FSTYPE, NULL },
+	{ "type", OPT_TYPE, FSB_VAL_FSTYPE, NULL },
+	{ "image", OPT_IMAGE, FSB_VAL_FILE, NULL },
+	{ "image-size", OPT_IMAGE_SIZE, FSB_VAL_SIZE, NULL },
+	{ "device", OPT_DEVICE, FSB_VAL_FILE, NULL },
+	{ "destroy-data", OPT_DESTROY, FSB_VAL_NONE, NULL },
+	{ "mtd", OPT_MTD, FSB_VAL_FILE, NULL },
+	{ "pre-erase", OPT_PRE_ERASE, FSB_VAL_NONE, NULL },
+	{ "fill", OPT_FILL, FSB_VAL_WORD, fsb_fill_names },
+	{ "refill", OPT_REFILL, FSB_VAL_WORD, refill_words },
+	{ "phases", OPT_PHASES, FSB_VAL_LIST, fsb_lc_phase_names },
+	{ "mkfs", OPT_MKFS, FSB_VAL_TEXT, NULL },
+	{ "options", OPT_OPTIONS, FSB_VAL_TEXT, NULL },
+	{ "copy-size", OPT_COPY_SIZE, FSB_VAL_SIZE, NULL },
+	{ "repeat", 'r', FSB_VAL_NUMBER, NULL },
+	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
 static void print_usage(FILE *out)
@@ -119,7 +131,9 @@ static void print_usage(FILE *out)
 static int lc_option(void *ctx, int c, const char *arg)
 {
 	struct fsb_lc_plan *p = ctx;
+	char want[64];
 	uint64_t v;
+	unsigned i;
 
 	switch (c) {
 	case OPT_FS:
@@ -147,17 +161,17 @@ static int lc_option(void *ctx, int c, const char *arg)
 		p->pre_erase = true;
 		return 0;
 	case OPT_FILL:
+		/* The aliases (ff, 0x00, 0) too: not offered, still accepted. */
 		if (fsb_fill_parse(arg, &p->fill))
-			return fsb_opt_bad("--fill", arg, "0xff, zero, random or none");
+			return fsb_opt_bad(
+				"--fill", arg,
+				fsb_vocab_describe(fsb_fill_names(), want, sizeof(want)));
 		p->fill_set = true;
 		return 0;
 	case OPT_REFILL:
-		if (!strcmp(arg, "each"))
-			p->refill = FSB_LC_REFILL_EACH;
-		else if (!strcmp(arg, "once"))
-			p->refill = FSB_LC_REFILL_ONCE;
-		else
-			return fsb_opt_bad("--refill", arg, "each or once");
+		if (fsb_opt_word("--refill", arg, refill_words(), &i))
+			return FSB_EXIT_USAGE;
+		p->refill = i ? FSB_LC_REFILL_ONCE : FSB_LC_REFILL_EACH;
 		p->refill_set = true;
 		return 0;
 	case OPT_PHASES:
@@ -185,11 +199,11 @@ static int lc_option(void *ctx, int c, const char *arg)
 	return FSB_EXIT_USAGE;
 }
 
-static const struct fsb_cmd_spec lc_spec = {
+const struct fsb_cmd_spec fsb_lc_spec = {
 	.name = "lifecycle",
 	.common = FSB_OPT_REPORTING,
 	.opts = lc_opts,
-	.shorts = "r:",
+	.formats = lc_formats,
 	.own = lc_option,
 };
 
@@ -200,7 +214,7 @@ int fsb_lc_parse(int argc, char **argv, const struct fsb_cli_nest *nest, struct 
 
 	memset(out, 0, sizeof(*out));
 	fsb_lc_plan_init(p);
-	rc = fsb_cli_getopt(&lc_spec, argc, argv, nest, p, &out->co, &i);
+	rc = fsb_cli_getopt(&fsb_lc_spec, argc, argv, nest, p, &out->co, &i);
 	if (rc || (out->co.given & FSB_OPT_BASIC))
 		return rc;
 	if (i < argc) {

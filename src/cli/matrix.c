@@ -13,6 +13,7 @@
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -67,12 +68,12 @@ static const char usage_text[] =
 
 enum { OPT_KEEP_GOING = 256, OPT_FAIL_FAST, OPT_KEEP_IMAGES, OPT_ONLY };
 
-static const struct option mx_opts[] = {
-	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-	{ "fail-fast", no_argument, NULL, OPT_FAIL_FAST },
-	{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
-	{ "only", required_argument, NULL, OPT_ONLY },
-	{ NULL, 0, NULL, 0 },
+static const struct fsb_opt mx_opts[] = {
+	{ "keep-going", OPT_KEEP_GOING, FSB_VAL_NONE, NULL },
+	{ "fail-fast", OPT_FAIL_FAST, FSB_VAL_NONE, NULL },
+	{ "keep-images", OPT_KEEP_IMAGES, FSB_VAL_NONE, NULL },
+	{ "only", OPT_ONLY, FSB_VAL_SECTIONS, NULL },
+	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
 static void print_usage(FILE *out)
@@ -101,10 +102,12 @@ static int mx_option(void *ctx, int c, const char *arg)
 	return FSB_EXIT_USAGE;
 }
 
-static const struct fsb_cmd_spec mx_spec = {
+const struct fsb_cmd_spec fsb_matrix_spec = {
 	.name = "matrix",
 	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT | FSB_OPT_PROGRESS,
 	.opts = mx_opts,
+	.operands = FSB_VAL_FILE,
+	.formats = fsb_matrix_view_names,
 	.own = mx_option,
 };
 
@@ -113,7 +116,7 @@ int fsb_matrix_parse(int argc, char **argv, struct fsb_matrix_cli *o)
 	int rc, i;
 
 	memset(o, 0, sizeof(*o));
-	rc = fsb_cli_getopt(&mx_spec, argc, argv, NULL, o, &o->co, &i);
+	rc = fsb_cli_getopt(&fsb_matrix_spec, argc, argv, NULL, o, &o->co, &i);
 	if (rc || (o->co.given & FSB_OPT_BASIC))
 		return rc;
 	if (i >= argc) {
@@ -127,8 +130,12 @@ int fsb_matrix_parse(int argc, char **argv, struct fsb_matrix_cli *o)
 	}
 	o->plan.progress = o->co.progress;
 	o->view = fsb_matrix_view_find(o->co.format ? o->co.format : "text");
-	if (!o->view)
-		return fsb_opt_bad("--format", o->co.format, "text, csv or json");
+	if (!o->view) {
+		char want[64];
+
+		return fsb_opt_bad("--format", o->co.format,
+				   fsb_vocab_describe(fsb_matrix_view_names(), want, sizeof(want)));
+	}
 	return 0;
 }
 

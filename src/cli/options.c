@@ -1,6 +1,8 @@
 #include "cli/options.h"
 #include "util/error.h"
 #include "util/size.h"
+#include "util/version.h"
+#include "util/vocab.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,20 +16,35 @@ enum { CODE_SEED = 0x200, CODE_PROGRESS };
 /* The one table of the options every command may have. */
 static const struct {
 	unsigned bit;
-	struct option opt;
-	const char *shorts;
+	struct fsb_opt opt;
 } shared[] = {
-	{ FSB_OPT_HELP, { "help", no_argument, NULL, 'h' }, "h" },
-	{ FSB_OPT_VERSION, { "version", no_argument, NULL, 'V' }, "V" },
-	{ FSB_OPT_FORMAT, { "format", required_argument, NULL, 'f' }, "f:" },
-	{ FSB_OPT_OUTPUT, { "output", required_argument, NULL, 'o' }, "o:" },
-	{ FSB_OPT_LABEL, { "label", required_argument, NULL, 'l' }, "l:" },
-	{ FSB_OPT_SEED, { "seed", required_argument, NULL, CODE_SEED }, "" },
-	{ FSB_OPT_PROGRESS, { "progress", required_argument, NULL, CODE_PROGRESS }, "" },
-	{ FSB_OPT_QUIET, { "quiet", no_argument, NULL, 'q' }, "q" },
+	{ FSB_OPT_HELP, { "help", 'h', FSB_VAL_NONE, NULL } },
+	{ FSB_OPT_VERSION, { "version", 'V', FSB_VAL_NONE, NULL } },
+	{ FSB_OPT_FORMAT, { "format", 'f', FSB_VAL_FORMAT, NULL } },
+	{ FSB_OPT_OUTPUT, { "output", 'o', FSB_VAL_FILE, NULL } },
+	{ FSB_OPT_LABEL, { "label", 'l', FSB_VAL_TEXT, NULL } },
+	{ FSB_OPT_SEED, { "seed", CODE_SEED, FSB_VAL_NUMBER, NULL } },
+	{ FSB_OPT_PROGRESS, { "progress", CODE_PROGRESS, FSB_VAL_WORD, fsb_progress_names } },
+	{ FSB_OPT_QUIET, { "quiet", 'q', FSB_VAL_NONE, NULL } },
 };
 #define NSHARED (sizeof(shared) / sizeof(shared[0]))
-#define MAX_OPTS 64
+
+int fsb_opt_short(const struct fsb_opt *o)
+{
+	return o->code > 0 && o->code < 256 && isalpha(o->code) ? o->code : 0;
+}
+
+size_t fsb_cli_options(const struct fsb_cmd_spec *spec, const struct fsb_opt **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSHARED && n < max; i++)
+		if (spec->common & shared[i].bit)
+			out[n++] = &shared[i].opt;
+	for (size_t i = 0; spec->opts && spec->opts[i].name && n < max; i++)
+		out[n++] = &spec->opts[i];
+	return n;
+}
 
 int fsb_opt_bad(const char *opt, const char *arg, const char *want)
 {
@@ -89,8 +106,22 @@ int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns)
 
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out)
 {
-	if (fsb_cache_mode_parse(arg, out))
-		return fsb_opt_bad("--cache", arg, "drop, direct or keep");
+	unsigned i;
+
+	if (fsb_opt_word("--cache", arg, fsb_cache_mode_names(), &i) ||
+	    fsb_cache_mode_parse(arg, out))
+		return FSB_EXIT_USAGE;
+	return 0;
+}
+
+int fsb_opt_word(const char *opt, const char *arg, const char *words, unsigned *index)
+{
+	char want[256];
+	int i = fsb_vocab_find(words, arg);
+
+	if (i < 0)
+		return fsb_opt_bad(opt, arg, fsb_vocab_describe(words, want, sizeof(want)));
+	*index = (unsigned)i;
 	return 0;
 }
 
@@ -111,6 +142,7 @@ static int unknown(int argc, char **argv, int c)
 static int shared_option(int c, const char *arg, struct fsb_common *co)
 {
 	uint64_t v;
+	unsigned i;
 
 	switch (c) {
 	case 'h':
@@ -138,8 +170,9 @@ static int shared_option(int c, const char *arg, struct fsb_common *co)
 		co->given |= FSB_OPT_SEED;
 		return 0;
 	case CODE_PROGRESS:
-		if (fsb_progress_parse(arg, &co->progress))
-			return fsb_opt_bad("--progress", arg, "auto, always or never");
+		if (fsb_opt_word("--progress", arg, fsb_progress_names(), &i) ||
+		    fsb_progress_parse(arg, &co->progress))
+			return FSB_EXIT_USAGE;
 		co->given |= FSB_OPT_PROGRESS;
 		return 0;
 	case 'q':
@@ -172,25 +205,31 @@ int fsb_cli_getopt(const struct fsb_cmd_spec *spec, int argc, char **argv,
 		   const struct fsb_cli_nest *nest, void *ctx, struct fsb_common *co,
 		   int *first_operand)
 {
-	struct option opts[MAX_OPTS];
-	char shorts[128] = ":";
-	size_t n = 0;
+	const struct fsb_opt *table[FSB_CLI_MAX_OPTS];
+	struct option opts[FSB_CLI_MAX_OPTS + 1];
+	char shorts[3 * FSB_CLI_MAX_OPTS + 3] = ":";
+	size_t n = fsb_cli_options(spec, table, FSB_CLI_MAX_OPTS), len;
 	int c, rc, li;
 
 	memset(co, 0, sizeof(*co));
 	if (spec->stop_at_operand)
 		snprintf(shorts, sizeof(shorts), "+:");
-	for (size_t i = 0; i < NSHARED; i++) {
-		if (!(spec->common & shared[i].bit))
-			continue;
-		opts[n++] = shared[i].opt;
-		strncat(shorts, shared[i].shorts, sizeof(shorts) - strlen(shorts) - 1);
+	/* getopt's tables from ours: a letter code is also the short option. */
+	for (size_t i = 0; i < n; i++) {
+		const struct fsb_opt *o = table[i];
+		bool arg = o->value != FSB_VAL_NONE;
+
+		opts[i] = (struct option){ o->name, arg ? required_argument : no_argument, NULL,
+					   o->code };
+		if (fsb_opt_short(o)) {
+			len = strlen(shorts);
+			shorts[len++] = (char)o->code;
+			if (arg)
+				shorts[len++] = ':';
+			shorts[len] = '\0';
+		}
 	}
-	for (size_t i = 0; spec->opts && spec->opts[i].name && n < MAX_OPTS - 1; i++)
-		opts[n++] = spec->opts[i];
 	memset(&opts[n], 0, sizeof(opts[n]));
-	if (spec->shorts)
-		strncat(shorts, spec->shorts, sizeof(shorts) - strlen(shorts) - 1);
 	/* optind = 0: glibc starts afresh, whatever an earlier parse left. */
 	optind = 0;
 	opterr = 0;
@@ -230,7 +269,7 @@ bool fsb_cli_answered(const struct fsb_common *co, void (*usage)(FILE *out))
 		return true;
 	}
 	if (co->given & FSB_OPT_VERSION) {
-		printf("fsbench %s\n", FSB_VERSION);
+		printf("%s\n", fsb_version_line());
 		return true;
 	}
 	return false;

@@ -42,17 +42,67 @@ struct fsb_common {
 	bool quiet;
 };
 
+/*
+ * What an option's value (or a command's operand) is. The parser needs
+ * only "a value or none"; the shell completion (cli/completion.h) offers
+ * candidates by kind, so every option says what it takes here, in the
+ * table the parser reads, and the two cannot drift apart.
+ */
+enum fsb_val {
+	FSB_VAL_NONE,	  /* a flag: no value (for an operand: no operands) */
+	FSB_VAL_TEXT,	  /* free text: a label, a template, mount options */
+	FSB_VAL_NUMBER,	  /* a whole number */
+	FSB_VAL_SIZE,	  /* a size: 512m, 8k */
+	FSB_VAL_SECONDS,  /* seconds: 0.5, 500ms */
+	FSB_VAL_FILE,	  /* a path: a file or a device */
+	FSB_VAL_DIR,	  /* a directory */
+	FSB_VAL_FSTYPE,	  /* a filesystem type (offered: the mkfs.TYPE installed) */
+	FSB_VAL_WORD,	  /* one of words() */
+	FSB_VAL_LIST,	  /* comma-separated items of words() */
+	FSB_VAL_FORMAT,	  /* one of the command's formats (fsb_cmd_spec.formats) */
+	FSB_VAL_SECTIONS, /* comma-separated section names of the INI operand (matrix --only) */
+	FSB_VAL_COMMAND,  /* operand: a command word of words(), then that command's options */
+};
+
+/*
+ * One option of a command's table, {0}-terminated. code is what the
+ * command's own() gets; a letter code is also the option's short form
+ * (-s for --size); codes 256..511 (512 up: the shared options') have
+ * none. Takes a value unless value is FSB_VAL_NONE.
+ */
+struct fsb_opt {
+	const char *name;   /* the long name, without "--" */
+	int code;	    /* a letter, or 256..511 */
+	enum fsb_val value; /* what it takes */
+	/* FSB_VAL_WORD, _LIST: the words accepted, '|'-separated
+	 * ("drop|direct|keep"), from the vocabulary the parser checks with. */
+	const char *(*words)(void);
+};
+
 /* A command's options: the shared ones it takes, and its own. */
 struct fsb_cmd_spec {
-	const char *name;	   /* the command word: "run" */
-	unsigned common;	   /* FSB_OPT_* it takes */
-	const struct option *opts; /* its own long options, {0}-terminated; NULL: none.
-	                               * Their codes are letters or 256..511. */
-	const char *shorts;	   /* its own short options, getopt syntax ("s:n:") */
-	bool stop_at_operand;	   /* options end at the first operand (guest) */
+	const char *name;		    /* the command word: "run" */
+	unsigned common;		    /* FSB_OPT_* it takes */
+	const struct fsb_opt *opts;	    /* its own options, {0}-terminated; NULL: none */
+	bool stop_at_operand;		    /* options end at the first operand (guest) */
+	enum fsb_val operands;		    /* what its operands are (DIR, FILE, ...) */
+	const char *(*operand_words)(void); /* FSB_VAL_WORD, _COMMAND: the words allowed */
+	const char *(*formats)(void);	    /* its --format names, '|'-separated */
 	/* Handle one of its own options: 0, or FSB_EXIT_USAGE after describing. */
 	int (*own)(void *ctx, int c, const char *arg);
 };
+
+/*
+ * Every option spec takes, the shared ones (in the shared table's order)
+ * then its own, into out[0..max). Returns how many (at most max).
+ */
+size_t fsb_cli_options(const struct fsb_cmd_spec *spec, const struct fsb_opt **out, size_t max);
+
+/* The short form of o: its code when that is a letter, else 0. */
+int fsb_opt_short(const struct fsb_opt *o);
+
+/* The most options a command may have, the shared ones included. */
+#define FSB_CLI_MAX_OPTS 64
 
 /*
  * A command line inside another, whose caller sets some options itself (a
@@ -80,7 +130,8 @@ int fsb_cli_getopt(const struct fsb_cmd_spec *spec, int argc, char **argv,
 
 /*
  * After fsb_cli_getopt: print the usage (usage(stdout)) or the version
- * when co asks for one, and say so. The one place that answers them.
+ * (fsb_version_line) when co asks for one, and say so. The one place that
+ * answers them.
  */
 bool fsb_cli_answered(const struct fsb_common *co, void (*usage)(FILE *out));
 
@@ -92,6 +143,12 @@ int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns);
 /* drop | direct | keep */
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out);
+/*
+ * arg as one of words ('|'-separated, as in struct fsb_opt): *index is
+ * its position (from 0). 0, or FSB_EXIT_USAGE after "invalid OPT 'ARG':
+ * expected a, b or c".
+ */
+int fsb_opt_word(const char *opt, const char *arg, const char *words, unsigned *index);
 /* "fsbench: invalid OPT 'ARG': expected WANT"; returns FSB_EXIT_USAGE. */
 int fsb_opt_bad(const char *opt, const char *arg, const char *want);
 

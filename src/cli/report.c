@@ -40,9 +40,10 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 }
 
-static const struct fsb_cmd_spec report_spec = {
+const struct fsb_cmd_spec fsb_report_spec = {
 	.name = "report",
 	.common = FSB_OPT_BASIC | FSB_OPT_OUTPUT,
+	.operands = FSB_VAL_FILE,
 };
 
 static int render(FILE *out, const void *ctx)
@@ -57,7 +58,7 @@ int fsb_cmd_report(int argc, char **argv)
 	struct fsb_compare_set set = { 0 };
 	struct fsb_common co;
 	struct fsb_output dest = { 0 };
-	int i, rc = fsb_cli_getopt(&report_spec, argc, argv, NULL, NULL, &co, &i);
+	int i, rc = fsb_cli_getopt(&fsb_report_spec, argc, argv, NULL, NULL, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;

@@ -59,21 +59,37 @@ enum {
 	OPT_SYNC,
 };
 
-static const struct option run_opts[] = {
-	{ "size", required_argument, NULL, 's' },
-	{ "chunk", required_argument, NULL, OPT_CHUNK },
-	{ "char-size", required_argument, NULL, OPT_CHAR_SIZE },
-	{ "char-io", required_argument, NULL, OPT_CHAR_IO },
-	{ "seeks", required_argument, NULL, OPT_SEEKS },
-	{ "seekers", required_argument, NULL, OPT_SEEKERS },
-	{ "files", required_argument, NULL, 'n' },
-	{ "links", required_argument, NULL, OPT_LINKS },
-	{ "sync", no_argument, NULL, OPT_SYNC },
-	{ "tests", required_argument, NULL, 't' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "min-time", required_argument, NULL, OPT_MIN_TIME },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ NULL, 0, NULL, 0 },
+/* The words of --char-io and --links, in their enums' order. */
+static const char *char_io_words(void)
+{
+	return "stdio|syscall";
+}
+
+static const char *links_words(void)
+{
+	return "hard|soft";
+}
+
+static const char *run_formats(void)
+{
+	return fsb_writer_names_for(FSB_KIND_RUN);
+}
+
+static const struct fsb_opt run_opts[] = {
+	{ "size", 's', FSB_VAL_SIZE, NULL },
+	{ "chunk", OPT_CHUNK, FSB_VAL_SIZE, NULL },
+	{ "char-size", OPT_CHAR_SIZE, FSB_VAL_SIZE, NULL },
+	{ "char-io", OPT_CHAR_IO, FSB_VAL_WORD, char_io_words },
+	{ "seeks", OPT_SEEKS, FSB_VAL_NUMBER, NULL },
+	{ "seekers", OPT_SEEKERS, FSB_VAL_NUMBER, NULL },
+	{ "files", 'n', FSB_VAL_TEXT, NULL },
+	{ "links", OPT_LINKS, FSB_VAL_WORD, links_words },
+	{ "sync", OPT_SYNC, FSB_VAL_NONE, NULL },
+	{ "tests", 't', FSB_VAL_LIST, fsb_run_test_names },
+	{ "repeat", 'r', FSB_VAL_NUMBER, NULL },
+	{ "min-time", OPT_MIN_TIME, FSB_VAL_SECONDS, NULL },
+	{ "cache", OPT_CACHE, FSB_VAL_WORD, fsb_cache_mode_names },
+	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
 static void print_usage(FILE *out)
@@ -96,6 +112,7 @@ static int run_option(void *ctx, int c, const char *arg)
 	struct fsb_run_plan *p = ctx;
 	struct fsb_config *cfg = &p->cfg;
 	uint64_t v;
+	unsigned i;
 
 	switch (c) {
 	case 's':
@@ -109,12 +126,9 @@ static int run_option(void *ctx, int c, const char *arg)
 		}
 		return fsb_opt_size("--char-size", arg, &cfg->char_size_bytes);
 	case OPT_CHAR_IO:
-		if (!strcmp(arg, "stdio"))
-			cfg->char_io = FSB_CHAR_STDIO;
-		else if (!strcmp(arg, "syscall"))
-			cfg->char_io = FSB_CHAR_SYSCALL;
-		else
-			return fsb_opt_bad("--char-io", arg, "stdio or syscall");
+		if (fsb_opt_word("--char-io", arg, char_io_words(), &i))
+			return FSB_EXIT_USAGE;
+		cfg->char_io = i ? FSB_CHAR_SYSCALL : FSB_CHAR_STDIO;
 		return 0;
 	case OPT_SEEKS:
 		return fsb_opt_count("--seeks", arg, 1, UINT32_MAX, &cfg->seeks);
@@ -130,12 +144,9 @@ static int run_option(void *ctx, int c, const char *arg)
 		p->files_set = true;
 		return 0;
 	case OPT_LINKS:
-		if (!strcmp(arg, "hard"))
-			cfg->links = FSB_LINKS_HARD;
-		else if (!strcmp(arg, "soft"))
-			cfg->links = FSB_LINKS_SOFT;
-		else
-			return fsb_opt_bad("--links", arg, "hard or soft");
+		if (fsb_opt_word("--links", arg, links_words(), &i))
+			return FSB_EXIT_USAGE;
+		cfg->links = i ? FSB_LINKS_SOFT : FSB_LINKS_HARD;
 		return 0;
 	case OPT_SYNC:
 		cfg->sync = true;
@@ -157,11 +168,12 @@ static int run_option(void *ctx, int c, const char *arg)
 	return FSB_EXIT_USAGE;
 }
 
-static const struct fsb_cmd_spec run_spec = {
+const struct fsb_cmd_spec fsb_run_spec = {
 	.name = "run",
 	.common = FSB_OPT_REPORTING,
 	.opts = run_opts,
-	.shorts = "s:n:t:r:",
+	.operands = FSB_VAL_DIR,
+	.formats = run_formats,
 	.own = run_option,
 };
 
@@ -173,7 +185,7 @@ int fsb_run_parse(int argc, char **argv, const struct fsb_cli_nest *nest, struct
 	memset(out, 0, sizeof(*out));
 	fsb_run_plan_init(p);
 	out->dir = ".";
-	rc = fsb_cli_getopt(&run_spec, argc, argv, nest, p, &out->co, &i);
+	rc = fsb_cli_getopt(&fsb_run_spec, argc, argv, nest, p, &out->co, &i);
 	if (rc || (out->co.given & FSB_OPT_BASIC))
 		return rc;
 	if (i < argc)

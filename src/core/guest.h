@@ -159,6 +159,9 @@ void fsb_guest_plan_init(struct fsb_guest_plan *p);
  */
 int fsb_guest_plan_check(struct fsb_guest_plan *p);
 
+/* The commands a guest runs: "run|lifecycle" (util/vocab.h). Static. */
+const char *fsb_guest_commands(void);
+
 /*
  * Run the plan: qemu, the kernel, its modules and every tool the command
  * needs found (or one line naming what to install, nothing booted), the

@@ -23,6 +23,7 @@
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "util/text.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,6 +91,11 @@ static int mkfs_argv_for(const char *tmpl, char ***argv)
 	return 0;
 }
 
+const char *fsb_guest_commands(void)
+{
+	return "run|lifecycle";
+}
+
 int fsb_guest_plan_check(struct fsb_guest_plan *p)
 {
 	char **argv = NULL;
@@ -99,7 +105,7 @@ int fsb_guest_plan_check(struct fsb_guest_plan *p)
 		fsb_err("guest: no command: give '-- COMMAND ARGS...' (see --help)");
 		return -EINVAL;
 	}
-	if (strcmp(p->cmd_argv[0], "run") && strcmp(p->cmd_argv[0], "lifecycle")) {
+	if (fsb_vocab_find(fsb_guest_commands(), p->cmd_argv[0]) < 0) {
 		fsb_err("guest: cannot run '%s' in a guest: the command is run or lifecycle",
 			p->cmd_argv[0]);
 		return -EINVAL;

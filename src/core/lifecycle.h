@@ -61,6 +61,9 @@ struct fsb_lc_plan {
 /* The defaults: 12 runs (mkfs phases 3), a 16 MiB copy, cache drop. */
 void fsb_lc_plan_init(struct fsb_lc_plan *p);
 
+/* What --phases may name: "mkfs|mkfs-mount|...|read|all" (util/vocab.h). Static. */
+const char *fsb_lc_phase_names(void);
+
 /*
  * The checks across options, and what follows from them: --fs given and a
  * type name, one target, --pre-erase and --fill with --mtd, jffs2 on flash

@@ -7,6 +7,7 @@
 #include "device/mkfs.h"
 #include "device/mtd.h"
 #include "util/spawn.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +16,18 @@
 
 static const char *const lc_families[] = { "lifecycle", NULL };
 static const char *const phase_names[] = {
-	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read",
+	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read", "all",
 };
+
+const char *fsb_lc_phase_names(void)
+{
+	static char names[128];
+
+	if (!names[0])
+		fsb_vocab_join(phase_names, sizeof(phase_names) / sizeof(phase_names[0]), names,
+			       sizeof(names));
+	return names;
+}
 
 void fsb_lc_plan_init(struct fsb_lc_plan *p)
 {
@@ -51,10 +62,8 @@ static int bad(const char *opt, const char *arg, const char *want)
 
 static bool known_phase(const char *name)
 {
-	for (size_t i = 0; i < sizeof(phase_names) / sizeof(phase_names[0]); i++)
-		if (!strcmp(phase_names[i], name))
-			return true;
-	return !strcmp(name, "lifecycle") || !strcmp(name, "all");
+	/* "lifecycle", the family's name, means all too. */
+	return fsb_vocab_find(fsb_lc_phase_names(), name) >= 0 || !strcmp(name, "lifecycle");
 }
 
 /*

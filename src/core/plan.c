@@ -1,4 +1,5 @@
 #include "core/plan.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <string.h>
@@ -25,6 +26,15 @@ int fsb_progress_parse(const char *name, enum fsb_progress *p)
 		}
 	}
 	return -EINVAL;
+}
+
+const char *fsb_progress_names(void)
+{
+	static char names[32];
+
+	if (!names[0])
+		fsb_vocab_join(progress_names, 3, names, sizeof(names));
+	return names;
 }
 
 bool fsb_progress_enabled(enum fsb_progress p)

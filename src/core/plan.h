@@ -17,6 +17,9 @@ const char *fsb_progress_name(enum fsb_progress p);
 /* The setting called name. 0, or -EINVAL. Pure. */
 int fsb_progress_parse(const char *name, enum fsb_progress *p);
 
+/* "auto|always|never" (util/vocab.h). Static. */
+const char *fsb_progress_names(void);
+
 /* Whether to show progress lines for this setting (auto: stderr is a terminal). */
 bool fsb_progress_enabled(enum fsb_progress p);
 

@@ -1,5 +1,6 @@
 #include "core/registry.h"
 #include "util/error.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -74,6 +75,21 @@ static bool in_families(const struct fsb_workload_ops *w, const char *const *fam
 		if (!strcmp(w->family, families[i]))
 			return true;
 	return false;
+}
+
+char *fsb_registry_names(const char *const *families, char *buf, size_t len)
+{
+	const char *names[2 * (sizeof(registry) / sizeof(registry[0]))];
+	size_t n = 0;
+
+	/* Ids first, then the families (fsb_vocab_join drops the repeats). */
+	for (size_t i = 0; registry[i]; i++)
+		if (in_families(registry[i], families))
+			names[n++] = registry[i]->name;
+	for (size_t i = 0; registry[i]; i++)
+		if (in_families(registry[i], families))
+			names[n++] = registry[i]->family;
+	return fsb_vocab_join(names, n, buf, len);
 }
 
 int fsb_registry_select(const char *list, const char *const *families,

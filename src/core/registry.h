@@ -28,4 +28,12 @@ int fsb_registry_check(void);
 int fsb_registry_select(const char *list, const char *const *families,
 			const struct fsb_workload_ops **out, size_t max);
 
+/*
+ * What a --tests list of those families may name, for usage and
+ * completion: every test id, then the family names, '|'-separated
+ * (util/vocab.h), into buf (len bytes; a name that does not fit is left
+ * out). Returns buf.
+ */
+char *fsb_registry_names(const char *const *families, char *buf, size_t len);
+
 #endif

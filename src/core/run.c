@@ -22,6 +22,15 @@
 
 static const char *const run_families[] = { "throughput", "files", "random", "null", NULL };
 
+const char *fsb_run_test_names(void)
+{
+	static char names[512];
+
+	if (!names[0])
+		fsb_registry_names(run_families, names, sizeof(names));
+	return names;
+}
+
 void fsb_run_plan_init(struct fsb_run_plan *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -43,6 +43,9 @@ void fsb_run_plan_init(struct fsb_run_plan *p);
  */
 int fsb_run_plan_check(struct fsb_run_plan *p);
 
+/* What --tests may name: "putc|write|...|throughput|files|random|null". Static. */
+const char *fsb_run_test_names(void);
+
 /*
  * Run the plan in a fresh scratch directory under dir (which must exist and
  * be writable): refuse what cannot fit first (the space check), then each

@@ -188,6 +188,9 @@ struct fsb_compare_view {
 /* The view called name ("text", "json", "csv"), or NULL. */
 const struct fsb_compare_view *fsb_compare_view_find(const char *name);
 
+/* "text|json|csv": every view's name (util/vocab.h). Static. */
+const char *fsb_compare_view_names(void);
+
 /*
  * Render the table with view into memory and hand it to o (fsb_output in
  * report/writer.h). Describes a failure once. Returns 0 or -errno.

@@ -6,6 +6,7 @@
 #include "report/writer.h"
 #include "util/text.h"
 #include "util/units.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -386,6 +387,18 @@ const struct fsb_compare_view *fsb_compare_view_find(const char *name)
 		if (!strcmp(views[i].name, name))
 			return &views[i];
 	return NULL;
+}
+
+const char *fsb_compare_view_names(void)
+{
+	static char names[64];
+	const char *each[sizeof(views) / sizeof(views[0])];
+
+	if (names[0])
+		return names;
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		each[i] = views[i].name;
+	return fsb_vocab_join(each, sizeof(views) / sizeof(views[0]), names, sizeof(names));
 }
 
 struct compare_job {

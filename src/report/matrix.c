@@ -10,6 +10,7 @@
 #include "util/io.h"
 #include "util/size.h"
 #include "util/text.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -613,17 +614,34 @@ int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
 
 /* ---- output ----------------------------------------------------------- */
 
+static const struct {
+	const char *name;
+	fsb_matrix_view view;
+} views[] = {
+	{ "text", fsb_matrix_write_text },
+	{ "csv", fsb_matrix_write_csv },
+	{ "json", fsb_matrix_write_json },
+};
+#define NVIEWS (sizeof(views) / sizeof(views[0]))
+
 fsb_matrix_view fsb_matrix_view_find(const char *name)
 {
-	if (!name)
-		return NULL;
-	if (!strcmp(name, "text"))
-		return fsb_matrix_write_text;
-	if (!strcmp(name, "csv"))
-		return fsb_matrix_write_csv;
-	if (!strcmp(name, "json"))
-		return fsb_matrix_write_json;
+	for (size_t i = 0; name && i < NVIEWS; i++)
+		if (!strcmp(name, views[i].name))
+			return views[i].view;
 	return NULL;
+}
+
+const char *fsb_matrix_view_names(void)
+{
+	static char names[64];
+	const char *each[NVIEWS];
+
+	if (names[0])
+		return names;
+	for (size_t i = 0; i < NVIEWS; i++)
+		each[i] = views[i].name;
+	return fsb_vocab_join(each, NVIEWS, names, sizeof(names));
 }
 
 struct matrix_job {

@@ -94,6 +94,9 @@ int fsb_matrix_write_json(FILE *out, const struct fsb_matrix_doc *d);
 typedef int (*fsb_matrix_view)(FILE *out, const struct fsb_matrix_doc *d);
 fsb_matrix_view fsb_matrix_view_find(const char *name);
 
+/* "text|csv|json": every view's name (util/vocab.h). Static. */
+const char *fsb_matrix_view_names(void);
+
 /*
  * Render d with view into memory and hand it to o (fsb_output in
  * report/writer.h). Describes a failure once. Returns 0 or -errno.

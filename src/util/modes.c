@@ -1,4 +1,5 @@
 #include "util/modes.h"
+#include "util/vocab.h"
 
 #include <errno.h>
 #include <string.h>
@@ -24,6 +25,16 @@ int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m)
 		}
 	}
 	return -EINVAL;
+}
+
+const char *fsb_cache_mode_names(void)
+{
+	static char names[64];
+
+	if (!names[0])
+		fsb_vocab_join(cache_names, sizeof(cache_names) / sizeof(cache_names[0]), names,
+			       sizeof(names));
+	return names;
 }
 
 int fsb_fill_parse(const char *name, enum fsb_fill *out)
@@ -61,4 +72,16 @@ const char *fsb_fill_name(enum fsb_fill fill)
 		break;
 	}
 	return "none";
+}
+
+const char *fsb_fill_names(void)
+{
+	static char names[64];
+	const char *each[FSB_FILL_NONE + 1];
+
+	if (names[0])
+		return names;
+	for (int f = 0; f <= FSB_FILL_NONE; f++)
+		each[f] = fsb_fill_name((enum fsb_fill)f);
+	return fsb_vocab_join(each, FSB_FILL_NONE + 1, names, sizeof(names));
 }

@@ -17,6 +17,9 @@ const char *fsb_cache_mode_name(enum fsb_cache_mode m);
 /* The mode called name (one of the above). 0, or -EINVAL for any other. */
 int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m);
 
+/* "drop|direct|keep": every mode's name (util/vocab.h). Static. */
+const char *fsb_cache_mode_names(void);
+
 /* --fill: what an image or device holds before mkfs (0xff = erased flash). */
 enum fsb_fill { FSB_FILL_FF, FSB_FILL_ZERO, FSB_FILL_RANDOM, FSB_FILL_NONE };
 
@@ -28,5 +31,8 @@ int fsb_fill_parse(const char *name, enum fsb_fill *out);
 
 /* The canonical name of a fill ("0xff", "zero", "random", "none"). */
 const char *fsb_fill_name(enum fsb_fill fill);
+
+/* "0xff|zero|random|none": every fill's canonical name (util/vocab.h). Static. */
+const char *fsb_fill_names(void);
 
 #endif

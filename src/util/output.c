@@ -450,8 +450,10 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 		if (geteuid() == 0) {
 			if (fchown(fd, now.st_uid, now.st_gid) < 0)
 				err = -errno;
-		} else {
-			(void)fchown(fd, (uid_t)-1, now.st_gid); /* when we may */
+		} else if (fchown(fd, (uid_t)-1, now.st_gid) < 0) {
+			/* Only a group we belong to is ours to set: otherwise the
+			 * file keeps our own group. (An if, not a cast to void:
+			 * _FORTIFY_SOURCE makes an unused result an error.) */
 		}
 		if (!err && fchmod(fd, now.st_mode & 07777) < 0)
 			err = -errno;

@@ -23,13 +23,31 @@ if "$FSBENCH" run --help | grep -q -- '--char-io' && "$FSBENCH" run --help | gre
 else
 	nok "'fsbench run --help' lists the options and the tests"
 fi
+# The version, and the commit built when built from a checkout: "fsbench
+# 0.2.0 (git 1a2b3c4d)", ", dirty)" with uncommitted changes; a build from
+# a release tarball names the commit of its VERSION file (t9500).
+want_commit=
+if [ -e "$TOP/.git" ] && command -v git >/dev/null 2>&1; then
+	want_commit=$(git -C "$TOP" describe --always --abbrev=8 2>/dev/null)
+elif [ -f "$TOP/VERSION" ]; then
+	want_commit=$(sed -n 2p "$TOP/VERSION")
+fi
+want_version=$(sed -n 's/^VERSION *:= *//p' "$TOP/Makefile")
 for args in "--version" "run --version" "run -V"; do
 	# shellcheck disable=SC2086
 	"$FSBENCH" $args >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -eq 0 ] && grep -Eqx 'fsbench [0-9]+\.[0-9]+\.[0-9]+' "$T/out" && [ ! -s "$T/err" ]; then
-		ok "'fsbench $args' exits 0 and prints 'fsbench X.Y.Z'"
+	line=$(cat "$T/out")
+	if [ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ "$(wc -l <"$T/out")" -eq 1 ] &&
+		case $line in
+		"fsbench $want_version") [ -z "$want_commit" ] ;;
+		"fsbench $want_version (git $want_commit)" | \
+			"fsbench $want_version (git $want_commit, dirty)") [ -n "$want_commit" ] ;;
+		*) false ;;
+		esac; then
+		ok "'fsbench $args' exits 0 and prints 'fsbench $want_version${want_commit:+ (git $want_commit...)}'"
 	else
-		nok "'fsbench $args' exits 0 and prints 'fsbench X.Y.Z' (exit $rc)"; diag "$T/out"
+		nok "'fsbench $args' exits 0 and prints 'fsbench $want_version${want_commit:+ (git $want_commit...)}' (exit $rc)"
+		diag "$T/out"
 	fi
 done
 

@@ -1,6 +1,7 @@
 /*
  * Unit tests: the command-line parsers of src/cli/ (argv -> plan or a
- * usage error, one line), the shared option table and its getopt tail.
+ * usage error, one line), the shared option table and its getopt tail,
+ * the command table and the completion script made from the tables.
  * Nothing here touches the system: each parser is a pure function.
  */
 #include <setjmp.h>
@@ -14,11 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
+#include "cli/completion.h"
 #include "cli/guest.h"
 #include "cli/lifecycle.h"
 #include "cli/matrix.h"
 #include "cli/run.h"
 #include "util/error.h"
+#include "util/vocab.h"
 
 /* The message of the usage error a parse described (captured, not printed).
  * argv is static: plans borrow it (getopt permutes it, once per call site). */
@@ -566,6 +570,172 @@ static void shared_tail(void **state)
 	}
 }
 
+/* ---- the tables --------------------------------------------------------- */
+
+/* Every command's table: what completion and the parser both rely on. */
+static void tables_are_whole(void **state)
+{
+	size_t ncmds = 0, nhidden = 0;
+
+	(void)state;
+	for (const struct fsb_command *c = fsb_commands; c->spec; c++) {
+		const struct fsb_opt *o[FSB_CLI_MAX_OPTS];
+		size_t n = fsb_cli_options(c->spec, o, FSB_CLI_MAX_OPTS);
+
+		ncmds++;
+		nhidden += !c->summary;
+		assert_non_null(c->fn);
+		assert_ptr_equal(fsb_command_find(c->spec->name), c);
+		assert_true(n < FSB_CLI_MAX_OPTS);
+		/* --help and --version everywhere. */
+		assert_true(n >= 2 && !strcmp(o[0]->name, "help") &&
+			    !strcmp(o[1]->name, "version"));
+		for (size_t i = 0; i < n; i++) {
+			const char *words = NULL;
+
+			assert_true(o[i]->value <= FSB_VAL_SECTIONS);
+			assert_true(o[i]->code > 0 && o[i]->code < 1024);
+			if (o[i]->value == FSB_VAL_WORD || o[i]->value == FSB_VAL_LIST) {
+				assert_non_null(o[i]->words);
+				words = o[i]->words();
+			} else if (o[i]->value == FSB_VAL_FORMAT) {
+				assert_non_null(c->spec->formats);
+				words = c->spec->formats();
+			} else {
+				assert_null(o[i]->words);
+			}
+			if (words)
+				assert_true(words[0] && !strchr(words, ' ') && !strchr(words, ','));
+			/* Names and codes unique within the command. */
+			for (size_t j = 0; j < i; j++) {
+				if (!strcmp(o[i]->name, o[j]->name) || o[i]->code == o[j]->code)
+					fail_msg("%s: --%s and --%s clash", c->spec->name,
+						 o[j]->name, o[i]->name);
+			}
+		}
+		if (c->spec->operands == FSB_VAL_COMMAND) {
+			const char *w = c->spec->operand_words();
+
+			/* Each inner command is a command of the table. */
+			for (const char *p = w; *p;) {
+				char name[32];
+				size_t len = strcspn(p, "|");
+
+				snprintf(name, sizeof(name), "%.*s", (int)len, p);
+				assert_non_null(fsb_command_find(name));
+				p += len + (p[len] == '|');
+			}
+		}
+	}
+	assert_int_equal(ncmds, 8);
+	assert_int_equal(nhidden, 1);
+	assert_null(fsb_command_find("nope"));
+}
+
+/* A letter code is the short option: -s is --size, -n --files, -r --repeat. */
+static void short_forms_from_codes(void **state)
+{
+	struct fsb_run_cli c;
+	struct fsb_lc_cli l;
+
+	(void)state;
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "-s", "2m", "-r", "2", "-t", "write",
+			       "-n", "0", "-q", "-l", "x", "-f", "json"),
+			 0);
+	assert_int_equal(c.plan.cfg.size_bytes, 2u << 20);
+	assert_int_equal(c.plan.cfg.repeat, 2);
+	assert_string_equal(c.plan.tests, "write");
+	assert_true(c.co.quiet);
+	/* A flag takes no value; a code past 255 has no letter. */
+	USAGE(fsb_run_parse, NULL, &c, "unknown option '-y'", "run", "-y");
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &l, "lifecycle", "--fs", "ext4", "--image",
+			       "x.img", "-r", "4"),
+			 0);
+	assert_int_equal(l.plan.cfg.repeat, 4);
+	USAGE(fsb_lc_parse, NULL, &l, "unknown option '-s'", "lifecycle", "-s", "1m");
+}
+
+/* A word option says what it expects, from the vocabulary it is checked with. */
+static void word_options(void **state)
+{
+	struct fsb_run_cli c;
+	struct fsb_lc_cli l;
+
+	(void)state;
+	USAGE(fsb_run_parse, NULL, &c, "invalid --char-io 'x': expected stdio or syscall", "run",
+	      "--char-io", "x");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --links 'x': expected hard or soft", "run",
+	      "--links", "x");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'x': expected drop, direct or keep", "run",
+	      "--cache", "x");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --progress 'x': expected auto, always or never",
+	      "run", "--progress", "x");
+	USAGE(fsb_lc_parse, NULL, &l, "invalid --refill 'x': expected each or once", "lifecycle",
+	      "--refill", "x");
+	USAGE(fsb_lc_parse, NULL, &l, "invalid --fill 'x': expected 0xff, zero, random or none",
+	      "lifecycle", "--fill", "x");
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "--char-io", "syscall", "--links",
+			       "soft", "--files", "4", "--cache", "keep"),
+			 0);
+	assert_int_equal(c.plan.cfg.char_io, FSB_CHAR_SYSCALL);
+	assert_int_equal(c.plan.cfg.links, FSB_LINKS_SOFT);
+	assert_int_equal(c.plan.cfg.cache, FSB_CACHE_KEEP);
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "--char-io", "stdio", "--links",
+			       "hard", "--files", "4"),
+			 0);
+	assert_int_equal(c.plan.cfg.char_io, FSB_CHAR_STDIO);
+	assert_int_equal(c.plan.cfg.links, FSB_LINKS_HARD);
+	assert_int_equal(PARSE(fsb_lc_parse, NULL, &l, "lifecycle", "--fs", "ext4", "--image",
+			       "x.img", "--refill", "once", "--fill", "ff"),
+			 0);
+	assert_int_equal(l.plan.refill, FSB_LC_REFILL_ONCE);
+	/* The fill's aliases are accepted, only the canonical names offered. */
+	assert_int_equal(l.plan.fill, FSB_FILL_FF);
+	assert_int_equal(fsb_vocab_find(fsb_fill_names(), "ff"), -1);
+}
+
+/* The completion script names every option of every command, with its kind. */
+static void completion_from_tables(void **state)
+{
+	char *text = NULL, line[256];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(mem);
+	assert_int_equal(fsb_completion_write(mem, "bash"), 0);
+	assert_int_equal(fsb_completion_write(mem, "zsh"), -EINVAL);
+	assert_int_equal(fclose(mem), 0);
+	/* The visible commands only. */
+	assert_non_null(strstr(
+		text, "\n_fsbench_commands='run lifecycle matrix compare report guest clean'\n"));
+	for (const struct fsb_command *c = fsb_commands; c->spec; c++) {
+		const struct fsb_opt *o[FSB_CLI_MAX_OPTS];
+		size_t n = fsb_cli_options(c->spec, o, FSB_CLI_MAX_OPTS);
+
+		for (size_t i = 0; i < n; i++) {
+			/* In the command's option list ... */
+			snprintf(line, sizeof(line), "--%s", o[i]->name);
+			assert_non_null(strstr(text, line));
+			if (o[i]->value == FSB_VAL_NONE)
+				continue;
+			/* ... and, taking a value, in the table of values. */
+			snprintf(line, sizeof(line), "\t%s:--%s", c->spec->name, o[i]->name);
+			if (!strstr(text, line))
+				fail_msg("no '%s' in the script", line);
+		}
+	}
+	assert_non_null(strstr(text, "\trun:--tests | run:-t) _fsb_kind=list _fsb_words='putc "));
+	assert_non_null(strstr(text, "\tmatrix:--only) _fsb_kind=sections ;;\n"));
+	assert_non_null(
+		strstr(text, "\tlifecycle:--format | lifecycle:-f) _fsb_kind=word _fsb_words='text "
+			     "lifecycle json' ;;\n"));
+	assert_non_null(
+		strstr(text, "\t\t_fsb_operands=command _fsb_operand_words='run lifecycle'\n"));
+	assert_non_null(strstr(text, "\ncomplete -F _fsbench fsbench\n"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +751,10 @@ int main(void)
 		cmocka_unit_test(guest_usage_errors),
 		cmocka_unit_test(matrix_options),
 		cmocka_unit_test(shared_tail),
+		cmocka_unit_test(tables_are_whole),
+		cmocka_unit_test(short_forms_from_codes),
+		cmocka_unit_test(word_options),
+		cmocka_unit_test(completion_from_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

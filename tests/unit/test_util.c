@@ -1,6 +1,7 @@
 /*
  * Unit tests: size parsing and formatting, scratch directories, stop
- * signals, child processes that die with their parent, terminal-safe text.
+ * signals, child processes that die with their parent, terminal-safe text,
+ * vocabularies, the version line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,8 @@
 #include "util/size.h"
 #include "util/spawn.h"
 #include "util/text.h"
+#include "util/version.h"
+#include "util/vocab.h"
 
 /* stderr into a temporary file while fn runs; what was written, in buf. */
 static void stderr_of(void (*fn)(void *), void *arg, char *buf, size_t len)
@@ -533,6 +536,53 @@ static void text_cut_and_pad(void **state)
 	free(out);
 }
 
+/* ---- vocabularies ------------------------------------------------------- */
+
+static void vocab_join_find_describe(void **state)
+{
+	static const char *const names[] = { "drop", "direct", "drop", "", "keep" };
+	char buf[64], small[10], want[64];
+
+	(void)state;
+	/* Joined once each, the empty name left out. */
+	assert_string_equal(fsb_vocab_join(names, 5, buf, sizeof(buf)), "drop|direct|keep");
+	/* A name that does not fit whole is left out, never cut. */
+	assert_string_equal(fsb_vocab_join(names, 5, small, sizeof(small)), "drop|keep");
+	assert_int_equal(fsb_vocab_find(buf, "drop"), 0);
+	assert_int_equal(fsb_vocab_find(buf, "keep"), 2);
+	assert_int_equal(fsb_vocab_find(buf, "dro"), -1);
+	assert_int_equal(fsb_vocab_find(buf, "drop|direct"), -1);
+	assert_int_equal(fsb_vocab_find(buf, ""), -1);
+	assert_int_equal(fsb_vocab_find(buf, NULL), -1);
+	assert_int_equal(fsb_vocab_find("bonnie|bonnie++", "bonnie++"), 1);
+	assert_string_equal(fsb_vocab_describe(buf, want, sizeof(want)), "drop, direct or keep");
+	assert_string_equal(fsb_vocab_describe("hard|soft", want, sizeof(want)), "hard or soft");
+	assert_string_equal(fsb_vocab_describe("bash", want, sizeof(want)), "bash");
+	assert_string_equal(fsb_vocab_describe("", want, sizeof(want)), "");
+	/* Cut short, still a string. */
+	assert_int_equal(strlen(fsb_vocab_describe(buf, small, sizeof(small))), sizeof(small) - 1);
+}
+
+static void version_line(void **state)
+{
+	const char *line = fsb_version_line(), *commit = fsb_version_commit();
+	char want[128];
+
+	(void)state;
+	if (!commit[0]) {
+		assert_string_equal(line, "fsbench " FSB_VERSION);
+		return;
+	}
+	/* "fsbench 0.2.0 (git 1a2b3c4d)", or "(git 1a2b3c4d, dirty)" for
+	 * "1a2b3c4d-dirty": the commit, never "-dirty" in it. */
+	if (strlen(commit) > 6 && !strcmp(commit + strlen(commit) - 6, "-dirty"))
+		snprintf(want, sizeof(want), "fsbench %s (git %.*s, dirty)", FSB_VERSION,
+			 (int)strlen(commit) - 6, commit);
+	else
+		snprintf(want, sizeof(want), "fsbench %s (git %s)", FSB_VERSION, commit);
+	assert_string_equal(line, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +600,8 @@ int main(void)
 		cmocka_unit_test(text_escapes_terminal_controls),
 		cmocka_unit_test(text_lines_keep_newlines),
 		cmocka_unit_test(text_cut_and_pad),
+		cmocka_unit_test(vocab_join_find_describe),
+		cmocka_unit_test(version_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
