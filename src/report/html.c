@@ -192,9 +192,12 @@ static void write_head(struct page *p)
 	/* Only a page with imported results needs their marks (and the page
 	 * of fsbench's own results stays as it was). */
 	if (n_imported(p))
-		fsb_html_lit(w, ".badge.imp{background:#e1eaf8;color:#1d4b8f}"
-				"svg .imp{fill:#1d4b8f;font-style:italic}.nm{color:var(--muted);"
-				"font-style:italic}svg .nm{fill:var(--muted)}\n");
+		fsb_html_lit(
+			w,
+			".badge.imp{background:#e1eaf8;color:#1d4b8f}"
+			"svg .imp{fill:#1d4b8f;font-style:italic}.nm{color:var(--muted);"
+			"font-style:italic}svg .nm{fill:var(--muted)}td.src{overflow-wrap:anywhere;"
+			"min-width:14em}\n");
 	fsb_html_lit(w, "</style>\n</head>\n<body>\n<main>\n");
 }
 
@@ -565,7 +568,8 @@ static void write_setups(struct page *p)
 			td(w, d->version);
 		} else if (d->source) {
 			td(w, d->tool);
-			fsb_html_lit(w, "<td><span class=\"badge imp\">imported</span> ");
+			fsb_html_lit(
+				w, "<td class=\"src\"><span class=\"badge imp\">imported</span> ");
 			fsb_html_text(w, d->source);
 			fsb_html_lit(w, "</td>");
 		} else {
