@@ -26,6 +26,8 @@ if [ "$what" = unit ] || [ "$what" = test ]; then
 fi
 if [ "$what" = test ]; then
 	pkgs="$pkgs bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"
+	# Other tools' results made in the test and read by compare (t5200-import.sh).
+	pkgs="$pkgs fio"
 	# The man page's test (t0100-help-man.sh): groff -ww, man -l, col.
 	pkgs="$pkgs groff-base man-db bsdextrautils"
 	# The format check (t0050-format.sh).

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 static const char usage_text[] =
-	"usage: fsbench compare [OPTIONS] RESULT.json...\n"
+	"usage: fsbench compare [OPTIONS] RESULT...\n"
 	"\n"
 	"Put result files from 'fsbench run', 'fsbench lifecycle' or 'fsbench matrix'\n"
 	"side by side: one row per test, one column per input (a matrix file gives\n"
@@ -27,11 +27,18 @@ static const char usage_text[] =
 	"  1.23x faster, 2.00x slower   a significant difference; for lifecycle\n"
 	"                               phases (seconds) less time is faster\n"
 	"  ~1.02x                       not significant\n"
+	"  ~1.02x (single run)          a figure measured once: no verdict\n"
 	"\n"
 	"A difference is significant only when both figures were measured at least\n"
 	"twice and their [min, max] ranges do not overlap; otherwise it lies within\n"
 	"the measured spread and neither input wins. '!' marks a noisy figure\n"
 	"(coefficient of variation above 10%).\n"
+	"\n"
+	"Other tools' results are read too, told apart by their content: bonnie++\n"
+	"CSV lines (1.03, 1.96/1.97 and 1.98/2.00 layouts; one input per line; its\n"
+	"+++++ is 'not measured', never 0) and fio's --output-format=json (write and\n"
+	"read jobs' bandwidth, randread and randwrite jobs' IOPS under fsbench's test\n"
+	"ids, other jobs as rows 'fio:JOB:DIRECTION'). Each is a single run.\n"
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT   text (default), json or csv\n"

@@ -14,15 +14,16 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: fsbench report [OPTIONS] RESULT.json... -o OUT.html\n"
+	"usage: fsbench report [OPTIONS] RESULT... -o OUT.html\n"
 	"\n"
 	"Make one self-contained HTML page from result files of 'fsbench run',\n"
 	"'fsbench lifecycle' or 'fsbench matrix' (a matrix file gives one input per\n"
-	"setup): host and parameters, the setups, a summary table with the speed of\n"
-	"each input relative to the first, one bar chart per test (median, with a\n"
-	"whisker from the lowest to the highest run), the lifecycle phases, the\n"
-	"latency table and how the figures were measured. The page uses inline CSS\n"
-	"and SVG only: no scripts, no network.\n"
+	"setup), and from bonnie++ CSV or fio JSON, read as 'fsbench compare' reads\n"
+	"them and marked as imported: host and parameters, the setups, a summary\n"
+	"table with the speed of each input relative to the first, one bar chart per\n"
+	"test (median, with a whisker from the lowest to the highest run), the\n"
+	"lifecycle phases, the latency table and how the figures were measured. The\n"
+	"page uses inline CSS and SVG only: no scripts, no network.\n"
 	"\n"
 	"A difference is called significant only when both figures were measured at\n"
 	"least twice and their [min, max] ranges do not overlap; otherwise it is\n"

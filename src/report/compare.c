@@ -3,6 +3,7 @@
  * the reading of result files (run, lifecycle or matrix) from anyone.
  */
 #include "report/compare.h"
+#include "report/import.h"
 #include "report/json.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -62,7 +63,7 @@ double fsb_compare_ratio(const struct fsb_test_result *base, const struct fsb_te
 {
 	double b, v;
 
-	if (!base || !t || !same_unit(base, t))
+	if (!base || !t || !same_unit(base, t) || base->not_measured || t->not_measured)
 		return NAN;
 	b = finite_or_zero(base->median);
 	v = finite_or_zero(t->median);
@@ -78,6 +79,9 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
 
 	if (!isfinite(r))
 		return FSB_CMP_NONE;
+	/* One run says nothing of the spread: no verdict, not even "same". */
+	if (base->nruns < 2 || t->nruns < 2)
+		return FSB_CMP_SINGLE;
 	if (!fsb_compare_significant(base, t) || r == 1.0)
 		return FSB_CMP_SAME;
 	return r > 1.0 ? FSB_CMP_BETTER : FSB_CMP_WORSE;
@@ -98,6 +102,9 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fs
 	case FSB_CMP_SAME:
 		/* No direction: within the spread there is no winner. */
 		snprintf(buf, len, "~%.2fx", r >= 1.0 ? r : 1.0 / r);
+		break;
+	case FSB_CMP_SINGLE:
+		snprintf(buf, len, "~%.2fx (single run)", r >= 1.0 ? r : 1.0 / r);
 		break;
 	default:
 		snprintf(buf, len, "-");
@@ -656,6 +663,10 @@ int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
 
 	if (is_matrix(doc)) {
 		err = load_matrix(s, doc, path, why, why_len);
+	} else if (fsb_import_is_fio(doc)) {
+		err = fsb_import_fio(doc, path, &r, why, why_len);
+		if (!err && (err = set_add(s, &r, base_name(path), path)))
+			set_add_why(err, why, why_len);
 	} else {
 		err = fsb_json_to_result(doc, &r, why, why_len);
 		if (!err) {
@@ -676,17 +687,96 @@ int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc,
 	return err;
 }
 
-int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+/* Each line of a bonnie++ CSV file, one input each, labelled by the importer. */
+static int add_bonnie(struct fsb_compare_set *s, const char *buf, size_t len, const char *path,
+		      char *why, size_t why_len)
+{
+	struct fsb_import_list list;
+	size_t before = s->n;
+	int err = fsb_import_bonnie(buf, len, path, &list, why, why_len);
+
+	for (size_t i = 0; !err && i < list.n; i++) {
+		struct fsb_result *r = &list.docs[i];
+		char *label = strdup(r->setup.label ? r->setup.label : base_name(path));
+
+		err = label ? set_add(s, r, label, path) : -ENOMEM;
+		free(label);
+		if (err)
+			set_add_why(err, why, why_len);
+	}
+	if (err)
+		set_truncate(s, before);
+	fsb_import_list_release(&list);
+	return err;
+}
+
+static bool all_blank(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", buf[i]) || !buf[i])
+			return false;
+	return true;
+}
+
+int fsb_compare_set_add_buffer(struct fsb_compare_set *s, const char *buf, size_t len,
+			       const char *path, char *why, size_t why_len)
 {
 	struct json_object *doc;
-	char why[256] = "";
+	size_t at = 0;
 	int err;
 
-	doc = fsb_json_read(path);
-	if (!doc)
-		return -errno;
-	err = fsb_compare_set_add_json(s, doc, path, why, sizeof(why));
-	json_object_put(doc);
+	if (why && why_len)
+		why[0] = '\0';
+	if (all_blank(buf, len)) {
+		snprintf(why, why_len, "empty file");
+		return -EINVAL;
+	}
+	switch (fsb_import_sniff(buf, len, &at)) {
+	case FSB_IMPORT_BONNIE:
+		return add_bonnie(s, buf, len, path, why, why_len);
+	case FSB_IMPORT_JSON:
+	case FSB_IMPORT_FIO:
+		doc = fsb_json_parse(buf + at, len - at, why, why_len);
+		if (!doc)
+			return -EINVAL;
+		/* Lines of text before a JSON document: only fio writes that. */
+		if (at && !fsb_import_is_fio(doc)) {
+			fsb_import_unknown_why(buf, len, why, why_len);
+			err = -EINVAL;
+		} else {
+			err = fsb_compare_set_add_json(s, doc, path, why, why_len);
+		}
+		json_object_put(doc);
+		return err;
+	default:
+		fsb_import_unknown_why(buf, len, why, why_len);
+		return -EINVAL;
+	}
+}
+
+int fsb_compare_set_load(struct fsb_compare_set *s, const char *path)
+{
+	char *buf = NULL, why[256] = "";
+	size_t len = 0;
+	int err;
+
+	/* The same bound and words as for a JSON result, whatever the file is. */
+	err = fsb_read_file(path, FSB_JSON_MAX_BYTES, &buf, &len);
+	if (err == -EFBIG) {
+		fsb_err("cannot read '%s': larger than %zu MiB, not a result file", path,
+			FSB_JSON_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
+	if (err == -EINVAL) {
+		fsb_err("cannot read '%s': not a regular file", path);
+		return err;
+	}
+	if (err) {
+		fsb_err_errno(err, "cannot read '%s'", path);
+		return err;
+	}
+	err = fsb_compare_set_add_buffer(s, buf, len, path, why, sizeof(why));
+	free(buf);
 	if (err)
 		fsb_err("cannot read '%s': %s", path, why);
 	return err;

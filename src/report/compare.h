@@ -35,15 +35,18 @@ bool fsb_compare_lower_is_better(const char *unit);
 /*
  * The speed of t relative to base, from their medians: t/base for rates,
  * base/t for times, so above 1 always means t is better. NAN when either
- * median is zero or the units differ.
+ * median is zero, either figure is not measured (an imported "+++++") or
+ * the units differ.
  */
 double fsb_compare_ratio(const struct fsb_test_result *base, const struct fsb_test_result *t);
 
 enum fsb_compare_verdict {
-	FSB_CMP_NONE,	/* no ratio: a figure is missing or zero */
+	FSB_CMP_NONE,	/* no ratio: a figure is missing, zero or not measured */
 	FSB_CMP_SAME,	/* within the measured spread: not significant ("~") */
 	FSB_CMP_BETTER, /* significantly faster */
 	FSB_CMP_WORSE,	/* significantly slower */
+	FSB_CMP_SINGLE, /* a figure has a single run (every imported one): no
+			   spread to judge by, the ratio is shown without a verdict */
 };
 
 /* The verdict on t against base (by the rule and the ratio above). */
@@ -52,8 +55,9 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
 
 /*
  * The ratio the way compare prints it: "1.23x faster" or "2.00x slower"
- * (the factor is always >= 1) when significant, "~1.02x" when not, "-"
- * when there is no ratio. Always NUL-terminates; returns buf.
+ * (the factor is always >= 1) when significant, "~1.02x" when not,
+ * "~1.02x (single run)" when a figure has one run, "-" when there is no
+ * ratio. Always NUL-terminates; returns buf.
  */
 char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fsb_test_result *t,
 			     char *buf, size_t len);
@@ -122,22 +126,33 @@ struct fsb_compare_set {
 };
 
 /*
- * Read one file and append what it holds: a "run" or "lifecycle" document
+ * Read one file and append what it holds, judged by its content
+ * (report/import.h), never by its name: a "run" or "lifecycle" document
  * is one input, labelled by its setup.label or else the file's name; a
  * "matrix" document adds each setup's results, labelled by the setup's
- * label. A document whose label is already taken by an input of the same
- * kind from another file is relabelled "label (file)", so every column
- * stays distinct. On failure says once what is wrong, naming the file
- * ("cannot read 'x.json': truncated JSON"), leaves s as it was and returns
- * -EINVAL (not a usable result), -E2BIG (more than 1024 inputs in all),
- * -ENOMEM or -errno (cannot read the file).
+ * label; fio's JSON output is one input labelled by the file's name;
+ * bonnie++ CSV adds one input per line, labelled by its name field. A
+ * document whose label is already taken by an input of the same kind
+ * from another file is relabelled "label (file)", so every column stays
+ * distinct. On failure says once what is wrong, naming the file ("cannot
+ * read 'x.json': truncated JSON", "cannot read 'old.csv': line 3: ..."),
+ * leaves s as it was and returns -EINVAL (not a usable result), -E2BIG
+ * (more than 1024 inputs in all), -ENOMEM or -errno (cannot read the file).
  */
 int fsb_compare_set_load(struct fsb_compare_set *s, const char *path);
 
 /*
- * The same for a document already parsed (fsb_json_parse), path naming
- * where it came from (labels, sources); says nothing on failure but why
- * (a matrix setup without results is still a warning). Touches no file.
+ * The same for a file's content already in memory (len bytes of buf),
+ * path naming where it came from (labels, sources); says nothing on
+ * failure but why (what an importer leaves out, and a matrix setup without
+ * results, are still warnings). Touches no file.
+ */
+int fsb_compare_set_add_buffer(struct fsb_compare_set *s, const char *buf, size_t len,
+			       const char *path, char *why, size_t why_len);
+
+/*
+ * The same for a JSON document already parsed (fsb_json_parse): fsbench's
+ * own (run, lifecycle, matrix) or fio's output.
  */
 struct json_object;
 int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc, const char *path,

@@ -20,13 +20,20 @@
 
 /* ---- text -------------------------------------------------------------- */
 
-/* The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when absent. */
+/*
+ * The value of a cell: "512 MiB/s", "512 MiB/s !" when noisy, "-" when
+ * absent, "not measured" for an imported "+++++" (never a number).
+ */
 static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 {
 	char v[64];
 
 	if (!t) {
 		snprintf(buf, len, "-");
+		return;
+	}
+	if (t->not_measured) {
+		snprintf(buf, len, "not measured");
 		return;
 	}
 	fsb_unit_format(t->unit, t->median, v, sizeof(v));
@@ -38,6 +45,7 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 {
 	size_t wname = 4, wlabel = 0, *wval, *wratio;
 	char buf[256], lab[LABEL_CHARS * 4 + 8];
+	bool unmeasured = false, single = false;
 	int err = 0;
 
 	wval = calloc(t->ncols, sizeof(*wval));
@@ -62,7 +70,10 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 			value_text(cell, buf, sizeof(buf));
 			if (fsb_text_width(buf) > wval[c])
 				wval[c] = fsb_text_width(buf);
+			unmeasured |= cell && cell->not_measured;
 			if (c && cell) {
+				single |= fsb_compare_verdict(fsb_compare_cell(t, r, 0), cell) ==
+					  FSB_CMP_SINGLE;
 				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), cell, buf,
 						       sizeof(buf));
 				if (fsb_text_width(buf) > wratio[c])
@@ -85,6 +96,13 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		for (size_t i = 0, k = 0; i < set->n; i++) {
 			if (strcmp(set->labels[i], t->cols[c].label))
 				continue;
+			if (set->docs[i]->source) {
+				/* Another tool's file: say which, and that it is imported. */
+				fsb_text_safe(set->docs[i]->source, 3 * LABEL_CHARS, buf,
+					      sizeof(buf));
+				fprintf(out, "%simported: %s", k++ ? ", " : "", buf);
+				continue;
+			}
 			fsb_text_safe(set->sources[i], 2 * LABEL_CHARS, buf, sizeof(buf));
 			fprintf(out, "%s%s (", k++ ? ", " : "", buf);
 			fsb_text_put(out, set->docs[i]->kind ? set->docs[i]->kind : "?");
@@ -149,6 +167,14 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		fputs("Speed is relative to the first input; for times, less is faster. '~': not\n"
 		      "significant (the [min, max] ranges overlap, or a figure has a single run).\n",
 		      out);
+	if (single)
+		fputs("'(single run)': a figure measured once (every imported one) has no spread:\n"
+		      "its ratio is shown without a verdict.\n",
+		      out);
+	if (unmeasured)
+		fputs("'not measured': bonnie++ printed +++++ (the test took under 0.5 s), or fio's\n"
+		      "figure was 0 for a job that moved data; there is no figure to compare.\n",
+		      out);
 	fputs("'!': noisy (CV above 10%).\n", out);
 out:
 	free(wval);
@@ -173,6 +199,13 @@ static void put(struct jb *b, struct json_object *obj, const char *key, struct j
 	}
 }
 
+/* A null member: json-c stores NULL as JSON null. */
+static void put_null(struct jb *b, struct json_object *obj, const char *key)
+{
+	if (!b->err && json_object_object_add(obj, key, NULL))
+		b->err = -ENOMEM;
+}
+
 static void append(struct jb *b, struct json_object *arr, struct json_object *v)
 {
 	if (b->err || !v || json_object_array_add(arr, v)) {
@@ -189,9 +222,13 @@ static struct json_object *num(double v)
 static const char *verdict_name(const struct fsb_test_result *base, const struct fsb_test_result *t,
 				bool is_base)
 {
+	if (t && t->not_measured)
+		return "not-measured";
 	if (is_base)
 		return "baseline";
 	switch (fsb_compare_verdict(base, t)) {
+	case FSB_CMP_SINGLE:
+		return "single-run";
 	case FSB_CMP_BETTER:
 		return "faster";
 	case FSB_CMP_WORSE:
@@ -213,16 +250,27 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 
 	if (!cell)
 		return NULL;
+	if (cell->not_measured)
+		ratio = NAN;
 	o = json_object_new_object();
 	if (!o) {
 		b->err = -ENOMEM;
 		return NULL;
 	}
 	put(b, o, "input", json_object_new_string(t->cols[c].label));
-	put(b, o, "median", num(cell->median));
-	put(b, o, "min", num(cell->min));
-	put(b, o, "max", num(cell->max));
-	put(b, o, "cv", num(cell->cv));
+	if (cell->not_measured) {
+		/* No figure, so no number: null, never 0. */
+		put(b, o, "not_measured", json_object_new_boolean(1));
+		put_null(b, o, "median");
+		put_null(b, o, "min");
+		put_null(b, o, "max");
+		put_null(b, o, "cv");
+	} else {
+		put(b, o, "median", num(cell->median));
+		put(b, o, "min", num(cell->min));
+		put(b, o, "max", num(cell->max));
+		put(b, o, "cv", num(cell->cv));
+	}
 	put(b, o, "runs", json_object_new_uint64(cell->nruns));
 	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(cell)));
 	/* Absent, not 0, when there is nothing to compare against. */
@@ -271,6 +319,14 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			put(&b, one, "file", json_object_new_string(set->sources[i]));
 			put(&b, one, "kind",
 			    json_object_new_string(set->docs[i]->kind ? set->docs[i]->kind : ""));
+			if (set->docs[i]->source) {
+				put(&b, one, "imported", json_object_new_boolean(1));
+				put(&b, one, "tool",
+				    json_object_new_string(set->docs[i]->tool ? set->docs[i]->tool
+									      : ""));
+				put(&b, one, "source",
+				    json_object_new_string(set->docs[i]->source));
+			}
 			if (set->docs[i]->setup.fs_type)
 				put(&b, one, "fs_type",
 				    json_object_new_string(set->docs[i]->setup.fs_type));
@@ -357,13 +413,20 @@ int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 
 			if (!cell)
 				continue;
+			if (cell->not_measured)
+				ratio = NAN;
 			if (csv_field(out, t->rows[r].id) || fputc(',', out) == EOF ||
 			    csv_field(out, t->rows[r].kind) || fputc(',', out) == EOF ||
 			    csv_field(out, t->rows[r].unit) || fputc(',', out) == EOF ||
 			    csv_field(out, t->cols[c].label))
 				return ferror(out) ? -EIO : -ENOMEM;
-			fprintf(out, ",%.6g,%.6g,%.6g,%.4g,%zu,%d,", cell->median, cell->min,
-				cell->max, cell->cv, cell->nruns, fsb_test_noisy(cell));
+			if (cell->not_measured)
+				/* Empty figures, never 0: there is no number. */
+				fputs(",,,,,0,0,", out);
+			else
+				fprintf(out, ",%.6g,%.6g,%.6g,%.4g,%zu,%d,", cell->median,
+					cell->min, cell->max, cell->cv, cell->nruns,
+					fsb_test_noisy(cell));
 			if (isfinite(ratio))
 				fprintf(out, "%.4f", ratio);
 			fprintf(out, ",%d,%s\n", c && fsb_compare_significant(base, cell),

@@ -70,6 +70,53 @@ static bool is_lifecycle_row(const struct fsb_compare_row *row)
 	return !strcmp(row->kind, "lifecycle");
 }
 
+/* ---- imported results ---------------------------------------------------- */
+
+/* How many inputs come from other tools' files (report/import.h). */
+static size_t n_imported(const struct page *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += p->docs[i]->source != NULL;
+	return n;
+}
+
+/* Whether column c shows an imported result. */
+static bool col_imported(const struct page *p, size_t c)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->doc_col[i] == c && p->docs[i]->source)
+			return true;
+	return false;
+}
+
+/* The document a cell of column c belongs to (NULL: none, a bug). */
+static const struct fsb_result *doc_of(const struct page *p, size_t c,
+				       const struct fsb_test_result *cell)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fsb_result *d = p->docs[i];
+
+		if (p->doc_col[i] == c && d->ntests && cell >= d->tests &&
+		    cell < d->tests + d->ntests)
+			return d;
+	}
+	return NULL;
+}
+
+/*
+ * What to write where a figure is not measured: bonnie++'s "+++++" is
+ * a test under 0.5 s; fio's 0 is a job faster than its millisecond clock.
+ */
+static void unmeasured_text(struct fsb_html_out *w, const struct fsb_result *d)
+{
+	if (d && d->tool && !strncmp(d->tool, "fio", 3))
+		fsb_html_lit(w, "not measured (under 1 ms)");
+	else
+		fsb_html_lit(w, "+++++ (under 0.5 s)");
+}
+
 /* ---- head and style ----------------------------------------------------- */
 
 /* A macro, not an array: markup is written from string literals only. */
@@ -141,7 +188,17 @@ static void write_head(struct page *p)
 			fsb_html_lit(w, ", ");
 		fsb_html_text_cut(w, p->tab.cols[c].label, 40);
 	}
-	fsb_html_lit(w, "</title>\n<style>\n" STYLE "</style>\n</head>\n<body>\n<main>\n");
+	fsb_html_lit(w, "</title>\n<style>\n" STYLE);
+	/* Only a page with imported results needs their marks (and the page
+	 * of fsbench's own results stays as it was). */
+	if (n_imported(p))
+		fsb_html_lit(
+			w,
+			".badge.imp{background:#e1eaf8;color:#1d4b8f}"
+			"svg .imp{fill:#1d4b8f;font-style:italic}.nm{color:var(--muted);"
+			"font-style:italic}svg .nm{fill:var(--muted)}td.src{overflow-wrap:anywhere;"
+			"min-width:14em}\n");
+	fsb_html_lit(w, "</style>\n</head>\n<body>\n<main>\n");
 }
 
 /* ---- header: host and parameters ---------------------------------------- */
@@ -204,7 +261,8 @@ static void td(struct fsb_html_out *w, const char *s)
 }
 
 /* A column's heading with its colour key; num: right-aligned like its figures. */
-static void th_label(struct fsb_html_out *w, const char *label, size_t col, bool num)
+static void th_label_mark(struct fsb_html_out *w, const char *label, size_t col, bool num,
+			  bool imported)
 {
 	if (num)
 		fsb_html_lit(w, "<th class=\"num\">");
@@ -214,7 +272,14 @@ static void th_label(struct fsb_html_out *w, const char *label, size_t col, bool
 	fsb_html_attr(w, colour(col));
 	fsb_html_lit(w, "\"></span>");
 	fsb_html_text(w, label);
+	if (imported)
+		fsb_html_lit(w, "<span class=\"badge imp\">imported</span>");
 	fsb_html_lit(w, "</th>");
+}
+
+static void th_label(struct fsb_html_out *w, const char *label, size_t col, bool num)
+{
+	th_label_mark(w, label, col, num, false);
 }
 
 static void write_hosts(struct page *p)
@@ -464,6 +529,8 @@ static void write_header(struct page *p)
 	fsb_html_markupf(w, " · %zu result", p->n);
 	if (p->n != 1)
 		fsb_html_lit(w, "s");
+	if (n_imported(p))
+		fsb_html_markupf(w, " (%zu imported)", n_imported(p));
 	fsb_html_lit(w, " · fsbench " FSB_VERSION "</p>\n");
 	write_hosts(p);
 	write_params(p);
@@ -475,22 +542,42 @@ static void write_header(struct page *p)
 static void write_setups(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
+	bool imports = n_imported(p) > 0;
 
 	fsb_html_lit(w, "<section id=\"setups\">\n<h2>Setups</h2>\n<div class=\"scroll\"><table "
 			"class=\"setups\"><thead><tr><th>Label</th><th>Kind</th><th>Filesystem</th>"
-			"<th>Mount options</th><th>Device</th><th>Fill</th><th>fsbench</th></tr>"
-			"</thead><tbody>\n");
+			"<th>Mount options</th><th>Device</th><th>Fill</th>");
+	/* With other tools' results the column says which tool, and where from. */
+	if (imports)
+		fsb_html_lit(w, "<th>Made by</th><th>Source</th>");
+	else
+		fsb_html_lit(w, "<th>fsbench</th>");
+	fsb_html_lit(w, "</tr></thead><tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
-		const struct fsb_setup *s = &p->docs[i]->setup;
+		const struct fsb_result *d = p->docs[i];
+		const struct fsb_setup *s = &d->setup;
 
 		fsb_html_lit(w, "<tr>");
 		th_label(w, p->labels[i], p->doc_col[i], false);
-		td(w, p->docs[i]->kind);
+		td(w, d->kind);
 		td(w, s->fs_type);
 		td(w, s->mount_options);
 		td(w, s->device);
 		td(w, s->fill);
-		td(w, p->docs[i]->version);
+		if (!imports) {
+			td(w, d->version);
+		} else if (d->source) {
+			td(w, d->tool);
+			fsb_html_lit(
+				w, "<td class=\"src\"><span class=\"badge imp\">imported</span> ");
+			fsb_html_text(w, d->source);
+			fsb_html_lit(w, "</td>");
+		} else {
+			fsb_html_lit(w, "<td>");
+			fsb_html_textf(w, "%s %s", d->tool ? d->tool : "fsbench",
+				       d->version ? d->version : "");
+			fsb_html_lit(w, "</td><td class=\"none\">—</td>");
+		}
 		fsb_html_lit(w, "</tr>\n");
 	}
 	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
@@ -498,12 +585,20 @@ static void write_setups(struct page *p)
 
 /* ---- summary: the compare table ------------------------------------------ */
 
-static void value_cell(struct fsb_html_out *w, const struct fsb_test_result *t)
+static void value_cell(const struct page *p, size_t c, const struct fsb_test_result *t)
 {
+	struct fsb_html_out *w = p->w;
 	char buf[64];
 
 	if (!t) {
 		fsb_html_lit(w, "<td class=\"none num\">—</td>");
+		return;
+	}
+	if (t->not_measured) {
+		/* Words, never a number: there is none. */
+		fsb_html_lit(w, "<td class=\"num nm\">");
+		unmeasured_text(w, doc_of(p, c, t));
+		fsb_html_lit(w, "</td>");
 		return;
 	}
 	/* The unit is the document's: "512 <img...>" is text like any other. */
@@ -519,10 +614,8 @@ static void ratio_cell(struct fsb_html_out *w, const struct fsb_test_result *bas
 		       const struct fsb_test_result *t)
 {
 	static const char *const cls[] = {
-		[FSB_CMP_NONE] = "same",
-		[FSB_CMP_SAME] = "same",
-		[FSB_CMP_BETTER] = "better",
-		[FSB_CMP_WORSE] = "worse",
+		[FSB_CMP_NONE] = "same",   [FSB_CMP_SAME] = "same",   [FSB_CMP_BETTER] = "better",
+		[FSB_CMP_WORSE] = "worse", [FSB_CMP_SINGLE] = "same",
 	};
 	char buf[64];
 
@@ -556,7 +649,7 @@ static void write_summary(struct page *p)
 	}
 	fsb_html_lit(w, "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Test</th>");
 	for (size_t c = 0; c < t->ncols; c++) {
-		th_label(w, t->cols[c].label, c, true);
+		th_label_mark(w, t->cols[c].label, c, true, col_imported(p, c));
 		if (c)
 			fsb_html_lit(w, "<th class=\"num\">vs first</th>");
 	}
@@ -566,7 +659,7 @@ static void write_summary(struct page *p)
 		fsb_html_text(w, t->rows[r].name);
 		fsb_html_lit(w, "</th>");
 		for (size_t c = 0; c < t->ncols; c++) {
-			value_cell(w, fsb_compare_cell(t, r, c));
+			value_cell(p, c, fsb_compare_cell(t, r, c));
 			if (c)
 				ratio_cell(w, fsb_compare_cell(t, r, 0), fsb_compare_cell(t, r, c));
 		}
@@ -640,8 +733,12 @@ static void better_words(struct fsb_html_out *w, const struct fsb_compare_row *r
 		fsb_html_lit(w, "higher is better");
 }
 
-/* The tooltip of one bar: "label: median 5 MiB/s, lowest ..., 3 runs". */
-static void bar_title(struct fsb_html_out *w, const char *label, const struct fsb_test_result *cell)
+/*
+ * The tooltip of one bar: "label: median 5 MiB/s, lowest ..., 3 runs",
+ * and for an imported figure where it came from.
+ */
+static void bar_title(struct fsb_html_out *w, const char *label, const struct fsb_test_result *cell,
+		      const struct fsb_result *doc)
 {
 	char med[64], lo[64], hi[64];
 
@@ -650,8 +747,13 @@ static void bar_title(struct fsb_html_out *w, const char *label, const struct fs
 	fsb_unit_format(cell->unit, cell->min, lo, sizeof(lo));
 	fsb_unit_format(cell->unit, cell->max, hi, sizeof(hi));
 	fsb_html_lit(w, "<g><title>");
-	fsb_html_textf(w, "%s: median %s, lowest %s, highest %s, %zu run%s", label, med, lo, hi,
-		       cell->nruns, cell->nruns == 1 ? "" : "s");
+	if (cell->not_measured)
+		fsb_html_textf(w, "%s: not measured", label);
+	else
+		fsb_html_textf(w, "%s: median %s, lowest %s, highest %s, %zu run%s", label, med, lo,
+			       hi, cell->nruns, cell->nruns == 1 ? "" : "s");
+	if (doc && doc->source)
+		fsb_html_textf(w, " (imported: %s)", doc->source);
 	fsb_html_lit(w, "</title>\n");
 }
 
@@ -727,6 +829,7 @@ static void write_chart(struct page *p, size_t r)
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+		const struct fsb_result *doc;
 		double y, med, lo, hi, xm, xlo, xhi, yc, xt;
 
 		if (!cell)
@@ -740,11 +843,20 @@ static void write_chart(struct page *p, size_t r)
 		xlo = CH_LABEL + plot * lo / top;
 		xhi = CH_LABEL + plot * hi / top;
 
-		bar_title(w, t->cols[c].label, cell);
+		doc = doc_of(p, c, cell);
+		bar_title(w, t->cols[c].label, cell, doc);
 		fsb_html_markupf(w, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", CH_LABEL - 8,
 				 yc + 4);
 		fsb_html_text_cut(w, t->cols[c].label, CH_LABEL_CHARS);
 		fsb_html_lit(w, "</text>\n");
+		if (cell->not_measured) {
+			/* No bar: a bar of 0 would be a figure, and there is none. */
+			fsb_html_markupf(w, "<text class=\"nm\" x=\"%d\" y=\"%.1f\">", CH_LABEL + 6,
+					 yc + 4);
+			unmeasured_text(w, doc);
+			fsb_html_lit(w, "</text>\n</g>\n");
+			continue;
+		}
 		fsb_html_markupf(w,
 				 "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 				 "rx=\"2\" fill=\"",
@@ -752,6 +864,12 @@ static void write_chart(struct page *p, size_t r)
 		fsb_html_attr(w, colour(c));
 		if (fsb_test_noisy(cell))
 			fsb_html_lit(w, "\" fill-opacity=\"0.55");
+		/* Another tool's figure: drawn lighter, with a dashed outline. */
+		if (doc && doc->source) {
+			fsb_html_lit(w,
+				     "\" fill-opacity=\"0.4\" stroke-dasharray=\"4 2\" stroke=\"");
+			fsb_html_attr(w, colour(c));
+		}
 		fsb_html_lit(w, "\"/>\n");
 		if (xhi - xlo >= 0.5)
 			fsb_html_markupf(w,
@@ -764,6 +882,8 @@ static void write_chart(struct page *p, size_t r)
 		axis_value(w, med, aunit);
 		if (fsb_test_noisy(cell))
 			fsb_html_lit(w, " <tspan class=\"nz\">noisy</tspan>");
+		if (doc && doc->source)
+			fsb_html_lit(w, " <tspan class=\"imp\">imported</tspan>");
 		fsb_html_lit(w, "</text>\n</g>\n");
 	}
 	fsb_html_lit(w, "</svg></figure>\n");
@@ -919,9 +1039,15 @@ static void write_latency(struct page *p)
 				fsb_html_lit(w, "</th>");
 			}
 			td(w, t->cols[c].label);
-			us_cell(w, cell->latency.p50_us);
-			us_cell(w, cell->latency.p99_us);
-			us_cell(w, cell->latency.p999_us);
+			if (cell->latency_max_only) {
+				/* bonnie++ keeps the slowest operation only. */
+				fsb_html_lit(w, "<td class=\"none num\">—</td><td class=\"none "
+						"num\">—</td><td class=\"none num\">—</td>");
+			} else {
+				us_cell(w, cell->latency.p50_us);
+				us_cell(w, cell->latency.p99_us);
+				us_cell(w, cell->latency.p999_us);
+			}
 			us_cell(w, cell->latency.max_us);
 			fsb_html_lit(w, "</tr>\n");
 		}
@@ -1112,6 +1238,21 @@ static void write_method(struct page *p)
 				"given), each phase repeated and reported as highest, median and "
 				"lowest wall time; device bytes come from the <code>"
 				"/sys/block</code> counters.</li>\n");
+	if (n_imported(p))
+		fsb_html_lit(w, "<li>Results marked <span class=\"badge imp\">imported</span> are "
+				"other tools' figures as their files hold them, drawn lighter "
+				"with a dashed outline. Each is a single run, so no difference "
+				"against one is called significant: its ratio is marked "
+				"<em>single run</em>. bonnie++: K/sec are KiB/s; <code>+++++"
+				"</code> (a test that took under 0.5 s) is shown as not "
+				"measured, never as 0; its latency is the slowest single "
+				"operation only. fio: a sequential write or read job's bandwidth "
+				"is <em>write</em> or <em>read</em>, a randread or randwrite "
+				"job's IOPS <em>randread</em> or <em>randwrite</em>, other jobs "
+				"are rows named <code>fio:JOB:DIRECTION</code>; latency is the "
+				"completion latency (clat) percentiles; a figure of 0 from a job "
+				"that moved data (under fio's 1 ms clock) is not "
+				"measured.</li>\n");
 	fsb_html_lit(w, "<li>%CPU is user + system time of every process of a test divided by wall "
 			"time; latency is that of single operations (p50, p99, p99.9, max).</li>"
 			"\n");

@@ -61,6 +61,7 @@ void fsb_result_release(struct fsb_result *r)
 	for (size_t i = 0; i < r->ntests; i++)
 		test_release(&r->tests[i]);
 	free(r->tests);
+	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
 

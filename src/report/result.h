@@ -35,6 +35,17 @@ struct fsb_test_result {
 	 * space capped the work, or a grown attempt ran out of it). JSON key
 	 * "short_reason", present only when set. */
 	char *short_reason;
+	/*
+	 * The test ran but has no figure: bonnie++'s "+++++" (the test took
+	 * under 0.5 s and bonnie++ printed no number). runs is empty and
+	 * median, min, max are 0 and mean nothing: views say "not measured",
+	 * never 0, and compare computes no ratio with it. Only imported
+	 * results (report/import.h) have such tests.
+	 */
+	bool not_measured;
+	/* Of the latency only max_us is known (bonnie++ reports the slowest
+	 * single operation); the percentiles are 0 and mean nothing. */
+	bool latency_max_only;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */
@@ -71,6 +82,13 @@ struct fsb_result {
 	size_t nparams;
 	struct fsb_test_result *tests;
 	size_t ntests;
+	/*
+	 * NULL for fsbench's own results. For a result read from another
+	 * tool's file (report/import.h), where it came from: "bonnie++ 1.03
+	 * CSV, line 3 of old.csv". tool then names that tool ("bonnie++
+	 * 1.03", "fio 3.33"), and every view marks the result as imported.
+	 */
+	char *source;
 };
 
 /* Initialise an empty document of the given kind (tool/version filled in). */
