@@ -643,32 +643,45 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
 	struct fsb_fsinfo fsi;
 	struct statvfs vfs;
-	uint64_t free_bytes, need = 0, total;
+	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
 	const char *who = NULL;
-	char parts[256] = "", a[64], b[64];
+	char parts[256] = "", a[64], b[64], each[32] = "";
 	const char *smaller;
-	bool block, chr, cow;
+	bool block, chr, rnd, cow;
 
 	for (size_t i = 0; i < 4 && !who; i++)
 		if (has_test(ops, nops, block_tests[i]))
 			who = block_tests[i];
 	block = who != NULL;
+	rnd = has_test(ops, nops, "randread") || has_test(ops, nops, "randwrite");
 	chr = cfg->char_size_bytes && (has_test(ops, nops, "putc") || has_test(ops, nops, "getc"));
-	if (!block && !chr)
+	if (!block && !chr && !rnd)
 		return 0;
+	/* Every job has its files (or its range of a shared one). */
+	if (jobs > 1)
+		snprintf(each, sizeof(each), " x %llu jobs", (unsigned long long)jobs);
 	cow = !fsb_fsinfo_for_path(dir, &fsi) && fsb_fsinfo_is_cow(fsi.fs_type);
 	if (block) {
-		need += cfg->size_bytes;
-		add_part(parts, sizeof(parts), cfg->size_bytes, "for --size");
+		need += cfg->size_bytes * jobs;
+		snprintf(a, sizeof(a), "for --size%s", each);
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
 	}
 	if (cow && has_test(ops, nops, "rewrite")) {
-		need += cfg->size_bytes;
-		add_part(parts, sizeof(parts), cfg->size_bytes,
+		need += cfg->size_bytes * jobs;
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs,
 			 "more for rewrite on copy-on-write");
 	}
+	if (rnd) {
+		/* The random tests' own file, beside the block tests'. */
+		need += cfg->size_bytes * jobs;
+		snprintf(a, sizeof(a), "for the random tests' --size%s", each);
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
+		who = who ? who : has_test(ops, nops, "randread") ? "randread" : "randwrite";
+	}
 	if (chr) {
-		need += cfg->char_size_bytes;
-		add_part(parts, sizeof(parts), cfg->char_size_bytes, "for --char-size");
+		need += cfg->char_size_bytes * jobs;
+		snprintf(a, sizeof(a), "for --char-size%s", each);
+		add_part(parts, sizeof(parts), cfg->char_size_bytes * jobs, a);
 		who = who ? who : has_test(ops, nops, "putc") ? "putc" : "getc";
 	}
 	/* The free space of a copy-on-write filesystem is settled at commit
@@ -683,12 +696,12 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		return 0;
 	add_part(parts, sizeof(parts), total - need, "to spare");
 	fsb_size_format_pair(total, free_bytes, a, b, sizeof(a));
-	if (block && chr)
-		smaller = "--size or --char-size";
-	else if (block)
-		smaller = "--size";
+	if ((block || rnd) && chr)
+		smaller = jobs > 1 ? "--size, --char-size or --jobs" : "--size or --char-size";
+	else if (block || rnd)
+		smaller = jobs > 1 ? "--size or --jobs" : "--size";
 	else
-		smaller = "--char-size";
+		smaller = jobs > 1 ? "--char-size or --jobs" : "--char-size";
 	fsb_err("%s: needs %s in '%s' (%s), only %s free (use a smaller %s)", who, a, dir, parts, b,
 		smaller);
 	return -ENOSPC;

@@ -422,7 +422,9 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 			 * terminal's SIGINT like it. */
 			fsb_child_die_with_parent(parent);
 			fsb_signals_default();
-			close(pipefd[1]);
+			/* Nothing of the parent's but its gate: another job's
+			 * seekers must not hold this job's gate open. */
+			fsb_child_close_fds(pipefd[0]);
 			_exit(seeker(ctx, p->ctl, &p->slots[i], pipefd[0], i, n, share, nchunks,
 				     base));
 		}
