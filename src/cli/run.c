@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"  -n, --files SPEC       N[:max[:min[:dirs]]] files (default 16k; 0 skips)\n"
 	"      --links hard|soft  make links instead of files\n"
 	"      --sync             fsync each file and directory (mail-server style)\n"
-	"  -t, --tests LIST       tests to run (default: all)\n"
+	"  -t, --tests LIST       tests to run (default: throughput,files)\n"
 	"  -r, --repeat N         measured runs per figure (default 3)\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
