@@ -201,6 +201,19 @@ check "--shared-file with metadata tests only: a warning that it does nothing" \
 	>/dev/null 2>"$T/w3"
 check "--iodepth 8 with psync: one warning that psync keeps one I/O in flight" \
 	test "$(grep -c 'psync engine keeps one I/O in flight' "$T/w3")" = 1
+# The space check counts every job's file, and the random tests' file.
+if is_root; then
+	"$FSBENCH" run --size 100m --tests write --jobs 4 "$D" >/dev/null 2>"$T/sp1"
+	check "--jobs 4 --size 100m on a 256m tmpfs: refused up front, each job's file counted" \
+		grep -q "^fsbench: write: needs .*400.0 MiB for --size x 4 jobs.*use a smaller --size or --jobs" \
+		"$T/sp1"
+	"$FSBENCH" run --size 150m --tests write,randread "$D" >/dev/null 2>"$T/sp2"
+	check "--size 150m, write and randread on a 256m tmpfs: refused, random.dat counted" \
+		grep -q "^fsbench: write: needs .*150.0 MiB for the random tests' --size" "$T/sp2"
+else
+	skip "the space check counts every job's file" "needs root (a small tmpfs)"
+	skip "the space check counts random.dat" "needs root (a small tmpfs)"
+fi
 expect_exit 2 "--jobs 0 is a usage error" "$FSBENCH" run --jobs 0 "$D"
 expect_exit 2 "--jobs 1025 is a usage error" "$FSBENCH" run -j 1025 "$D"
 expect_exit 2 "--engine aio is a usage error" "$FSBENCH" run --engine aio "$D"
