@@ -199,7 +199,27 @@ static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	(void)ctx;
 	p->out = out;
 	err = fsb_engine_drive(&p->eng, write_next, write_done, p);
-	return err ? err : finish_write(p);
+	if (!err)
+		err = finish_write(p);
+	/* Whole only when every chunk of the range was written. */
+	p->done = !err && !p->stopping;
+	return err;
+}
+
+/*
+ * A write stopped early (--stonewall, --deadline) or failed leaves its
+ * range short. In a file of its own that is a shorter file, which the next
+ * test's setup extends; in a file the jobs share it is a hole in the
+ * middle, which the next test would read as zeros: remove the file, and
+ * the next setup makes it whole.
+ */
+static void write_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct block_priv *p = priv;
+
+	block_teardown(ctx, priv);
+	if (ctx->shared && !p->done && p->path[0])
+		fsb_cleanup_unlinkat(AT_FDCWD, p->path, 0);
 }
 
 const struct fsb_workload_ops fsb_wl_write = {
@@ -213,7 +233,7 @@ const struct fsb_workload_ops fsb_wl_write = {
 	.priv_size = sizeof(struct block_priv),
 	.setup = write_setup,
 	.run = write_run,
-	.teardown = block_teardown,
+	.teardown = write_teardown,
 };
 
 /* ---- read and rewrite work on the file as it is (grown if needed) ---- */

@@ -41,6 +41,7 @@ struct char_priv {
 	int fd;
 	FILE *f;
 	uint64_t base; /* this job's range in a shared file */
+	bool done;     /* putc wrote its whole range */
 	char path[4096];
 };
 
@@ -178,6 +179,7 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if (err == FSB_SINK_STOP)
 			break; /* what was written is flushed and counts */
 	}
+	p->done = i >= ctx->work;
 	err = 0;
 	/* stdio flush, fsync and close belong to the write, as in bonnie. */
 	if (p->f && fflush(p->f) == EOF)
@@ -192,9 +194,22 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	}
 	p->f = NULL;
 	p->fd = -1;
-	if (err)
+	if (err) {
+		p->done = false;
 		return fsb_workload_io_error("putc", "flush", p->path, p->base + i, err, ctx->work);
+	}
 	return 0;
+}
+
+/* As the block write: a range left short in a shared file is a hole the
+ * next test would read as zeros; the file goes, the next setup remakes it. */
+static void putc_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct char_priv *p = priv;
+
+	char_teardown(ctx, priv);
+	if (ctx->shared && !p->done && p->path[0])
+		fsb_cleanup_unlinkat(AT_FDCWD, p->path, 0);
 }
 
 const struct fsb_workload_ops fsb_wl_putc = {
@@ -210,7 +225,7 @@ const struct fsb_workload_ops fsb_wl_putc = {
 	.priv_size = sizeof(struct char_priv),
 	.setup = putc_setup,
 	.run = putc_run,
-	.teardown = char_teardown,
+	.teardown = putc_teardown,
 };
 
 /* ---- getc ---- */
