@@ -20,7 +20,8 @@ static const char usage_text[] =
 	"under it, removed at exit. Every figure is the median of --repeat runs,\n"
 	"each at least --min-time long, with min, max, %%CPU and latency.\n"
 	"\n"
-	"Tests (--tests LIST, comma-separated ids or families 'throughput', 'files'):\n"
+	"Tests (--tests LIST, comma-separated ids or families 'throughput', 'files',\n"
+	"'random'; the random tests run only when named):\n"
 	"%s"
 	"\n"
 	"Options:\n"
@@ -33,10 +34,22 @@ static const char usage_text[] =
 	"  -n, --files SPEC       N[:max[:min[:dirs]]] files (default 16k; 0 skips)\n"
 	"      --links hard|soft  make links instead of files\n"
 	"      --sync             fsync each file and directory (mail-server style)\n"
-	"  -t, --tests LIST       tests to run (default: all)\n"
+	"  -t, --tests LIST       tests to run (default: throughput,files)\n"
 	"  -r, --repeat N         measured runs per figure (default 3)\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
+	"      --engine NAME      I/O engine of the block and random tests: %s\n"
+	"                         (default psync)\n"
+	"      --iodepth N        I/Os in flight per job, 1 to 1024 (default 1)\n"
+	"      --block-size SIZE  randread/randwrite I/O size, a power of two >= 512\n"
+	"                         (default 4k)\n"
+	"  -j, --jobs N           N copies of each test at once, 1 to 1024 (default 1);\n"
+	"                         figures are aggregates: all jobs' work / (last end -\n"
+	"                         first start)\n"
+	"      --shared-file      the jobs share one file, each its own range\n"
+	"      --shared-dir       the metadata jobs share one directory\n"
+	"      --stonewall        stop every job when the first one finishes\n"
+	"      --deadline SECS    stop every job this long after the start\n"
 	"  -l, --label NAME       name of this setup in reports\n"
 	"      --seed N           seed for data, names and seek offsets (default random)\n"
 	"  -f, --format VIEW      %s (default text)\n"
@@ -57,6 +70,13 @@ enum {
 	OPT_CACHE,
 	OPT_LINKS,
 	OPT_SYNC,
+	OPT_ENGINE,
+	OPT_IODEPTH,
+	OPT_BLOCK_SIZE,
+	OPT_SHARED_FILE,
+	OPT_SHARED_DIR,
+	OPT_STONEWALL,
+	OPT_DEADLINE,
 };
 
 /* The words of --char-io and --links, in their enums' order. */
@@ -89,6 +109,14 @@ static const struct fsb_opt run_opts[] = {
 	{ "repeat", 'r', FSB_VAL_NUMBER, NULL },
 	{ "min-time", OPT_MIN_TIME, FSB_VAL_SECONDS, NULL },
 	{ "cache", OPT_CACHE, FSB_VAL_WORD, fsb_cache_mode_names },
+	{ "engine", OPT_ENGINE, FSB_VAL_WORD, fsb_run_engine_names },
+	{ "iodepth", OPT_IODEPTH, FSB_VAL_NUMBER, NULL },
+	{ "block-size", OPT_BLOCK_SIZE, FSB_VAL_SIZE, NULL },
+	{ "jobs", 'j', FSB_VAL_NUMBER, NULL },
+	{ "shared-file", OPT_SHARED_FILE, FSB_VAL_NONE, NULL },
+	{ "shared-dir", OPT_SHARED_DIR, FSB_VAL_NONE, NULL },
+	{ "stonewall", OPT_STONEWALL, FSB_VAL_NONE, NULL },
+	{ "deadline", OPT_DEADLINE, FSB_VAL_SECONDS, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -98,13 +126,14 @@ static void print_usage(FILE *out)
 	size_t len = 0;
 
 	for (const struct fsb_workload_ops *const *w = fsb_registry_all(); *w; w++) {
-		if (!strcmp((*w)->family, "throughput") || !strcmp((*w)->family, "files"))
+		if (!strcmp((*w)->family, "throughput") || !strcmp((*w)->family, "files") ||
+		    !strcmp((*w)->family, "random"))
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "  %-12s %s\n",
 						(*w)->name, (*w)->title);
 		if (len >= sizeof(list))
 			break;
 	}
-	fprintf(out, usage_text, list, fsb_writer_names_for(FSB_KIND_RUN));
+	fprintf(out, usage_text, list, fsb_run_engine_names(), fsb_writer_names_for(FSB_KIND_RUN));
 }
 
 static int run_option(void *ctx, int c, const char *arg)
@@ -164,6 +193,32 @@ static int run_option(void *ctx, int c, const char *arg)
 		return fsb_opt_seconds("--min-time", arg, &cfg->min_time_ns);
 	case OPT_CACHE:
 		return fsb_opt_cache(arg, &cfg->cache);
+	case OPT_ENGINE:
+		p->engine = arg; /* resolved by fsb_run_plan_check */
+		return 0;
+	case OPT_IODEPTH:
+		if (fsb_opt_count("--iodepth", arg, 1, FSB_RUN_MAX_IODEPTH, &v))
+			return FSB_EXIT_USAGE;
+		cfg->iodepth = (unsigned)v;
+		return 0;
+	case OPT_BLOCK_SIZE:
+		return fsb_opt_size("--block-size", arg, &cfg->block_bytes);
+	case 'j':
+		if (fsb_opt_count("--jobs", arg, 1, FSB_RUN_MAX_JOBS, &v))
+			return FSB_EXIT_USAGE;
+		cfg->jobs = (unsigned)v;
+		return 0;
+	case OPT_SHARED_FILE:
+		cfg->shared_file = true;
+		return 0;
+	case OPT_SHARED_DIR:
+		cfg->shared_dir = true;
+		return 0;
+	case OPT_STONEWALL:
+		cfg->stonewall = true;
+		return 0;
+	case OPT_DEADLINE:
+		return fsb_opt_seconds("--deadline", arg, &cfg->deadline_ns);
 	}
 	return FSB_EXIT_USAGE;
 }

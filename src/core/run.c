@@ -5,17 +5,22 @@
  */
 #include "core/run.h"
 #include "core/clean.h"
+#include "core/group.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "device/diskstat.h"
 #include "device/fsinfo.h"
+#include "engines/engine.h"
+#include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
 #include "util/size.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,7 +48,33 @@ void fsb_run_plan_init(struct fsb_run_plan *p)
 		.seeks = 8192,
 		.seekers = 3,
 		.files = 16384,
+		.jobs = 1,
+		.iodepth = 1,
+		.block_bytes = 4096,
 	};
+}
+
+const char *fsb_run_engine_names(void)
+{
+	return fsb_engine_names();
+}
+
+/* Whether a test of this family is selected. */
+static bool has_family(const struct fsb_run_plan *p, const char *family)
+{
+	for (size_t i = 0; i < p->nops; i++)
+		if (!strcmp(p->ops[i]->family, family))
+			return true;
+	return false;
+}
+
+/* Whether a selected test works on a file (what --shared-file shares). */
+static bool has_file_test(const struct fsb_run_plan *p)
+{
+	for (size_t i = 0; i < p->nops; i++)
+		if (!(p->ops[i]->flags & FSB_WL_NAMES) && strcmp(p->ops[i]->family, "null"))
+			return true;
+	return false;
 }
 
 int fsb_run_plan_check(struct fsb_run_plan *p)
@@ -61,6 +92,15 @@ int fsb_run_plan_check(struct fsb_run_plan *p)
 		return -EINVAL;
 	}
 	c->size_bytes = c->size_bytes / c->chunk_bytes * c->chunk_bytes;
+	if (!fsb_is_pow2(c->block_bytes) || c->block_bytes < 512 || c->block_bytes > (64u << 20)) {
+		fsb_err("invalid --block-size: expected a power of two from 512 to 64m");
+		return -EINVAL;
+	}
+	c->engine = p->engine ? fsb_engine_find(p->engine) : fsb_engine_default();
+	if (!c->engine) {
+		fsb_err("invalid --engine '%s': expected %s", p->engine, fsb_engine_names());
+		return -EINVAL;
+	}
 	if (c->links != FSB_LINKS_NONE && (c->file_max_bytes || c->file_min_bytes)) {
 		fsb_err("run: --links makes links, which have no size: drop max/min from --files");
 		return -EINVAL;
@@ -70,6 +110,11 @@ int fsb_run_plan_check(struct fsb_run_plan *p)
 	if (n < 0)
 		return -EINVAL;
 	p->nops = (size_t)n;
+	if (has_family(p, "random") && c->size_bytes < c->block_bytes) {
+		fsb_err("run: --size (%llu bytes) is smaller than --block-size (%llu bytes)",
+			(unsigned long long)c->size_bytes, (unsigned long long)c->block_bytes);
+		return -EINVAL;
+	}
 	/* --files 0 skips the metadata suite, even when named in --tests. */
 	if (!c->files) {
 		size_t k = 0;
@@ -159,30 +204,171 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 	err |= fsb_result_param_str(r, "cache", fsb_cache_mode_name(c->cache));
 	err |= fsb_result_param_u64(r, "seed", c->seed);
 	err |= fsb_result_param_str(r, "tests", list);
+	err |= fsb_result_param_u64(r, "jobs", c->jobs ? c->jobs : 1);
+	err |= fsb_result_param_bool(r, "shared_file", c->shared_file);
+	err |= fsb_result_param_bool(r, "shared_dir", c->shared_dir);
+	err |= fsb_result_param_bool(r, "stonewall", c->stonewall);
+	if (c->deadline_ns)
+		err |= fsb_result_param_double(r, "deadline_s", (double)c->deadline_ns / 1e9);
+	err |= fsb_result_param_str(r, "engine", c->engine ? c->engine->name : "psync");
+	err |= fsb_result_param_u64(r, "iodepth", c->iodepth ? c->iodepth : 1);
+	err |= fsb_result_param_u64(r, "block_size_bytes", c->block_bytes);
 	return err ? -ENOMEM : 0;
 }
 
-/* The tests through the runner, in order; the first failure stops them. */
-static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, const char *scratch,
-		   const char *statpath, bool cow, struct fsb_result *res)
+/* What every member of the run's job group works with. */
+struct jobs_run {
+	const struct fsb_run_plan *p;
+	const struct fsb_config *cfg;
+	const char *scratch;
+	const char *statpath;
+	bool cow, progress;
+	struct fsb_result *res;
+	/* Local jobs: each member's first error, and whether it described
+	 * one itself (not only the others' failure passed on). */
+	struct fsb_error *errs;
+	bool *own;
+};
+
+/* The tests through the runner, in order; the first failure stops them.
+ * Every member calls it alike (a collective); member 0 fills the result. */
+static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *job_dir)
 {
 	struct fsb_runner rn = {
-		.cfg = cfg,
-		.dir = scratch,
-		.diskstat_path = statpath,
-		.progress = !p->quiet && fsb_progress_enabled(p->progress),
-		.progress_prefix = p->progress_prefix,
-		.cow = cow,
+		.cfg = j->cfg,
+		.dir = j->scratch,
+		.group = g,
+		.job_dir = job_dir,
+		.diskstat_path = j->statpath,
+		.progress = j->progress,
+		.progress_prefix = j->p->progress_prefix,
+		.cow = j->cow,
 	};
 	int err = 0;
 
-	if (rn.progress)
+	for (size_t i = 0; i < j->p->nops && !err; i++)
+		err = fsb_runner_measure(&rn, j->p->ops[i], g->rank ? NULL : j->res);
+	return err;
+}
+
+/*
+ * One local job (a thread): its own directory job-K in the scratch
+ * directory, made by itself, then the tests. Its errors are only kept
+ * (a quiet scope of its own thread): the run names the job that failed,
+ * once, when every job has stopped.
+ */
+static int job_member(struct fsb_group *g, void *arg)
+{
+	const struct jobs_run *j = arg;
+	struct fsb_error *e = &j->errs[g->rank];
+	struct fsb_err_scope scope;
+	char dir[PATH_MAX];
+	int err = 0;
+
+	fsb_err_capture_begin(&scope, e, true);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/job-%u", j->scratch, g->rank) >= sizeof(dir)) {
+		err = -ENAMETOOLONG;
+		fsb_err_errno(err, "cannot name the directory of job %u in '%s'", g->rank,
+			      j->scratch);
+	} else if (fsb_io_mkdirat(AT_FDCWD, dir, 0700) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "cannot create directory '%s'", dir);
+	}
+	/* A job without its directory fails them all, before any work. */
+	err = fsb_group_barrier(g, err, NULL);
+	if (!err)
+		err = run_tests(j, g, dir);
+	j->own[g->rank] = e->msg[0] != '\0';
+	return fsb_err_capture_end(&scope, err);
+}
+
+/* --jobs N > 1: the members are threads; the one line says which failed. */
+static int run_jobs(struct jobs_run *j, unsigned n)
+{
+	int *rcs = calloc(n, sizeof(*rcs)), err;
+
+	j->errs = calloc(n, sizeof(*j->errs));
+	j->own = calloc(n, sizeof(*j->own));
+	if (!rcs || !j->errs || !j->own) {
+		fsb_err("run: out of memory for %u jobs", n);
+		err = -ENOMEM;
+		goto out;
+	}
+	err = fsb_group_local_run(n, job_member, j, rcs);
+	if (err)
+		goto out;
+	/* Every member returns the same (the worst status of all). */
+	err = rcs[0];
+	if (!err || (err == -EINTR && fsb_stop_requested()))
+		goto out;
+	/* The first job that described its own failure says why. */
+	for (unsigned k = 0; k < n; k++) {
+		if (j->own[k] && j->errs[k].code != -EINTR) {
+			fsb_err("job %u: %s", k, j->errs[k].msg);
+			goto out;
+		}
+	}
+	fsb_err("run: %u jobs: %s", n, j->errs[0].msg);
+out:
+	free(rcs);
+	free(j->errs);
+	free(j->own);
+	return err;
+}
+
+static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, const char *scratch,
+		   const char *statpath, bool cow, struct fsb_result *res)
+{
+	struct jobs_run j = {
+		.p = p,
+		.cfg = cfg,
+		.scratch = scratch,
+		.statpath = statpath,
+		.cow = cow,
+		.progress = !p->quiet && fsb_progress_enabled(p->progress),
+		.res = res,
+	};
+	unsigned n = cfg->jobs ? cfg->jobs : 1;
+	struct fsb_group one;
+	int err = 0;
+
+	if (j.progress)
 		fsb_progress_timer_start(250);
-	for (size_t i = 0; i < p->nops && !err; i++)
-		err = fsb_runner_measure(&rn, p->ops[i], res);
-	if (rn.progress)
+	if (n > 1) {
+		err = run_jobs(&j, n);
+	} else if (!(err = fsb_group_single_init(&one))) {
+		/* One job: this thread, in the scratch directory itself. */
+		err = run_tests(&j, &one, NULL);
+		fsb_group_single_release(&one);
+	}
+	if (j.progress)
 		fsb_progress_timer_stop();
 	return err;
+}
+
+/* Options that do nothing in this plan: said once, before any work. */
+static void warn_idle_options(const struct fsb_run_plan *p, const struct fsb_config *c)
+{
+	unsigned n = c->jobs ? c->jobs : 1;
+	bool names = false, files = has_file_test(p);
+
+	for (size_t i = 0; i < p->nops; i++)
+		names |= (p->ops[i]->flags & FSB_WL_NAMES) != 0;
+	if (c->engine && (c->engine->flags & FSB_ENGINE_SYNC) && c->iodepth > 1)
+		fsb_warn("--iodepth %u: the %s engine keeps one I/O in flight whatever the "
+			 "depth (as fio's psync); use --engine io_uring for a queue",
+			 c->iodepth, c->engine->name);
+	if (n == 1 && (c->shared_file || c->shared_dir || c->stonewall))
+		fsb_warn("%s does nothing with one job (see --jobs)",
+			 c->shared_file	 ? "--shared-file"
+			 : c->shared_dir ? "--shared-dir"
+					 : "--stonewall");
+	if (c->shared_file && !files)
+		fsb_warn("--shared-file does nothing here: no selected test works on a file "
+			 "(the metadata tests share a directory with --shared-dir)");
+	if (c->shared_dir && !names)
+		fsb_warn("--shared-dir does nothing here: no metadata test is selected "
+			 "(tests on a file share one with --shared-file)");
 }
 
 static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res)
@@ -197,6 +383,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 
 	if (!p->seed_set)
 		cfg.seed = fsb_default_seed();
+	warn_idle_options(p, &cfg);
 	if ((err = fsb_runner_check_needs(p->ops, p->nops, fsb_runner_have())) ||
 	    (err = check_dir(dir)))
 		return err;

@@ -14,6 +14,9 @@
 #include "workloads/workload.h"
 
 #define FSB_RUN_MAX_TESTS 32
+/* --jobs and --iodepth go from 1 to these. */
+#define FSB_RUN_MAX_JOBS 1024
+#define FSB_RUN_MAX_IODEPTH 1024
 
 /* What `fsbench run` will do. Strings are borrowed (argv, a matrix file). */
 struct fsb_run_plan {
@@ -22,6 +25,8 @@ struct fsb_run_plan {
 	bool repeat_set;       /* --repeat was given */
 	bool files_set;	       /* --files was given */
 	const char *tests;     /* --tests as given; NULL: throughput,files */
+	const char *engine;    /* --engine as given; NULL: psync (resolved into
+	                        * cfg.engine by fsb_run_plan_check) */
 	/* The tests, in registry order: resolved by fsb_run_plan_check. */
 	const struct fsb_workload_ops *ops[FSB_RUN_MAX_TESTS];
 	size_t nops;
@@ -31,20 +36,25 @@ struct fsb_run_plan {
 };
 
 /* The defaults: --size 1g, --chunk 8k, 3 runs of at least 0.5 s, --cache drop,
- * 8192 seeks by 3 seekers, 16k files; tests not yet resolved. */
+ * 8192 seeks by 3 seekers, 16k files, one job, the psync engine at depth 1,
+ * 4k random blocks; tests not yet resolved. */
 void fsb_run_plan_init(struct fsb_run_plan *p);
 
 /*
  * The checks across options, and the tests resolved to workloads: --chunk a
  * power of two from 512 to 64m, --size at least a chunk (rounded down to
- * whole chunks), --links without file sizes, --tests known ids of the run
- * families, --files 0 dropping the metadata suite. Pure. Returns 0, or
- * -EINVAL after one line (a usage error).
+ * whole chunks), --block-size a power of two from 512 to 64m and at most
+ * --size, --engine a known engine, --links without file sizes, --tests
+ * known ids of the run families, --files 0 dropping the metadata suite.
+ * Pure. Returns 0, or -EINVAL after one line (a usage error).
  */
 int fsb_run_plan_check(struct fsb_run_plan *p);
 
 /* What --tests may name: "putc|write|...|throughput|files|random|null". Static. */
 const char *fsb_run_test_names(void);
+
+/* "psync|io_uring|null": the engines --engine takes. A static string. */
+const char *fsb_run_engine_names(void);
 
 /*
  * Run the plan in a fresh scratch directory under dir (which must exist and

@@ -2,13 +2,17 @@
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fsinfo.h"
+#include "device/inflight.h"
+#include "stats/aggregate.h"
 #include "stats/scale.h"
 #include "util/error.h"
+#include "util/scratch.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +23,18 @@
  * last one: growth is at least 2x per attempt, so this is a 2^12 range. */
 #define MAX_ATTEMPTS 12
 
+/* A histogram is words only (stats/hist.h), so the members merge theirs
+ * with one reduce: counts and sums add up, the least min, the greatest max. */
+#define HIST_WORDS (4 + FSB_HIST_BUCKETS)
+_Static_assert(sizeof(struct fsb_hist) == HIST_WORDS * sizeof(uint64_t),
+	       "struct fsb_hist is count, min, max, sum and the buckets, all uint64_t");
+static const enum fsb_group_op hist_how[HIST_WORDS] = { [1] = FSB_GROUP_MIN, [2] = FSB_GROUP_MAX };
+
 struct progress_state {
 	const struct fsb_runner *rn;
 	const struct fsb_workload_ops *ops;
 	unsigned run, runs;
+	unsigned njobs;
 	uint64_t work;
 	uint64_t start_ns;
 };
@@ -38,9 +50,10 @@ static void show_progress(struct fsb_sink *out)
 	fsb_progress_due = 0;
 	/* The prefix may name a setup from a file: no control bytes on the line. */
 	fsb_text_safe(ps->rn->progress_prefix, 40, prefix, sizeof(prefix));
+	/* Job 0's own pace, times the jobs: an estimate of the aggregate. */
 	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
-		fsb_unit_format_rate((double)done / secs, ps->ops->work_unit == FSB_WORK_BYTES,
-				     rate, sizeof(rate));
+		fsb_unit_format_rate((double)done * ps->njobs / secs,
+				     ps->ops->work_unit == FSB_WORK_BYTES, rate, sizeof(rate));
 	if (ps->ops->work_unit == FSB_WORK_TIME)
 		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s", prefix, ps->ops->name, ps->run,
 			ps->runs, secs);
@@ -51,62 +64,150 @@ static void show_progress(struct fsb_sink *out)
 	fflush(stderr);
 }
 
-struct one_run {
-	uint64_t wall_ns;
-	uint64_t cpu_ns;
+/* What a member tells member 0 about its part of a run. */
+struct job_rec {
 	uint64_t ops, bytes;
-	uint64_t dev_read, dev_write;
-	bool have_dev;
+	uint64_t start_ns, end_ns; /* relative to its origin (the start gate) */
+	uint64_t cpu_ns;	   /* its thread, and the children it reaped */
 };
 
-/* setup (untimed) -> run (timed) -> teardown (always). */
-static int run_once(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
-		    struct fsb_ctx *ctx, struct fsb_hist *hist, struct progress_state *ps,
-		    struct one_run *res)
+/* A run as every member knows it (reduced), and what member 0 measured. */
+struct one_run {
+	uint64_t wall_ns;		      /* last end - first start */
+	uint64_t ops, bytes;		      /* of all members */
+	uint64_t first_start_ns, last_end_ns; /* relative to the origin */
+	int halt;			      /* enum fsb_halt that cut a job short */
+	/* member 0 */
+	uint64_t origin_ns; /* its start gate, CLOCK_MONOTONIC */
+	uint64_t cpu_ns;    /* the process: every member and reaped child */
+	uint64_t dev_read, dev_write;
+	bool have_dev;
+	struct fsb_inflight_summary inflight;
+};
+
+/* What one measurement shares between its runs. */
+struct measure {
+	const struct fsb_runner *rn;
+	struct fsb_group *g;
+	const struct fsb_workload_ops *ops;
+	char inflight_path[PATH_MAX]; /* "" when the device is unknown */
+};
+
+/*
+ * setup (untimed) -> start gate -> run (timed) -> everybody ended ->
+ * teardown (always) -> the figures brought together. A collective: every
+ * member calls it, and it returns the worst status of all (group.h).
+ * recs: member 0's room for every member's record (else NULL).
+ */
+static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *hist,
+		    struct progress_state *ps, struct one_run *res, struct job_rec *recs)
 {
+	static const enum fsb_group_op how[5] = { FSB_GROUP_SUM, FSB_GROUP_SUM, FSB_GROUP_MIN,
+						  FSB_GROUP_MAX, FSB_GROUP_MAX };
+	const struct fsb_runner *rn = m->rn;
+	const struct fsb_workload_ops *ops = m->ops;
+	const struct fsb_config *cfg = rn->cfg;
+	struct fsb_group *g = m->g;
 	struct fsb_sink sink = { .hist = hist };
 	struct fsb_diskstat d0, d1;
+	struct fsb_inflight *sampler = NULL;
+	struct job_rec me = { 0 };
+	bool root = g->rank == 0;
 	void *priv = NULL;
-	uint64_t t0, c0;
-	int err = 0;
+	uint64_t t0, t1, c0 = 0, tc0, origin = 0, v[5];
+	int own = 0, st;
 
 	memset(res, 0, sizeof(*res));
 	if (ops->priv_size && !(priv = calloc(1, ops->priv_size)))
-		return -ENOMEM;
-	if (ops->setup && (err = ops->setup(ctx, priv)))
-		goto out;
-	if (fsb_stop_requested()) {
-		err = -EINTR;
-		goto out;
+		own = -ENOMEM;
+	/* What the jobs share is made by the first member's setup; the
+	 * others find it. */
+	if (ctx->shared && g->size > 1) {
+		if (root && !own && ops->setup)
+			own = ops->setup(ctx, priv);
+		st = fsb_group_barrier(g, own, NULL);
+		if (!root && !own && !st && ops->setup)
+			own = ops->setup(ctx, priv);
+	} else if (!own && ops->setup) {
+		own = ops->setup(ctx, priv);
 	}
-	if (rn->progress) {
-		sink.progress = show_progress;
-		sink.progress_arg = ps;
-		ps->work = ctx->work;
+	if (!own && fsb_stop_requested())
+		own = -EINTR;
+	/* Every setup is done (or one failed: then nobody runs). */
+	st = fsb_group_barrier(g, own, NULL);
+	if (st)
+		goto out;
+	if (root) {
+		/* After every member's setup, before any member's run. */
+		atomic_store(g->halt, FSB_HALT_NONE);
+		res->have_dev = rn->diskstat_path && !fsb_diskstat_read(rn->diskstat_path, &d0);
+		if (res->have_dev && m->inflight_path[0])
+			sampler = fsb_inflight_start(m->inflight_path);
+		if (rn->progress) {
+			sink.progress = show_progress;
+			sink.progress_arg = ps;
+			ps->work = ctx->work;
+		}
+		c0 = fsb_cpu_ns();
 	}
-	res->have_dev = rn->diskstat_path && !fsb_diskstat_read(rn->diskstat_path, &d0);
-	c0 = fsb_cpu_ns();
+	/* The start gate: every member starts now. */
+	fsb_group_barrier(g, 0, &origin);
+	if (g->size > 1 || cfg->deadline_ns)
+		sink.halt = g->halt;
+	if (cfg->deadline_ns)
+		sink.deadline_ns = origin + cfg->deadline_ns;
+	tc0 = fsb_thread_cpu_ns();
 	ps->start_ns = t0 = fsb_clock_ns();
 	/* ---- timed region: only the workload's own work ---- */
-	err = ops->run(ctx, priv, &sink);
-	res->wall_ns = fsb_clock_ns() - t0;
+	own = ops->run(ctx, priv, &sink);
+	t1 = fsb_clock_ns();
 	/* ---- end of timed region ---- */
-	res->cpu_ns = fsb_cpu_ns() - c0;
-	if (res->have_dev && !fsb_diskstat_read(rn->diskstat_path, &d1)) {
-		res->dev_read = fsb_diskstat_read_bytes(&d0, &d1);
-		res->dev_write = fsb_diskstat_write_bytes(&d0, &d1);
-	} else {
-		res->have_dev = false;
+	me.cpu_ns = fsb_thread_cpu_ns() - tc0 + sink.child_cpu_ns;
+	if (!own && fsb_stop_requested())
+		own = -EINTR;
+	/* A failure stops the others now; with --stonewall the first to
+	 * finish does. */
+	if (own && own != -EINTR)
+		fsb_group_abort(g);
+	else if (!own && cfg->stonewall)
+		fsb_halt_raise(g->halt, FSB_HALT_STONEWALL);
+	st = fsb_group_barrier(g, own, NULL);
+	if (root) {
+		res->cpu_ns = fsb_cpu_ns() - c0;
+		fsb_inflight_stop(sampler, &res->inflight);
+		if (res->have_dev && !fsb_diskstat_read(rn->diskstat_path, &d1)) {
+			res->dev_read = fsb_diskstat_read_bytes(&d0, &d1);
+			res->dev_write = fsb_diskstat_write_bytes(&d0, &d1);
+		} else {
+			res->have_dev = false;
+		}
+		res->origin_ns = origin;
 	}
-	res->ops = sink.ops;
-	res->bytes = sink.bytes;
-	if (!err && fsb_stop_requested())
-		err = -EINTR;
+	me.ops = sink.ops;
+	me.bytes = sink.bytes;
+	me.start_ns = t0 - origin;
+	me.end_ns = t1 - origin;
 out:
 	if (ops->teardown)
 		ops->teardown(ctx, priv);
 	free(priv);
-	return err;
+	/* These also fence every teardown from the next setup. */
+	v[0] = me.ops;
+	v[1] = me.bytes;
+	v[2] = me.start_ns;
+	v[3] = me.end_ns;
+	/* Why this member was cut short, if it was: a stop word raised
+	 * after every member had finished cut nobody. */
+	v[4] = sink.stopped ? (uint64_t)atomic_load(g->halt) : FSB_HALT_NONE;
+	st = fsb_group_reduce(g, st, v, how, 5);
+	res->ops = v[0];
+	res->bytes = v[1];
+	res->first_start_ns = v[2];
+	res->last_end_ns = v[3];
+	res->halt = (int)v[4];
+	res->wall_ns = v[3] > v[2] ? v[3] - v[2] : 0;
+	st = fsb_group_gather(g, st, &me, sizeof(me), recs);
+	return fsb_group_reduce(g, st, (uint64_t *)hist, hist_how, HIST_WORDS);
 }
 
 static double figure(const struct fsb_workload_ops *ops, const struct one_run *r)
@@ -126,6 +227,20 @@ static double figure(const struct fsb_workload_ops *ops, const struct one_run *r
 	return secs;
 }
 
+/* One member's figure in one run: its work over its own duration. */
+static double job_figure(const struct fsb_workload_ops *ops, const struct job_rec *j)
+{
+	struct fsb_job_span span = {
+		.work = ops->work_unit == FSB_WORK_BYTES ? j->bytes : j->ops,
+		.start_ns = j->start_ns,
+		.end_ns = j->end_ns,
+	};
+
+	if (ops->work_unit == FSB_WORK_TIME)
+		return (double)(j->end_ns - j->start_ns) / 1e9;
+	return fsb_agg_job_rate(&span);
+}
+
 static const char *unit_name(enum fsb_work_unit u)
 {
 	return u == FSB_WORK_BYTES ? "B/s" : u == FSB_WORK_OPS ? "ops/s" : "s";
@@ -140,28 +255,43 @@ static void fmt_work(const struct fsb_workload_ops *ops, uint64_t work, char *bu
 		snprintf(buf, len, "%llu operations", (unsigned long long)work);
 }
 
-/*
- * What the workload says fits now (max_work), rounded down to whole units
- * (a cap from free space is no multiple of the chunk); UINT64_MAX when the
- * workload has no bound. *raw gets the value before rounding.
- */
-static uint64_t space_limit(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
-			    struct fsb_ctx *ctx, uint64_t granule, uint64_t *raw)
+/* Free inodes for the filesystem holding dir, UINT64_MAX when it has no
+ * fixed count (btrfs) or cannot say. */
+static uint64_t free_inodes(const char *dir)
 {
-	uint64_t m;
+	struct statvfs sv;
 
-	*raw = 0;
-	if (!ops->max_work)
+	if (statvfs(dir, &sv) < 0 || !sv.f_files)
+		return UINT64_MAX;
+	return (uint64_t)sv.f_favail;
+}
+
+/*
+ * What the space lets each member's run do now (space_fit on its share of
+ * the free space, the least of all members), rounded down to whole units
+ * (a cap from free space is no multiple of the chunk); UINT64_MAX when the
+ * workload takes no space. A collective.
+ */
+static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t granule)
+{
+	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
+	struct fsb_space share;
+	uint64_t v;
+
+	if (!m->ops->space_fit)
 		return UINT64_MAX;
 	/* A copy-on-write filesystem counts blocks freed or written since
 	 * the last commit only after the next one: commit first, so that
-	 * statvfs (in max_work) tells what is really free. */
-	if (rn->cow)
-		fsb_cache_sync_fs(rn->dir);
-	m = *raw = ops->max_work(ctx);
-	if (!m)
-		return UINT64_MAX;
-	return m >= granule ? m / granule * granule : m;
+	 * statvfs tells what is really free. */
+	if (m->rn->cow)
+		fsb_cache_sync_fs(ctx->dir);
+	share.bytes = fsb_scratch_space(ctx->dir, 0) / m->g->size;
+	share.inodes = free_inodes(ctx->dir);
+	if (share.inodes != UINT64_MAX)
+		share.inodes /= m->g->size;
+	v = m->ops->space_fit(ctx, &share);
+	fsb_group_reduce(m->g, 0, &v, how, 1);
+	return v >= granule ? v / granule * granule : v;
 }
 
 static bool out_of_space(int err)
@@ -169,47 +299,181 @@ static bool out_of_space(int err)
 	return err == -ENOSPC || err == -EDQUOT;
 }
 
+/* Member 0: the figure of the kept runs, appended to res. */
+static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
+		  const struct job_rec *recs, const struct fsb_hist *all, uint64_t work,
+		  bool space_short, struct fsb_result *res)
+{
+	const struct fsb_workload_ops *ops = m->ops;
+	unsigned njobs = m->g->size;
+	double *values = calloc(repeat, sizeof(*values)), cpu_sum = 0, wall_sum = 0;
+	double *job_runs = NULL, *job_cpu = NULL, *job_wall = NULL;
+	uint64_t *starts = calloc(repeat, sizeof(*starts)), *ends = calloc(repeat, sizeof(*ends));
+	uint64_t dev_r = 0, dev_w = 0, bytes_sum = 0, infl_samples = 0, infl_max = 0;
+	double infl_sum = 0;
+	const char *stopped = NULL;
+	struct fsb_test_result *t;
+	bool have_dev = true;
+	int err = -ENOMEM;
+
+	if (njobs > 1) {
+		job_runs = calloc((size_t)njobs * repeat, sizeof(*job_runs));
+		job_cpu = calloc(njobs, sizeof(*job_cpu));
+		job_wall = calloc(njobs, sizeof(*job_wall));
+		if (!job_runs || !job_cpu || !job_wall)
+			goto out;
+	}
+	if (!values || !starts || !ends)
+		goto out;
+	for (unsigned i = 0; i < repeat; i++) {
+		const struct one_run *r = &runs[i];
+
+		values[i] = figure(ops, r);
+		cpu_sum += (double)r->cpu_ns;
+		wall_sum += (double)r->wall_ns;
+		dev_r += r->dev_read;
+		dev_w += r->dev_write;
+		bytes_sum += r->bytes;
+		have_dev = have_dev && r->have_dev;
+		starts[i] = r->origin_ns + r->first_start_ns;
+		ends[i] = r->origin_ns + r->last_end_ns;
+		if (r->halt == FSB_HALT_STONEWALL && !stopped)
+			stopped = "stonewall";
+		else if (r->halt == FSB_HALT_DEADLINE)
+			stopped = "deadline";
+		infl_samples += r->inflight.samples;
+		infl_sum += r->inflight.mean * (double)r->inflight.samples;
+		if (r->inflight.max > infl_max)
+			infl_max = r->inflight.max;
+		for (unsigned k = 0; k < njobs && njobs > 1; k++) {
+			const struct job_rec *j = &recs[(size_t)i * njobs + k];
+
+			job_runs[(size_t)k * repeat + i] = job_figure(ops, j);
+			job_cpu[k] += (double)j->cpu_ns;
+			job_wall[k] += (double)(j->end_ns - j->start_ns);
+		}
+	}
+	for (unsigned k = 0; k < njobs && njobs > 1; k++)
+		job_cpu[k] = job_wall[k] > 0 ? 100.0 * job_cpu[k] / job_wall[k] : 0;
+
+	t = fsb_result_add_test(res, ops->name, unit_name(ops->work_unit));
+	if (!t)
+		goto out;
+	if ((err = fsb_test_set_runs(t, values, repeat)) ||
+	    (err = fsb_test_set_times(t, starts, ends)) ||
+	    (njobs > 1 && (err = fsb_test_set_jobs(t, job_runs, njobs, job_cpu))))
+		goto out;
+	err = -ENOMEM;
+	t->work = work;
+	if (space_short && fsb_strset(&t->short_reason, "space"))
+		goto out;
+	if (stopped && fsb_strset(&t->stopped_by, stopped))
+		goto out;
+	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
+	t->elapsed_s = wall_sum / 1e9 / repeat;
+	if (all->count) {
+		t->has_latency = true;
+		t->latency.max_us = (double)all->max_ns / 1e3;
+		t->latency.p50_us = (double)fsb_hist_percentile(all, 50) / 1e3;
+		t->latency.p99_us = (double)fsb_hist_percentile(all, 99) / 1e3;
+		t->latency.p999_us = (double)fsb_hist_percentile(all, 99.9) / 1e3;
+	}
+	if (m->rn->diskstat_path && have_dev) {
+		t->has_device = true;
+		t->dev_read_bytes = dev_r / repeat;
+		t->dev_write_bytes = dev_w / repeat;
+		if ((ops->flags & FSB_WL_WRITES) && bytes_sum) {
+			t->has_wa = true;
+			t->write_amplification = (double)dev_w / (double)bytes_sum;
+		}
+		if (infl_samples) {
+			t->has_inflight = true;
+			t->inflight_max = (double)infl_max;
+			t->inflight_mean = infl_sum / (double)infl_samples;
+		}
+	}
+	err = 0;
+out:
+	free(values);
+	free(starts);
+	free(ends);
+	free(job_runs);
+	free(job_cpu);
+	free(job_wall);
+	return err;
+}
+
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res)
 {
+	static const enum fsb_group_op min2[2] = { FSB_GROUP_MIN, FSB_GROUP_MIN };
 	const struct fsb_config *cfg = rn->cfg;
 	unsigned repeat = cfg->repeat ? cfg->repeat : 1;
-	struct fsb_ctx ctx = { .cfg = cfg, .dir = rn->dir, .ext = rn->ext, .cow = rn->cow };
+	struct measure m = { .rn = rn, .g = rn->group, .ops = ops };
+	struct fsb_group single;
+	struct fsb_ctx ctx = { .cfg = cfg, .ext = rn->ext, .cow = rn->cow };
 	struct progress_state ps = { .rn = rn, .ops = ops, .runs = repeat };
 	struct fsb_hist *all = NULL, *hist = NULL;
 	struct one_run *runs = NULL;
-	double *values = NULL, cpu_sum = 0, wall_sum = 0;
-	uint64_t dev_r = 0, dev_w = 0, bytes_sum = 0, asked, limit, raw = 0, cap, start;
+	struct job_rec *recs = NULL;
+	uint64_t asked, hard, space, cap, start, lim[2];
 	uint64_t granule = ops->work_granule ? ops->work_granule : cfg->chunk_bytes;
 	/* Works that completed, ascending (growth only goes up): where a grown
 	 * attempt that runs out of space falls back to. */
 	uint64_t fits[MAX_ATTEMPTS + 1], failed_at = 0;
 	size_t nfits = 0;
-	struct fsb_test_result *t;
-	bool have_dev = true, warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short;
+	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, shared, root;
 	int err = 0;
+
+	if (!m.g) {
+		/* A command without jobs (lifecycle): a group of one. */
+		if ((err = fsb_group_single_init(&single)))
+			return err;
+		m.g = &single;
+	}
+	root = m.g->rank == 0;
+	shared = m.g->size > 1 &&
+		 ((ops->flags & FSB_WL_NAMES) ? cfg->shared_dir : cfg->shared_file);
+	ctx.dir = shared || !rn->job_dir ? rn->dir : rn->job_dir;
+	ctx.job = m.g->rank;
+	ctx.njobs = m.g->size;
+	ctx.shared = shared;
+	ps.njobs = m.g->size;
+	if (rn->diskstat_path &&
+	    fsb_inflight_path(rn->diskstat_path, m.inflight_path, sizeof(m.inflight_path)))
+		m.inflight_path[0] = '\0';
 
 	all = malloc(sizeof(*all));
 	hist = malloc(sizeof(*hist));
 	runs = calloc(repeat, sizeof(*runs));
-	values = calloc(repeat, sizeof(*values));
-	if (!all || !hist || !runs || !values) {
-		err = -ENOMEM;
+	if (root)
+		recs = calloc((size_t)repeat * m.g->size, sizeof(*recs));
+	/* Whether every member has its memory is agreed on, like the rest. */
+	err = fsb_group_barrier(m.g, !all || !hist || !runs || (root && !recs) ? -ENOMEM : 0, NULL);
+	if (err)
 		goto out;
-	}
 	fsb_hist_init(all);
-	asked = ops->initial_work ? ops->initial_work(&ctx) : 0;
 	grows = ops->work_unit != FSB_WORK_TIME;
-	limit = grows ? space_limit(rn, ops, &ctx, granule, &raw) : UINT64_MAX;
+	lim[0] = ops->initial_work ? ops->initial_work(&ctx) : 0;
+	lim[1] = ops->max_work ? ops->max_work(&ctx) : 0;
+	if (!lim[1])
+		lim[1] = UINT64_MAX;
+	fsb_group_reduce(m.g, 0, lim, min2, 2);
+	asked = lim[0];
+	hard = lim[1];
 	/* max_work == initial_work: an exact size the user gave, not grown. */
-	fixed = ops->max_work && raw == asked;
-	ctx.work = start = asked < limit ? asked : limit;
+	fixed = ops->max_work && hard == asked;
+	space = grows && !fixed ? space_limit(&m, &ctx, granule) : UINT64_MAX;
+	ctx.work = start = asked < space ? asked : space;
 	/*
 	 * Two runs started in one directory at once must both fit: growth may
 	 * take only a share of what fits (the first work, which the user
-	 * asked for and the up-front check let through, is never cut).
+	 * asked for and the up-front check let through, is never cut). The
+	 * workload's own limit is no space: it is not shared out.
 	 */
-	cap = fixed ? limit : fsb_scale_share(limit, start, granule);
+	cap = fixed ? start : fsb_scale_share(space, start, granule);
+	if (hard < cap)
+		cap = hard;
 
 	for (unsigned i = 0, attempts = 0; i < repeat;) {
 		bool grown = ctx.work > start;
@@ -220,7 +484,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		/* A grown attempt's error waits: out of space, it is forgiven. */
 		if (grown)
 			fsb_err_hold();
-		err = run_once(rn, ops, &ctx, hist, &ps, &runs[i]);
+		err = run_once(&m, &ctx, hist, &ps, &runs[i],
+			       recs ? recs + (size_t)i * m.g->size : NULL);
 		if (grown)
 			fsb_err_release(!out_of_space(err) || fsb_stop_requested());
 		if (err && grown && out_of_space(err) && !fsb_stop_requested()) {
@@ -243,14 +508,16 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		 * No '+++++': a run shorter than --min-time is discarded, the
 		 * work grown, and measuring starts over, so that every kept run
 		 * does the same work and lasts long enough. This also catches a
-		 * slow first run (cold allocation) hiding fast later ones.
+		 * slow first run (cold allocation) hiding fast later ones. A run
+		 * the deadline cut lasted as long as the user allows: no growth.
 		 */
-		if (grows && !failed_at && ++attempts < MAX_ATTEMPTS) {
+		if (grows && !failed_at && runs[i].halt != FSB_HALT_DEADLINE &&
+		    ++attempts < MAX_ATTEMPTS) {
 			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, cfg->min_time_ns,
 						       granule, cap);
-			if (next != ctx.work) {
+			if (next != ctx.work && !fixed) {
 				/* Ask again: another process may have taken space. */
-				uint64_t now = space_limit(rn, ops, &ctx, granule, &raw);
+				uint64_t now = space_limit(&m, &ctx, granule);
 
 				now = fsb_scale_share(now, ctx.work, granule);
 				if (now < cap) {
@@ -270,22 +537,16 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_hist_merge(all, hist);
 		i++;
 	}
-	for (unsigned i = 0; i < repeat; i++) {
-		values[i] = figure(ops, &runs[i]);
-		cpu_sum += (double)runs[i].cpu_ns;
-		wall_sum += (double)runs[i].wall_ns;
-		dev_r += runs[i].dev_read;
-		dev_w += runs[i].dev_write;
-		bytes_sum += runs[i].bytes;
-		have_dev = have_dev && runs[i].have_dev;
-	}
 	/*
 	 * Short runs because of space: a grown attempt ran out of it, or the
-	 * work stopped at the space cap (not at an exact size the user gave,
-	 * nor for want of attempts).
+	 * work stopped at the space cap (not at the workload's own limit, nor
+	 * at an exact size the user gave, nor for want of attempts).
 	 */
 	space_short = grows && runs[0].wall_ns < cfg->min_time_ns &&
-		      (failed_at || (!fixed && cap != UINT64_MAX && ctx.work >= cap));
+		      runs[0].halt == FSB_HALT_NONE &&
+		      (failed_at || (!fixed && cap < hard && ctx.work >= cap));
+	if (!root)
+		goto out;
 	if (failed_at) {
 		char at[32], work[32];
 
@@ -294,7 +555,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_warn("%s: out of space at %s while growing: measured runs of %s instead%s",
 			 ops->name, at, work,
 			 runs[0].wall_ns < cfg->min_time_ns ? ", shorter than --min-time" : "");
-	} else if (grows && runs[0].wall_ns < cfg->min_time_ns) {
+	} else if (grows && runs[0].wall_ns < cfg->min_time_ns && runs[0].halt == FSB_HALT_NONE) {
 		char work[32];
 
 		fmt_work(ops, ctx.work, work, sizeof(work));
@@ -303,45 +564,16 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			 ops->name, (double)runs[0].wall_ns / 1e9,
 			 space_short ? "the free space allows" : "possible", work);
 	}
-
-	t = fsb_result_add_test(res, ops->name, unit_name(ops->work_unit));
-	if (!t) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = fsb_test_set_runs(t, values, repeat);
-	if (err)
-		goto out;
-	t->work = ctx.work;
-	if (space_short && fsb_strset(&t->short_reason, "space")) {
-		err = -ENOMEM;
-		goto out;
-	}
-	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
-	t->elapsed_s = wall_sum / 1e9 / repeat;
-	if (all->count) {
-		t->has_latency = true;
-		t->latency.max_us = (double)all->max_ns / 1e3;
-		t->latency.p50_us = (double)fsb_hist_percentile(all, 50) / 1e3;
-		t->latency.p99_us = (double)fsb_hist_percentile(all, 99) / 1e3;
-		t->latency.p999_us = (double)fsb_hist_percentile(all, 99.9) / 1e3;
-	}
-	if (rn->diskstat_path && have_dev) {
-		t->has_device = true;
-		t->dev_read_bytes = dev_r / repeat;
-		t->dev_write_bytes = dev_w / repeat;
-		if ((ops->flags & FSB_WL_WRITES) && bytes_sum) {
-			t->has_wa = true;
-			t->write_amplification = (double)dev_w / (double)bytes_sum;
-		}
-	}
+	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, res);
 out:
-	if (rn->progress)
+	if (rn->progress && root)
 		fprintf(stderr, "\r\033[K");
 	free(all);
 	free(hist);
 	free(runs);
-	free(values);
+	free(recs);
+	if (m.g == &single)
+		fsb_group_single_release(&single);
 	return err;
 }
 
@@ -411,32 +643,45 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
 	struct fsb_fsinfo fsi;
 	struct statvfs vfs;
-	uint64_t free_bytes, need = 0, total;
+	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
 	const char *who = NULL;
-	char parts[256] = "", a[64], b[64];
+	char parts[256] = "", a[64], b[64], each[32] = "";
 	const char *smaller;
-	bool block, chr, cow;
+	bool block, chr, rnd, cow;
 
 	for (size_t i = 0; i < 4 && !who; i++)
 		if (has_test(ops, nops, block_tests[i]))
 			who = block_tests[i];
 	block = who != NULL;
+	rnd = has_test(ops, nops, "randread") || has_test(ops, nops, "randwrite");
 	chr = cfg->char_size_bytes && (has_test(ops, nops, "putc") || has_test(ops, nops, "getc"));
-	if (!block && !chr)
+	if (!block && !chr && !rnd)
 		return 0;
+	/* Every job has its files (or its range of a shared one). */
+	if (jobs > 1)
+		snprintf(each, sizeof(each), " x %llu jobs", (unsigned long long)jobs);
 	cow = !fsb_fsinfo_for_path(dir, &fsi) && fsb_fsinfo_is_cow(fsi.fs_type);
 	if (block) {
-		need += cfg->size_bytes;
-		add_part(parts, sizeof(parts), cfg->size_bytes, "for --size");
+		need += cfg->size_bytes * jobs;
+		snprintf(a, sizeof(a), "for --size%s", each);
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
 	}
 	if (cow && has_test(ops, nops, "rewrite")) {
-		need += cfg->size_bytes;
-		add_part(parts, sizeof(parts), cfg->size_bytes,
+		need += cfg->size_bytes * jobs;
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs,
 			 "more for rewrite on copy-on-write");
 	}
+	if (rnd) {
+		/* The random tests' own file, beside the block tests'. */
+		need += cfg->size_bytes * jobs;
+		snprintf(a, sizeof(a), "for the random tests' --size%s", each);
+		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
+		who = who ? who : has_test(ops, nops, "randread") ? "randread" : "randwrite";
+	}
 	if (chr) {
-		need += cfg->char_size_bytes;
-		add_part(parts, sizeof(parts), cfg->char_size_bytes, "for --char-size");
+		need += cfg->char_size_bytes * jobs;
+		snprintf(a, sizeof(a), "for --char-size%s", each);
+		add_part(parts, sizeof(parts), cfg->char_size_bytes * jobs, a);
 		who = who ? who : has_test(ops, nops, "putc") ? "putc" : "getc";
 	}
 	/* The free space of a copy-on-write filesystem is settled at commit
@@ -451,12 +696,12 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		return 0;
 	add_part(parts, sizeof(parts), total - need, "to spare");
 	fsb_size_format_pair(total, free_bytes, a, b, sizeof(a));
-	if (block && chr)
-		smaller = "--size or --char-size";
-	else if (block)
-		smaller = "--size";
+	if ((block || rnd) && chr)
+		smaller = jobs > 1 ? "--size, --char-size or --jobs" : "--size or --char-size";
+	else if (block || rnd)
+		smaller = jobs > 1 ? "--size or --jobs" : "--size";
 	else
-		smaller = "--char-size";
+		smaller = jobs > 1 ? "--char-size or --jobs" : "--char-size";
 	fsb_err("%s: needs %s in '%s' (%s), only %s free (use a smaller %s)", who, a, dir, parts, b,
 		smaller);
 	return -ENOSPC;

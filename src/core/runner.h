@@ -6,12 +6,18 @@
 #define FSB_CORE_RUNNER_H
 #include <stdbool.h>
 
+#include "core/group.h"
 #include "report/result.h"
 #include "workloads/workload.h"
 
 struct fsb_runner {
 	const struct fsb_config *cfg;
-	const char *dir;	     /* scratch directory */
+	const char *dir; /* scratch directory (what the jobs share) */
+	/* Jobs: this member's handle (core/group.h; NULL: a single process)
+	 * and its own directory (NULL: dir), where a test that the jobs do
+	 * not share (no --shared-file / --shared-dir) works. */
+	struct fsb_group *group;
+	const char *job_dir;
 	const void *ext;	     /* passed to workloads as ctx->ext */
 	const char *diskstat_path;   /* /sys/.../stat of the device, or NULL */
 	bool progress;		     /* progress lines on stderr */
@@ -24,18 +30,31 @@ struct fsb_runner {
  * Measure one workload: grow its work until a run lasts cfg->min_time_ns
  * (short runs are discarded, see fsb_scale_next), then take cfg->repeat
  * measured runs of that work, and append the figure to res (runs, median,
- * min, max, CV, %CPU, latency percentiles, device bytes).
+ * min, max, CV, %CPU, latency percentiles, device bytes and queue depth,
+ * each run's start and end).
  *
- * Space: growth uses at most half of what the workload's max_work says
- * fits (fsb_scale_share), asked again before each grown attempt (after a
+ * Jobs: a collective of rn->group. Every member calls it for the same
+ * workload, each with its own rn (its job_dir); every run is set up by
+ * all, started together on a barrier, timed per member and ended by all
+ * before any tears down. A run's figure is the aggregate: the work of all
+ * members over the time from the first start to the last end. Member 0
+ * alone appends the figure to res (with the per-job rates); the others'
+ * res is not touched (may be NULL). The work grows per member, alike in
+ * all. A member that fails makes all stop (the stop word) and fail with
+ * its error, which it describes; --stonewall and --deadline stop all
+ * members early and the work done so far counts.
+ *
+ * Space: growth goes up to the workload's max_work but uses at most half
+ * of what its space_fit says fits in each member's share of the free
+ * space (fsb_scale_share), asked again before each grown attempt (after a
  * syncfs on a copy-on-write filesystem). A grown attempt that runs out of
  * space (-ENOSPC, -EDQUOT) is forgiven: its error is not printed, the
  * runs are measured at the largest work that fit (or the first work) with
  * a warning, and the test's short_reason says "space". Out of space at
  * the first work is an error, as any other.
  *
- * Returns 0, -EINTR when SIGINT/SIGTERM stopped it, or the workload's
- * -errno (already described by the workload).
+ * Returns 0, -EINTR when SIGINT/SIGTERM stopped it, or the first failing
+ * member's -errno (already described by its workload).
  */
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res);
@@ -57,9 +76,11 @@ int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nop
  * Refuse up front, with the numbers, a run whose files cannot fit in dir:
  * the block file (--size) when a block test is selected, twice that on a
  * copy-on-write filesystem when rewrite is (it rewrites the file in place),
- * an explicit --char-size for the per-char tests, and room to spare.
- * Returns 0 (also when the free space cannot be read) or -ENOSPC after
- * describing the shortfall and the option to change.
+ * the random tests' file (--size) when one is selected, an explicit
+ * --char-size for the per-char tests, each once per job (--jobs; a shared
+ * file holds every job's range), and room to spare. Returns 0 (also when
+ * the free space cannot be read) or -ENOSPC after describing the
+ * shortfall and the option to change.
  */
 int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
 			   size_t nops, const char *dir);

@@ -237,7 +237,8 @@ static int submit(struct drive *d, struct slot *s)
 }
 
 /* Take the following I/O from next() into an idle slot and submit it.
- * 1 when one was submitted, 0 at the end, -errno. */
+ * 1 when one was submitted, 0 at the end, FSB_ENGINE_IDLE when next() had
+ * nothing for that slot now, -errno. */
 static int start_one(struct drive *d, int (*next)(void *, struct fsb_io *))
 {
 	struct slot *s = d->free[--d->nfree];
@@ -249,6 +250,14 @@ static int start_one(struct drive *d, int (*next)(void *, struct fsb_io *))
 	io->off = 0;
 	io->user = NULL;
 	r = next(d->arg, io);
+	if (r == FSB_ENGINE_IDLE) {
+		/* Set aside at the bottom of the stack: the other idle slots
+		 * are asked first, this one again after a completion. */
+		memmove(d->free + 1, d->free, d->nfree * sizeof(*d->free));
+		d->free[0] = s;
+		d->nfree++;
+		return r;
+	}
 	if (r <= 0) {
 		d->nfree++;
 		return r;
@@ -326,12 +335,16 @@ int fsb_engine_drive(struct fsb_engine *e, int (*next)(void *arg, struct fsb_io 
 		d.free[d.nfree++] = s;
 	}
 	for (;;) {
+		unsigned idle = 0; /* slots at the bottom that had nothing now */
+
 		if (!d.err && fsb_stop_requested())
 			d.err = -EINTR;
 		/* Fill every idle slot, then submit them together. */
-		while (!d.err && !end && d.nfree) {
+		while (!d.err && !end && d.nfree > idle) {
 			r = start_one(&d, next);
-			if (r == 0)
+			if (r == FSB_ENGINE_IDLE)
+				idle++;
+			else if (r == 0)
 				end = true;
 			else if (r < 0)
 				d.err = r;

@@ -55,6 +55,16 @@ struct fsb_io {
 /* queue() results (or a negative errno). */
 enum { FSB_ENGINE_QUEUED = 0, FSB_ENGINE_COMPLETED = 1 };
 
+/* next() results of fsb_engine_drive (or a negative errno). */
+enum {
+	FSB_ENGINE_END = 0,  /* no I/O left */
+	FSB_ENGINE_NEXT = 1, /* io holds the following I/O */
+	/* No I/O for this slot now, but more may come once an I/O in flight
+	 * completes: a write that must follow its own read into the same
+	 * buffer (rewrite, seeks). Asked again after the next completion. */
+	FSB_ENGINE_IDLE = 2,
+};
+
 /* Engine properties. */
 enum {
 	/* queue() does the I/O and returns FSB_ENGINE_COMPLETED: at most one
@@ -138,8 +148,13 @@ void fsb_engine_release(struct fsb_engine *e);
  * The driver every workload uses: keep up to e->depth I/Os in flight until
  * next() has none left.
  *   next(arg, io) fills op, off and len of the following I/O (and a
- *     write's data in io->buf); returns 1 when there is one, 0 at the end,
- *     or -errno (described) to stop.
+ *     write's data in io->buf); returns FSB_ENGINE_NEXT when there is one,
+ *     FSB_ENGINE_END at the end, FSB_ENGINE_IDLE when this slot (its
+ *     buffer, io->buf_index) has nothing now but may after a completion,
+ *     or -errno (described) to stop. A slot keeps its buffer for good, so
+ *     a workload can read into a buffer and write the same buffer back
+ *     from the same slot (rewrite): the data never moves. When every slot
+ *     is idle and nothing is in flight, the drive ends.
  *   done(arg, io, lat_ns) gets each finished I/O once, io->res its bytes
  *     or -errno, lat_ns from its first submission to its completion; it
  *     verifies and reports the I/O (or describes its error) and returns

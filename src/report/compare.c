@@ -118,8 +118,9 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fs
 
 /* DESIGN.md's order: what a reader expects to find where. */
 static const char *const run_order[] = {
-	"putc",	      "write",	  "rewrite",	"getc",	       "read",	    "seeks",
-	"seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete",
+	"putc",	     "write",	    "rewrite",	"getc",	      "read",
+	"seeks",     "seq-create",  "seq-stat", "seq-delete", "rand-create",
+	"rand-stat", "rand-delete", "randread", "randwrite",
 };
 static const char *const lifecycle_order[] = {
 	"mkfs", "mkfs-mount", "mkfs-umount", "mount-umount", "write", "read",

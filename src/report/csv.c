@@ -153,8 +153,8 @@ int fsb_csv_line(FILE *out, const struct fsb_result *r)
 	memset(cells, 0, sizeof(cells));
 	snprintf(cells[0], CELL, "1.98");
 	/* Fields 1 and 2 are free text, written by put_text below. */
-	snprintf(cells[3], CELL, "%llu",
-		 (unsigned long long)fsb_result_get_u64(r, "concurrency", 1));
+	/* bonnie++'s concurrency (-c): fsbench's job count. */
+	snprintf(cells[3], CELL, "%u", fsb_result_jobs(r));
 	put_u64_param(cells[4], r, "seed");
 	if (fsb_bonnie_any(r, fsb_bonnie_io_cols))
 		fill_io(cells, r);

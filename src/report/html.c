@@ -1165,6 +1165,15 @@ static void write_repeats(struct page *p)
 	}
 }
 
+/* Whether some document ran more than one job. */
+static bool any_jobs(const struct page *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (fsb_result_jobs(p->docs[i]) > 1)
+			return true;
+	return false;
+}
+
 static void write_method(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
@@ -1225,6 +1234,28 @@ static void write_method(struct page *p)
 			fsb_html_lit(w, " processes");
 		}
 		fsb_html_lit(w, ".</li>\n");
+	}
+	if (any_param(p, "block_size_bytes") &&
+	    (has_test(p, "randread") || has_test(p, "randwrite"))) {
+		fsb_html_lit(w, "<li>Random tests: blocks of ");
+		param_across(p, "block_size_bytes", NULL, w);
+		fsb_html_lit(w, " in a random order, each at most once per run, through the ");
+		if (!param_across(p, "engine", NULL, w))
+			fsb_html_lit(w, "psync");
+		fsb_html_lit(w, " engine with up to ");
+		if (!param_across(p, "iodepth", NULL, w))
+			fsb_html_lit(w, "1");
+		fsb_html_lit(w, " I/Os in flight.</li>\n");
+	}
+	if (any_jobs(p)) {
+		fsb_html_lit(w, "<li>Jobs: ");
+		param_across(p, "jobs", NULL, w);
+		fsb_html_lit(
+			w, " copies of each test ran at once, started together. A figure is "
+			   "their <strong>aggregate</strong>: the work of all jobs divided by the "
+			   "time from the first start to the last end of a run (IOR's "
+			   "definition), so a slow job lengthens the run instead of being "
+			   "averaged away.</li>\n");
 	}
 	if (any_param(p, "files") && (has_test(p, "seq-create") || has_test(p, "rand-create"))) {
 		fsb_html_lit(w, "<li>Metadata tests: ");

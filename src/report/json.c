@@ -19,6 +19,9 @@
 #define MAX_TESTS 4096
 #define MAX_RUNS 100000
 #define MAX_PARAMS 4096
+/* Jobs per test (fsbench takes 1024) and job x run figures per test. */
+#define MAX_JOBS 65536
+#define MAX_JOB_FIGURES 1000000
 
 /* ---- writing ---------------------------------------------------------- */
 
@@ -128,6 +131,60 @@ static void build_params(struct jbuild *b, struct json_object *doc, const struct
 	}
 }
 
+/* A new array of n unsigned integers (NULL after a failure, in b). */
+static struct json_object *u64_array(struct jbuild *b, const uint64_t *v, size_t n)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; arr && !b->err && i < n; i++) {
+		struct json_object *x = json_object_new_uint64(v[i]);
+
+		if (!x || json_object_array_add(arr, x)) {
+			json_object_put(x);
+			b->err = -ENOMEM;
+		}
+	}
+	return arr;
+}
+
+/* A new array of n reals. */
+static struct json_object *double_array(struct jbuild *b, const double *v, size_t n)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; arr && !b->err && i < n; i++) {
+		struct json_object *x = new_double(v[i]);
+
+		if (!x || json_object_array_add(arr, x)) {
+			json_object_put(x);
+			b->err = -ENOMEM;
+		}
+	}
+	return arr;
+}
+
+/* "per_job": the spread of the jobs' medians, each job's runs and %CPU. */
+static void build_per_job(struct jbuild *b, struct json_object *o, const struct fsb_test_result *t)
+{
+	struct json_object *runs = json_object_new_array();
+
+	put_u64(b, o, "jobs", t->njobs);
+	put_double(b, o, "min", t->job_min);
+	put_double(b, o, "median", t->job_median);
+	put_double(b, o, "max", t->job_max);
+	put(b, o, "runs", runs);
+	for (size_t j = 0; !b->err && j < t->njobs; j++) {
+		struct json_object *one = double_array(b, t->job_runs + j * t->nruns, t->nruns);
+
+		if (!one || json_object_array_add(runs, one)) {
+			json_object_put(one);
+			b->err = -ENOMEM;
+		}
+	}
+	if (t->job_cpu_pct)
+		put(b, o, "cpu_pct", double_array(b, t->job_cpu_pct, t->njobs));
+}
+
 static void build_test(struct jbuild *b, struct json_object *arr, const struct fsb_test_result *t)
 {
 	struct json_object *o = json_object_new_object(), *runs, *sub;
@@ -170,11 +227,23 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 	if (t->has_device && (sub = new_obj(b, o, "device"))) {
 		put_u64(b, sub, "read_bytes", t->dev_read_bytes);
 		put_u64(b, sub, "write_bytes", t->dev_write_bytes);
+		if (t->has_inflight) {
+			put_double(b, sub, "inflight_max", t->inflight_max);
+			put_double(b, sub, "inflight_mean", t->inflight_mean);
+		}
 	}
 	if (t->has_wa)
 		put_double(b, o, "write_amplification", t->write_amplification);
 	if (t->short_reason)
 		put_str(b, o, "short_reason", t->short_reason);
+	if (t->start_ns && t->end_ns) {
+		put(b, o, "start_ns", u64_array(b, t->start_ns, t->nruns));
+		put(b, o, "end_ns", u64_array(b, t->end_ns, t->nruns));
+	}
+	if (t->stopped_by)
+		put_str(b, o, "stopped_by", t->stopped_by);
+	if (t->njobs > 1 && t->job_runs && (sub = new_obj(b, o, "per_job")))
+		build_per_job(b, sub, t);
 }
 
 struct json_object *fsb_json_from_result(const struct fsb_result *r)
@@ -457,7 +526,7 @@ static int read_latency(struct jread *rd, struct json_object *o, const char *pat
 static int read_device(struct jread *rd, struct json_object *o, const char *path,
 		       struct fsb_test_result *t)
 {
-	struct json_object *dev;
+	struct json_object *dev, *v;
 	char sub[64];
 	int err = read_obj(rd, o, path, "device", &dev);
 
@@ -468,7 +537,122 @@ static int read_device(struct jread *rd, struct json_object *o, const char *path
 	    (err = read_u64(rd, dev, sub, "write_bytes", true, &t->dev_write_bytes)))
 		return err;
 	t->has_device = true;
+	if (lookup(dev, "inflight_max", &v) || lookup(dev, "inflight_mean", &v)) {
+		if ((err = read_double(rd, dev, sub, "inflight_max", true, &t->inflight_max)) ||
+		    (err = read_double(rd, dev, sub, "inflight_mean", true, &t->inflight_mean)))
+			return err;
+		t->has_inflight = true;
+	}
 	return 0;
+}
+
+/* arr, named key, as exactly n numbers: reals, or unsigned integers when
+ * ints is set. 0 or -EINVAL (described). */
+static int read_array(struct jread *rd, struct json_object *arr, const char *path, const char *key,
+		      size_t n, double *reals, uint64_t *ints)
+{
+	char name[64];
+	int err;
+
+	if (!json_object_is_type(arr, json_type_array))
+		return bad(rd, "%s%s is not an array", path, key);
+	if (json_object_array_length(arr) != n)
+		return bad(rd, "%s%s has %zu values, not %zu", path, key,
+			   json_object_array_length(arr), n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+
+		snprintf(name, sizeof(name), "%s[%zu]", key, i);
+		err = ints ? get_u64(rd, v, path, name, &ints[i])
+			   : get_double(rd, v, path, name, &reals[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The same for the array at key in o: 1 when read, 0 when absent. */
+static int read_numbers(struct jread *rd, struct json_object *o, const char *path, const char *key,
+			size_t n, double *reals, uint64_t *ints)
+{
+	struct json_object *arr;
+	int err;
+
+	if (!lookup(o, key, &arr))
+		return 0;
+	err = read_array(rd, arr, path, key, n, reals, ints);
+	return err ? err : 1;
+}
+
+/* "start_ns" and "end_ns", as long as the runs; both or neither. */
+static int read_times(struct jread *rd, struct json_object *o, const char *path,
+		      struct fsb_test_result *t)
+{
+	uint64_t *a = calloc(t->nruns, sizeof(*a)), *b = calloc(t->nruns, sizeof(*b));
+	int ra, rb, err = -ENOMEM;
+
+	if (!a || !b)
+		goto out;
+	ra = read_numbers(rd, o, path, "start_ns", t->nruns, NULL, a);
+	rb = ra < 0 ? ra : read_numbers(rd, o, path, "end_ns", t->nruns, NULL, b);
+	err = ra < 0 ? ra : rb < 0 ? rb : 0;
+	if (err)
+		goto out;
+	if (ra != rb) {
+		err = bad(rd, "%s%s without %s", path, ra ? "start_ns" : "end_ns",
+			  ra ? "end_ns" : "start_ns");
+		goto out;
+	}
+	if (ra)
+		err = fsb_test_set_times(t, a, b);
+out:
+	free(a);
+	free(b);
+	return err;
+}
+
+/* "per_job": each job's runs (as many as the test's), its %CPU. */
+static int read_per_job(struct jread *rd, struct json_object *o, const char *path,
+			struct fsb_test_result *t)
+{
+	struct json_object *pj, *runs;
+	double *rates = NULL, *cpu = NULL;
+	uint64_t njobs = 0;
+	char sub[96];
+	int err = read_obj(rd, o, path, "per_job", &pj);
+
+	if (err <= 0)
+		return err;
+	snprintf(sub, sizeof(sub), "%sper_job.", path);
+	if (!lookup(pj, "runs", &runs) || !json_object_is_type(runs, json_type_array))
+		return bad(rd, "%sruns is missing or not an array", sub);
+	njobs = json_object_array_length(runs);
+	if (njobs < 2 || njobs > MAX_JOBS || njobs * t->nruns > MAX_JOB_FIGURES)
+		return bad(rd, "%sruns has %llu jobs (2 to %d)", sub, (unsigned long long)njobs,
+			   MAX_JOBS);
+	rates = calloc(njobs * t->nruns, sizeof(*rates));
+	cpu = calloc(njobs, sizeof(*cpu));
+	if (!rates || !cpu) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t j = 0; j < njobs; j++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "runs[%zu]", j);
+		err = read_array(rd, json_object_array_get_idx(runs, j), sub, key, t->nruns,
+				 rates + j * t->nruns, NULL);
+		if (err)
+			goto out;
+	}
+	err = read_numbers(rd, pj, sub, "cpu_pct", njobs, cpu, NULL);
+	if (err < 0)
+		goto out;
+	err = fsb_test_set_jobs(t, rates, njobs, cpu);
+out:
+	free(rates);
+	free(cpu);
+	return err;
 }
 
 static int read_runs(struct jread *rd, struct json_object *o, const char *path,
@@ -533,7 +717,9 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
 	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
 	    (err = read_latency(rd, o, path, t)) || (err = read_device(rd, o, path, t)) ||
-	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)))
+	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)) ||
+	    (err = read_str(rd, o, path, "stopped_by", false, &t->stopped_by)) ||
+	    (err = read_times(rd, o, path, t)) || (err = read_per_job(rd, o, path, t)))
 		goto out;
 	if (lookup(o, "write_amplification", &wa)) {
 		err = read_double(rd, o, path, "write_amplification", true,

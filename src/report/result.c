@@ -1,7 +1,9 @@
 #include "report/result.h"
+#include "stats/aggregate.h"
 #include "stats/summary.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,11 @@ static void test_release(struct fsb_test_result *t)
 	free(t->unit);
 	free(t->runs);
 	free(t->short_reason);
+	free(t->job_runs);
+	free(t->job_cpu_pct);
+	free(t->start_ns);
+	free(t->end_ns);
+	free(t->stopped_by);
 }
 
 void fsb_result_release(struct fsb_result *r)
@@ -245,6 +252,71 @@ int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n)
 	t->max = s.max;
 	t->cv = s.cv;
 	return 0;
+}
+
+int fsb_test_set_jobs(struct fsb_test_result *t, const double *job_runs, size_t njobs,
+		      const double *cpu_pct)
+{
+	struct fsb_summary s;
+	double *runs, *cpu;
+	int err;
+
+	if (!njobs || !t->nruns || njobs > SIZE_MAX / sizeof(double) / t->nruns)
+		return -EINVAL;
+	runs = malloc(njobs * t->nruns * sizeof(*runs));
+	cpu = calloc(njobs, sizeof(*cpu));
+	if (!runs || !cpu) {
+		free(runs);
+		free(cpu);
+		return -ENOMEM;
+	}
+	memcpy(runs, job_runs, njobs * t->nruns * sizeof(*runs));
+	if (cpu_pct)
+		memcpy(cpu, cpu_pct, njobs * sizeof(*cpu));
+	err = fsb_agg_spread(runs, njobs, t->nruns, NULL, &s);
+	if (err) {
+		free(runs);
+		free(cpu);
+		return err;
+	}
+	free(t->job_runs);
+	free(t->job_cpu_pct);
+	t->job_runs = runs;
+	t->job_cpu_pct = cpu;
+	t->njobs = njobs;
+	t->job_min = s.min;
+	t->job_median = s.median;
+	t->job_max = s.max;
+	return 0;
+}
+
+int fsb_test_set_times(struct fsb_test_result *t, const uint64_t *start_ns, const uint64_t *end_ns)
+{
+	uint64_t *a, *b;
+
+	if (!t->nruns)
+		return -EINVAL;
+	a = malloc(t->nruns * sizeof(*a));
+	b = malloc(t->nruns * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	memcpy(a, start_ns, t->nruns * sizeof(*a));
+	memcpy(b, end_ns, t->nruns * sizeof(*b));
+	free(t->start_ns);
+	free(t->end_ns);
+	t->start_ns = a;
+	t->end_ns = b;
+	return 0;
+}
+
+unsigned fsb_result_jobs(const struct fsb_result *r)
+{
+	uint64_t n = fsb_result_get_u64(r, "jobs", 1);
+
+	return n >= 1 && n <= 1u << 20 ? (unsigned)n : 1;
 }
 
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id)

@@ -46,6 +46,30 @@ struct fsb_test_result {
 	/* Of the latency only max_us is known (bonnie++ reports the slowest
 	 * single operation); the percentiles are 0 and mean nothing. */
 	bool latency_max_only;
+	/*
+	 * Jobs (--jobs N, N > 1): the figures above are aggregates, the total
+	 * work of all jobs over the time from the first start to the last end
+	 * of each run; work is each job's. Per job: its own rate in each run
+	 * (its work over its own duration), its %CPU, and the spread of the
+	 * jobs' medians. JSON "per_job", present only when njobs > 1.
+	 */
+	size_t njobs;
+	double *job_runs;    /* njobs x nruns, job-major: [j * nruns + r] */
+	double *job_cpu_pct; /* njobs */
+	double job_min, job_median, job_max;
+	/* Each measured run's first start and last end, CLOCK_MONOTONIC of
+	 * the host that ran it (ns), so that runs of several processes of
+	 * one host can be aggregated alike. NULL when unknown. JSON
+	 * "start_ns" and "end_ns" (arrays as long as runs). */
+	uint64_t *start_ns, *end_ns;
+	/* NULL, "stonewall" or "deadline": the jobs were stopped before
+	 * their work was done, on purpose. JSON "stopped_by". */
+	char *stopped_by;
+	/* The device's queue depth while the runs ran (reads + writes in
+	 * flight, /sys/block/NAME/inflight), when sampled. JSON
+	 * device.inflight_max and device.inflight_mean. */
+	bool has_inflight;
+	double inflight_max, inflight_mean;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */
@@ -124,6 +148,23 @@ struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id
 
 /* Set a test's runs (copied) and compute median/min/max/cv from them. */
 int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n);
+
+/*
+ * Set a test's per-job figures (after its runs): job_runs holds njobs x
+ * t->nruns rates, job-major; cpu_pct njobs values (may be NULL: 0). Both
+ * copied; the spread (job_min/median/max) is computed. 0, -EINVAL or
+ * -ENOMEM.
+ */
+int fsb_test_set_jobs(struct fsb_test_result *t, const double *job_runs, size_t njobs,
+		      const double *cpu_pct);
+
+/* Set each run's first start and last end (t->nruns of each, copied).
+ * 0, -EINVAL (no runs yet) or -ENOMEM. */
+int fsb_test_set_times(struct fsb_test_result *t, const uint64_t *start_ns, const uint64_t *end_ns);
+
+/* The job count of a result: its "jobs" parameter, 1 when absent (older
+ * documents have none). */
+unsigned fsb_result_jobs(const struct fsb_result *r);
 
 /* The test with this id, or NULL. */
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id);

@@ -325,6 +325,43 @@ static void print_device(FILE *out, const struct fsb_test_result *t)
 	if (t->has_wa)
 		fprintf(out, "%swrite amplification %.2f", t->has_device ? ", " : "",
 			sane(t->write_amplification));
+	/* The queue depth the device reached while the test ran. */
+	if (t->has_inflight)
+		fprintf(out, ", queue depth max %.0f, mean %.1f", sane(t->inflight_max),
+			sane(t->inflight_mean));
+	fputc('\n', out);
+}
+
+/*
+ * With jobs, under the aggregate: each job's own rate (the spread of the
+ * jobs' medians, in the row's scale) and %CPU, so a straggler shows:
+ * "per job 410 – 520 MiB/s (median 470), %cpu 22.0 – 25.1".
+ */
+static void print_jobs(FILE *out, const struct fsb_test_result *t)
+{
+	struct fsb_unit_scale sc;
+	char lo[64], hi[64], med[96];
+	double cmin = 0, cmax = 0;
+
+	if (t->njobs < 2 || !t->job_runs)
+		return;
+	sc = fsb_unit_scale_for(t->unit, t->job_median);
+	fsb_unit_number(&sc, t->job_min, lo, sizeof(lo));
+	fsb_unit_number(&sc, t->job_max, hi, sizeof(hi));
+	fsb_unit_with(&sc, t->job_median, med, sizeof(med));
+	fprintf(out, "%*sper job %s – %s (median ", W_ID + 1, "", lo, hi);
+	fsb_text_put(out, med);
+	fputc(')', out);
+	for (size_t j = 0; t->job_cpu_pct && j < t->njobs; j++) {
+		double c = sane(t->job_cpu_pct[j]);
+
+		if (!j || c < cmin)
+			cmin = c;
+		if (!j || c > cmax)
+			cmax = c;
+	}
+	if (t->job_cpu_pct)
+		fprintf(out, ", %%cpu %.1f – %.1f", cmin, cmax);
 	fputc('\n', out);
 }
 
@@ -347,6 +384,7 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 	fmt_work(work, sizeof(work), t);
 	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "", cpu, p99,
 	    work);
+	print_jobs(out, t);
 	print_device(out, t);
 }
 
@@ -369,24 +407,26 @@ static const char *cache_words(const char *name)
 }
 
 /*
- * The figures whose runs the free space cut short (shorter than --min-time,
- * so less certain): "Runs cut short by free space ...: write, rewrite."
+ * The figures whose runs a reason cut short, in one sentence: lead, then
+ * the ids of the tests whose `field` says `why`. "Runs cut short by free
+ * space (under --min-time): write, rewrite."
  */
-static void print_short_space(FILE *out, const struct fsb_result *r)
+static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, bool stopped,
+		      const char *why)
 {
-	static const char lead[] = "Runs cut short by free space (under --min-time):";
 	size_t col = 0;
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
+		const char *reason = stopped ? t->stopped_by : t->short_reason;
 		size_t n;
 
-		if (!t->short_reason || strcmp(t->short_reason, "space") || !t->id)
+		if (!reason || strcmp(reason, why) || !t->id)
 			continue;
 		n = fsb_text_width(t->id);
 		if (!col) {
 			fputs(lead, out);
-			col = sizeof(lead) - 1;
+			col = strlen(lead);
 		} else if (col + 2 + n + 1 > LINE_WIDTH) {
 			fputs(",\n ", out);
 			col = 1;
@@ -428,7 +468,15 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
-	print_short_space(out, r);
+	if (fsb_result_jobs(r) > 1)
+		fprintf(out,
+			"%u jobs ran each test at once: a figure is their aggregate, the work of "
+			"all\njobs over the time from the first start to the last end of a run.\n",
+			fsb_result_jobs(r));
+	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space");
+	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
+		  "stonewall");
+	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline");
 }
 
 int fsb_write_text(FILE *out, const struct fsb_result *r)

@@ -214,6 +214,12 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 		fprintf(out, "median of %llu runs", n);
 	if (mt && mt->type == FSB_PARAM_DOUBLE)
 		fprintf(out, " of at least %g s each", mt->d);
+	/* The figures of jobs are aggregates: say so, with how many. */
+	if (fsb_result_jobs(r) > 1)
+		fprintf(out,
+			"; %u jobs, each figure their aggregate (all work / first start to "
+			"last end)",
+			fsb_result_jobs(r));
 	for (size_t i = 0; i < r->ntests; i++) {
 		if (!fsb_test_noisy(&r->tests[i]))
 			continue;

@@ -164,7 +164,8 @@ int fsb_writer_need_run(const struct fsb_result *r, const char *view);
 
 /*
  * The "how measured" line the legacy layouts lack: cache mode, repeats,
- * --min-time, and the figures flagged noisy (CV above 10%), e.g.
+ * --min-time, the job count (when more than one: the figures are their
+ * aggregates), and the figures flagged noisy (CV above 10%), e.g.
  * "# fsbench: cache drop, median of 3 runs >= 0.5 s each; noisy: write".
  * 0 or -EIO.
  */

@@ -20,6 +20,16 @@ static inline uint64_t fsb_clock_ns(void)
  */
 uint64_t fsb_cpu_ns(void);
 
+/* CPU time (user + system) of the calling thread alone, in nanoseconds
+ * (CLOCK_THREAD_CPUTIME_ID): one job's own CPU when jobs are threads. */
+static inline uint64_t fsb_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Resolution of CLOCK_MONOTONIC in nanoseconds (clock_getres). */
 uint64_t fsb_clock_res_ns(void);
 

@@ -7,11 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The open capture scopes, innermost first. */
-static struct fsb_err_scope *scopes;
+/*
+ * The open capture scopes, innermost first, and the held errors: per
+ * thread, so that the jobs of a run (threads, core/group.h) each keep
+ * their own first error and the runner can name the job that failed.
+ */
+static _Thread_local struct fsb_err_scope *scopes;
 
 /* Errors held by fsb_err_hold(): whole texts, each ending in '\n'. */
-static struct {
+static _Thread_local struct {
 	pid_t pid; /* the holding process; 0 = not holding */
 	char text[4096];
 	size_t len;

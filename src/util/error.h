@@ -41,8 +41,10 @@ struct fsb_error {
  * outer one also gets the first error of the calls inside it. quiet: the
  * errors are only captured, not printed (while any open scope is quiet).
  * Warnings are never captured. Only the process that opened a scope
- * captures: a child forked meanwhile prints its errors as usual. The scope
- * lives on the caller's stack; end it before it goes out of scope.
+ * captures: a child forked meanwhile prints its errors as usual. Scopes
+ * are per thread: a thread sees only the scopes it opened (a job thread
+ * opens its own; see core/group.h). The scope lives on the caller's
+ * stack; end it before it goes out of scope.
  */
 struct fsb_err_scope {
 	struct fsb_error *e; /* may be NULL: nothing is kept */
@@ -75,7 +77,8 @@ void fsb_error_step(struct fsb_error *e, const char *fmt, ...)
  * hold and describes them now (print != 0: printed and captured by the open
  * scopes, as if they had just happened) or drops them. Only the process
  * that called fsb_err_hold() holds: a child forked meanwhile prints its own
- * errors, which would otherwise be lost with it. Warnings are never held.
+ * errors, which would otherwise be lost with it. Holding is per thread, as
+ * the scopes are. Warnings are never held.
  */
 void fsb_err_hold(void);
 void fsb_err_release(int print);

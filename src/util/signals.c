@@ -22,6 +22,7 @@ int fsb_signal_stops(int signo)
 }
 
 static void on_tick(int signo);
+static void on_wake(int signo);
 
 static void on_stop(int signo)
 {
@@ -70,7 +71,7 @@ void fsb_signals_default(void)
 		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &old) < 0)
 			continue;
 		if (old.sa_handler == SIG_IGN || old.sa_handler == on_stop ||
-		    old.sa_handler == on_tick)
+		    old.sa_handler == on_tick || old.sa_handler == on_wake)
 			(void)sigaction(sig, &sa, NULL);
 	}
 	sigemptyset(&none);
@@ -114,4 +115,25 @@ void fsb_progress_timer_stop(void)
 	signal(SIGALRM, SIG_IGN);
 	install_stop(SIGALRM);
 	fsb_progress_due = 0;
+}
+
+static void on_wake(int signo)
+{
+	/* Nothing: being delivered is the point (EINTR in the thread). */
+	(void)signo;
+}
+
+int fsb_signals_wake_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(FSB_WAKE_SIGNAL, &sa, NULL) < 0 ? -errno : 0;
+}
+
+int fsb_signals_wake(pthread_t t)
+{
+	return -pthread_kill(t, FSB_WAKE_SIGNAL);
 }

@@ -12,6 +12,7 @@
  */
 #ifndef FSB_UTIL_SIGNALS_H
 #define FSB_UTIL_SIGNALS_H
+#include <pthread.h>
 #include <signal.h>
 
 extern volatile sig_atomic_t fsb_stop_signal;
@@ -44,6 +45,18 @@ int fsb_signal_stops(int signo);
 extern volatile sig_atomic_t fsb_progress_due;
 int fsb_progress_timer_start(unsigned interval_ms);
 void fsb_progress_timer_stop(void);
+
+/*
+ * Waking threads: a stop signal is delivered to one thread of the process,
+ * and another one blocked in a system call (waitpid, an io_uring wait)
+ * would not notice it. fsb_signals_wake_install() gives FSB_WAKE_SIGNAL
+ * (SIGURG: ignored by default, no stop signal) a handler that does
+ * nothing, without SA_RESTART, so that fsb_signals_wake(t) makes a call
+ * blocked in thread t return EINTR. Both return 0 or -errno.
+ */
+#define FSB_WAKE_SIGNAL SIGURG
+int fsb_signals_wake_install(void);
+int fsb_signals_wake(pthread_t t);
 
 /*
  * Default dispositions for every signal and an empty signal mask: for a

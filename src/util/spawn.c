@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,14 @@
 #define STDERR_MAX (64u << 10)
 
 extern char **environ;
+
+void fsb_child_close_fds(int keep)
+{
+	/* close_range(2): one system call, whatever the descriptor limit. */
+	if (keep > 3)
+		syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u);
+	syscall(SYS_close_range, keep >= 3 ? (unsigned)keep + 1 : 3u, ~0u, 0u);
+}
 
 void fsb_child_die_with_parent(pid_t parent)
 {

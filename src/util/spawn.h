@@ -24,6 +24,15 @@
  */
 void fsb_child_die_with_parent(pid_t parent);
 
+/*
+ * In a child right after fork() that does not exec: close every descriptor
+ * from 3 up but `keep` (-1: none). A process with several threads forks
+ * with all of them open, the other threads' pipes included, and a pipe
+ * whose reader waits for its end-of-file (a seeker's gate) must not stay
+ * open in another job's children. Async-signal-safe.
+ */
+void fsb_child_close_fds(int keep);
+
 enum {
 	FSB_SPAWN_SEARCH_PATH = 1, /* path is a bare name looked up in $PATH */
 	FSB_SPAWN_NEW_PGROUP = 2,  /* the child leads a process group of its own */

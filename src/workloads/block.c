@@ -1,13 +1,22 @@
 /*
- * Block tests: sequential write, rewrite and read of the block file with
- * write(2)/read(2) of --chunk bytes (bonnie's "Block" columns).
+ * Block tests: sequential write, rewrite and read of the block file in I/Os
+ * of --chunk bytes (bonnie's "Block" columns), through the configured I/O
+ * engine at the configured queue depth (fsb_engine_drive: no test branches
+ * on the engine). The default engine, psync, at depth 1 is bonnie's own
+ * loop with pwrite(2)/pread(2) in place of write(2)/read(2): the same I/O,
+ * one system call each.
+ *
+ * With jobs sharing the file (--shared-file), each job works on its own
+ * range of it, [job * work, (job + 1) * work), IOR's segments.
  *
  * Measurement policy: the timed region holds the I/O loop and, for the
- * writing tests, the fsync and close (data on the device before the clock
- * stops; "close the file before stopping the clock", as bonnie++ says).
- * Creating/truncating the file, preparing data and dropping the cache are
+ * writing tests, the fsync (through the engine) and close (data on the
+ * device before the clock stops; "close the file before stopping the
+ * clock", as bonnie++ says). Creating/truncating the file, preparing data,
+ * dropping the cache, allocating the buffers and setting up the engine are
  * done in setup, untimed.
  */
+#include "engines/engine.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
@@ -20,25 +29,59 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Rewrite: what a buffer holds between the read of a chunk and its write. */
+struct pending {
+	uint64_t off;	   /* the chunk read into the buffer */
+	uint64_t start_ns; /* its read's first submission: the unit's start */
+	bool write;	   /* read and dirtied: write it back next */
+};
+
 struct block_priv {
+	const char *test;
+	struct fsb_engine eng;
 	int fd;
-	void *buf;
-	bool done; /* the run completed: the file is whole */
+	void *bufs; /* depth chunks */
+	size_t chunk;
+	uint64_t base;	      /* this job's range in the file */
+	uint64_t work;	      /* bytes this run */
+	uint64_t next;	      /* the next chunk to issue, from base */
+	bool verify;	      /* the engine moves data: check it */
+	bool stopping;	      /* the sink said stop: start no new chunk */
+	bool done;	      /* the run completed: the file is whole */
+	struct pending *pend; /* rewrite: one per buffer */
+	struct fsb_sink *out;
 	char path[4096];
 };
 
 static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test, int flags)
 {
+	const struct fsb_config *cfg = ctx->cfg;
+	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
+	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
 	int err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, p->path, sizeof(p->path));
 
+	p->test = test;
 	p->fd = -1;
+	p->chunk = cfg->chunk_bytes;
+	p->work = ctx->work;
+	p->base = fsb_ctx_base(ctx, ctx->work);
 	if (err)
 		return err;
-	p->buf = fsb_block_buf_alloc(ctx->cfg);
-	if (!p->buf)
-		return -errno;
+	p->bufs = fsb_block_bufs_alloc(cfg, p->chunk, depth);
+	if (!p->bufs) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
+			      p->chunk);
+		return err;
+	}
 	p->fd = fsb_blockfile_open(ctx, test, flags);
-	return p->fd < 0 ? p->fd : 0;
+	if (p->fd < 0)
+		return p->fd;
+	err = fsb_engine_init(&p->eng, ops, p->fd, depth, p->bufs, p->chunk, depth);
+	if (err)
+		return err;
+	p->verify = !(ops->flags & FSB_ENGINE_NODATA);
+	return 0;
 }
 
 static void block_teardown(struct fsb_ctx *ctx, void *priv)
@@ -46,25 +89,61 @@ static void block_teardown(struct fsb_ctx *ctx, void *priv)
 	struct block_priv *p = priv;
 
 	(void)ctx;
+	fsb_engine_release(&p->eng);
 	if (p->fd >= 0)
 		close(p->fd);
 	p->fd = -1;
-	free(p->buf);
-	p->buf = NULL;
+	free(p->bufs);
+	p->bufs = NULL;
+	free(p->pend);
+	p->pend = NULL;
 }
 
-/* Close inside the timed region; a failing close is a failing write. */
-static int finish_write(const char *test, struct block_priv *p)
+/* An I/O that came back short or failed: described, as the test's error. */
+static int io_failed(struct block_priv *p, const struct fsb_io *io)
 {
-	int err = 0;
+	return fsb_workload_io_error(p->test, io->op == FSB_IO_WRITE ? "write" : "read", p->path,
+				     io->off, io->res < 0 ? (int)io->res : 0, p->work);
+}
 
-	if (fsync(p->fd) < 0)
-		err = -errno;
+/* Report a finished unit; a stop verdict ends the issuing. */
+static int count(struct block_priv *p, uint64_t lat_ns)
+{
+	int r = fsb_sink_op(p->out, p->chunk, lat_ns);
+
+	if (r < 0)
+		return r;
+	if (r == FSB_SINK_STOP)
+		p->stopping = true;
+	return 0;
+}
+
+/* The next chunk of the range, or false at its end (or after a stop). */
+static bool next_chunk(struct block_priv *p, struct fsb_io *io, enum fsb_io_op op)
+{
+	if (p->stopping || p->next >= p->work)
+		return false;
+	io->op = op;
+	io->off = p->base + p->next;
+	io->len = (uint32_t)p->chunk;
+	p->next += p->chunk;
+	return true;
+}
+
+/* Flush and close inside the timed region; a failing close is a failing
+ * write. */
+static int finish_write(struct block_priv *p)
+{
+	int err = fsb_engine_fsync(&p->eng);
+
+	fsb_engine_release(&p->eng);
 	if (close(p->fd) < 0 && !err)
 		err = -errno;
 	p->fd = -1;
+	if (err == -EINTR && fsb_stop_requested())
+		return err;
 	if (err)
-		fsb_err_errno(err, "%s: cannot flush '%s'", test, p->path);
+		fsb_err_errno(err, "%s: cannot flush '%s'", p->test, p->path);
 	return err;
 }
 
@@ -80,71 +159,96 @@ static uint64_t size_work(const struct fsb_ctx *ctx)
  * a copy-on-write filesystem, where they come back only when the
  * transaction commits, during or after that attempt.
  */
-static uint64_t write_max(const struct fsb_ctx *ctx)
+static uint64_t write_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
-
-	return fsb_scratch_space(ctx->dir, ctx->cow ? 0 : have);
+	return share->bytes + (ctx->cow ? 0 : fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME));
 }
 
 static int write_setup(struct fsb_ctx *ctx, void *priv)
 {
-	struct block_priv *p = priv;
+	/* O_TRUNC here, untimed: freeing the old blocks is not the test. (A
+	 * shared file is truncated by job 0's setup, before the others'.) */
+	return open_priv(ctx, priv, "write", O_WRONLY | O_CREAT | O_TRUNC);
+}
 
-	/* O_TRUNC here, untimed: freeing the old blocks is not the test. */
-	return open_priv(ctx, p, "write", O_WRONLY | O_CREAT | O_TRUNC);
+static int write_next(void *arg, struct fsb_io *io)
+{
+	struct block_priv *p = arg;
+
+	if (!next_chunk(p, io, FSB_IO_WRITE))
+		return FSB_ENGINE_END;
+	/* Stamping 40 bytes is the cost of a verifiable file. */
+	fsb_block_stamp(io->buf, p->chunk, io->off, 0);
+	return FSB_ENGINE_NEXT;
+}
+
+static int write_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
+{
+	struct block_priv *p = arg;
+
+	if (io->res != io->len)
+		return io_failed(p, io);
+	return count(p, lat_ns);
 }
 
 static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct block_priv *p = priv;
-	size_t chunk = ctx->cfg->chunk_bytes;
-	uint64_t off;
-	int err = 0;
+	int err;
 
-	for (off = 0; off < ctx->work; off += chunk) {
-		uint64_t t0;
+	(void)ctx;
+	p->out = out;
+	err = fsb_engine_drive(&p->eng, write_next, write_done, p);
+	if (!err)
+		err = finish_write(p);
+	/* Whole only when every chunk of the range was written. */
+	p->done = !err && !p->stopping;
+	return err;
+}
 
-		/* Stamping 40 bytes is the cost of a verifiable file. */
-		fsb_block_stamp(p->buf, chunk, off, 0);
-		t0 = fsb_clock_ns();
-		err = fsb_write_full(p->fd, p->buf, chunk);
-		if (err)
-			return fsb_workload_io_error("write", "write", p->path, off, err,
-						     ctx->work);
-		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
-			return -EINTR;
-	}
-	return finish_write("write", p);
+/*
+ * A write stopped early (--stonewall, --deadline) or failed leaves its
+ * range short. In a file of its own that is a shorter file, which the next
+ * test's setup extends; in a file the jobs share it is a hole in the
+ * middle, which the next test would read as zeros: remove the file, and
+ * the next setup makes it whole.
+ */
+static void write_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct block_priv *p = priv;
+
+	block_teardown(ctx, priv);
+	if (ctx->shared && !p->done && p->path[0])
+		fsb_cleanup_unlinkat(AT_FDCWD, p->path, 0);
 }
 
 const struct fsb_workload_ops fsb_wl_write = {
 	.name = "write",
 	.family = "throughput",
-	.title = "block write: write(2) of --chunk bytes, fsync before the clock stops",
+	.title = "block write: --chunk I/Os through --engine, fsync before the clock stops",
 	.flags = FSB_WL_WRITES | FSB_WL_WARMUP,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = size_work,
-	.max_work = write_max,
+	.space_fit = write_fit,
 	.priv_size = sizeof(struct block_priv),
 	.setup = write_setup,
 	.run = write_run,
-	.teardown = block_teardown,
+	.teardown = write_teardown,
 };
 
 /* ---- read and rewrite work on the file as it is (grown if needed) ---- */
 
 static uint64_t existing_work(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
+	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
 
 	have = have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
 	return have ? have : ctx->cfg->size_bytes;
 }
 
-static uint64_t existing_max(const struct fsb_ctx *ctx)
+static uint64_t existing_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	return fsb_scratch_space(ctx->dir, 0) + fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
+	return share->bytes + fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
 }
 
 /*
@@ -154,10 +258,10 @@ static uint64_t existing_max(const struct fsb_ctx *ctx)
  * rewriting w <= have bytes needs w free; growing the file to w > have
  * first appends w - have, then rewrites all w: 2w - have <= avail.
  */
-static uint64_t rewrite_max(const struct fsb_ctx *ctx)
+static uint64_t rewrite_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	uint64_t avail = fsb_scratch_space(ctx->dir, 0);
-	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME);
+	uint64_t avail = share->bytes;
+	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
 
 	if (!ctx->cow)
 		return avail + have;
@@ -165,8 +269,8 @@ static uint64_t rewrite_max(const struct fsb_ctx *ctx)
 }
 
 /*
- * Untimed, for tests that read the file: it holds ctx->work bytes of valid
- * chunks and is cold (cache mode), then it is opened.
+ * Untimed, for tests that read the file: it holds this job's ctx->work
+ * bytes of valid chunks and is cold (cache mode), then it is opened.
  */
 static int prepare_and_open(struct fsb_ctx *ctx, void *priv, const char *test, int flags)
 {
@@ -177,51 +281,74 @@ static int prepare_and_open(struct fsb_ctx *ctx, void *priv, const char *test, i
 	return err ? err : open_priv(ctx, priv, test, flags);
 }
 
-/* Read the next chunk (at off) into p->buf; 0 or -errno (described). */
-static int read_chunk(struct fsb_ctx *ctx, struct block_priv *p, const char *test, uint64_t off)
-{
-	size_t chunk = ctx->cfg->chunk_bytes;
-	ssize_t got = fsb_read_full(p->fd, p->buf, chunk);
-
-	if (got != (ssize_t)chunk)
-		return fsb_workload_io_error(test, "read", p->path, off, got < 0 ? (int)got : 0,
-					     ctx->work);
-	return 0;
-}
-
 static int rewrite_setup(struct fsb_ctx *ctx, void *priv)
 {
-	return prepare_and_open(ctx, priv, "rewrite", O_RDWR);
+	struct block_priv *p = priv;
+	int err = prepare_and_open(ctx, priv, "rewrite", O_RDWR);
+
+	if (err)
+		return err;
+	p->pend = calloc(p->eng.depth, sizeof(*p->pend));
+	return p->pend ? 0 : -ENOMEM;
+}
+
+/*
+ * One unit of rewrite is bonnie's: read a chunk, dirty it, write it back
+ * in place. A buffer holds its chunk from the read to the write (the
+ * driver gives each slot its own buffer), so at any depth each chunk is
+ * read, then dirtied, then written, in that order.
+ */
+static int rewrite_next(void *arg, struct fsb_io *io)
+{
+	struct block_priv *p = arg;
+	struct pending *pd = &p->pend[io->buf_index];
+
+	if (pd->write) {
+		pd->write = false;
+		io->op = FSB_IO_WRITE;
+		io->off = pd->off;
+		io->len = (uint32_t)p->chunk;
+		return FSB_ENGINE_NEXT;
+	}
+	/* Not the end while other buffers may still have a write to do. */
+	if (!next_chunk(p, io, FSB_IO_READ))
+		return FSB_ENGINE_IDLE;
+	pd->off = io->off;
+	return FSB_ENGINE_NEXT;
+}
+
+static int rewrite_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
+{
+	struct block_priv *p = arg;
+	struct pending *pd = &p->pend[io->buf_index];
+	int err;
+
+	if (io->res != io->len)
+		return io_failed(p, io);
+	if (io->op == FSB_IO_READ) {
+		if (p->verify &&
+		    (err = fsb_block_verify("rewrite", p->path, io->buf, p->chunk, io->off)))
+			return err;
+		fsb_block_stamp(io->buf, p->chunk, io->off, fsb_block_gen(io->buf) + 1);
+		pd->start_ns = io->complete_ns - lat_ns;
+		pd->write = true;
+		return 0;
+	}
+	return count(p, io->complete_ns - pd->start_ns);
 }
 
 static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct block_priv *p = priv;
-	size_t chunk = ctx->cfg->chunk_bytes;
-	uint64_t off;
 	int err;
 
-	for (off = 0; off < ctx->work; off += chunk) {
-		uint64_t t0 = fsb_clock_ns();
-
-		/* One unit: read a chunk, dirty it, lseek back, write it. */
-		err = read_chunk(ctx, p, "rewrite", off);
-		if (!err)
-			err = fsb_block_verify("rewrite", p->path, p->buf, chunk, off);
-		if (err)
-			return err;
-		fsb_block_stamp(p->buf, chunk, off, fsb_block_gen(p->buf) + 1);
-		if (lseek(p->fd, -(off_t)chunk, SEEK_CUR) < 0)
-			return fsb_workload_io_error("rewrite", "seek in", p->path, off, -errno,
-						     ctx->work);
-		err = fsb_write_full(p->fd, p->buf, chunk);
-		if (err)
-			return fsb_workload_io_error("rewrite", "write", p->path, off, err,
-						     ctx->work);
-		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
-			return -EINTR;
-	}
-	err = finish_write("rewrite", p);
+	(void)ctx;
+	p->out = out;
+	err = fsb_engine_drive(&p->eng, rewrite_next, rewrite_done, p);
+	if (!err)
+		err = finish_write(p);
+	/* Cut short by a stop verdict, every chunk is one generation or the
+	 * next, each whole: the file stays. */
 	p->done = !err;
 	return err;
 }
@@ -243,12 +370,11 @@ static void rewrite_teardown(struct fsb_ctx *ctx, void *priv)
 const struct fsb_workload_ops fsb_wl_rewrite = {
 	.name = "rewrite",
 	.family = "throughput",
-	.title =
-		"rewrite: read a chunk, dirty it, lseek back, write it; fsync before the clock stops",
+	.title = "rewrite: read a chunk, dirty it, write it back; fsync before the clock stops",
 	.flags = FSB_WL_WRITES,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
-	.max_work = rewrite_max,
+	.space_fit = rewrite_fit,
 	.priv_size = sizeof(struct block_priv),
 	.setup = rewrite_setup,
 	.run = rewrite_run,
@@ -260,36 +386,41 @@ static int read_setup(struct fsb_ctx *ctx, void *priv)
 	return prepare_and_open(ctx, priv, "read", O_RDONLY);
 }
 
+static int read_next(void *arg, struct fsb_io *io)
+{
+	return next_chunk(arg, io, FSB_IO_READ) ? FSB_ENGINE_NEXT : FSB_ENGINE_END;
+}
+
+static int read_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
+{
+	struct block_priv *p = arg;
+	int err;
+
+	if (io->res != io->len)
+		return io_failed(p, io);
+	err = count(p, lat_ns);
+	/* Verified outside the latency sample but inside the clock. */
+	if (!err && p->verify)
+		err = fsb_block_verify("read", p->path, io->buf, p->chunk, io->off);
+	return err;
+}
+
 static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct block_priv *p = priv;
-	size_t chunk = ctx->cfg->chunk_bytes;
-	uint64_t off;
-	int err;
 
-	for (off = 0; off < ctx->work; off += chunk) {
-		uint64_t t0 = fsb_clock_ns();
-
-		err = read_chunk(ctx, p, "read", off);
-		if (err)
-			return err;
-		if (fsb_sink_op(out, chunk, fsb_clock_ns() - t0))
-			return -EINTR;
-		/* Verified outside the latency sample but inside the clock. */
-		err = fsb_block_verify("read", p->path, p->buf, chunk, off);
-		if (err)
-			return err;
-	}
-	return 0;
+	(void)ctx;
+	p->out = out;
+	return fsb_engine_drive(&p->eng, read_next, read_done, p);
 }
 
 const struct fsb_workload_ops fsb_wl_read = {
 	.name = "read",
 	.family = "throughput",
-	.title = "block read: read(2) of --chunk bytes from a cold cache, data verified",
+	.title = "block read: --chunk I/Os through --engine from a cold cache, data verified",
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
-	.max_work = existing_max,
+	.space_fit = existing_fit,
 	.priv_size = sizeof(struct block_priv),
 	.setup = read_setup,
 	.run = read_run,

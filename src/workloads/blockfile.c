@@ -128,12 +128,16 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 {
 	const struct fsb_config *cfg = ctx->cfg;
 	size_t batch = chunk_bytes < PREPARE_BYTES ? PREPARE_BYTES / chunk_bytes : 1;
+	/* A shared file holds every job's range: job 0 makes them all. */
+	uint64_t range = bytes;
 	char path[4096];
 	void *buf = NULL;
 	uint64_t have;
 	struct stat st;
 	int fd, err = 0;
 
+	if (ctx->shared)
+		bytes = range * fsb_ctx_njobs(ctx);
 	err = fsb_scratch_path(ctx->dir, name, path, sizeof(path));
 	if (err)
 		return err;
@@ -178,6 +182,13 @@ out:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name)
+{
+	uint64_t have = fsb_scratch_file_size(ctx->dir, name);
+
+	return ctx->shared ? have / fsb_ctx_njobs(ctx) : have;
 }
 
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)

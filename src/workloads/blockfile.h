@@ -55,9 +55,12 @@ uint64_t fsb_block_gen(const void *chunk);
 
 /*
  * Untimed preparation for tests that read the block file: make sure it
- * holds at least `bytes` of valid chunks (appending pattern chunks), then
- * make it cold as the cache mode says (fsb_cache_prepare_read).
- * Returns 0 or -errno after describing the failure.
+ * holds at least `bytes` of valid chunks for this job (appending pattern
+ * chunks), then make it cold as the cache mode says
+ * (fsb_cache_prepare_read). A file the jobs share (ctx->shared) must hold
+ * every job's range of `bytes`: job 0's setup, which runs before the
+ * others', makes them all. Returns 0 or -errno after describing the
+ * failure.
  */
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
 
@@ -65,6 +68,13 @@ int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t 
  * chunk_bytes (>= 40, a multiple of 8) stamped with generation 0. */
 int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
 			  size_t chunk_bytes, uint64_t bytes);
+
+/*
+ * The bytes of the file `name` in ctx->dir that are this job's: its size,
+ * or for a file the jobs share, its size divided among them (each owns a
+ * range as long). 0 when it is absent.
+ */
+uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name);
 
 /*
  * Open the block file for a test: O_RDWR or O_RDONLY, plus what the cache

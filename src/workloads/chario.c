@@ -7,7 +7,7 @@
  * (two clock reads, ~40 ns, against a few ns for putc_unlocked), so one
  * latency sample covers --chunk consecutive bytes. The man page says so.
  *
- * The byte at position i is pattern(i, seed); getc compares every byte it
+ * The byte at position i is pattern(p->base + i, seed); getc compares every byte it
  * reads, which is one compare per getc and keeps the figure honest.
  * What a --cache mode means for byte-sized I/O is decided in device/cache.h
  * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
@@ -40,8 +40,18 @@ static inline unsigned char pattern(uint64_t i, uint64_t seed)
 struct char_priv {
 	int fd;
 	FILE *f;
+	uint64_t base; /* this job's range in a shared file */
+	bool done;     /* putc wrote its whole range */
 	char path[4096];
 };
+
+/* This job's bytes of the file: all of it, or its range of a shared one. */
+static uint64_t fsb_char_have(const struct fsb_ctx *ctx)
+{
+	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
+
+	return ctx->shared ? have / fsb_ctx_njobs(ctx) : have;
+}
 
 static uint64_t char_start(const struct fsb_ctx *ctx)
 {
@@ -52,32 +62,33 @@ static uint64_t char_start(const struct fsb_ctx *ctx)
 	return cfg->char_io == FSB_CHAR_SYSCALL ? SYSCALL_START_BYTES : STDIO_START_BYTES;
 }
 
-/*
- * An explicit --char-size is exact; auto grows up to the free space, the
- * old file counting as free (O_TRUNC) except on a copy-on-write
- * filesystem, which hands its blocks back only at the next commit.
- */
-static uint64_t putc_max(const struct fsb_ctx *ctx)
+/* An explicit --char-size is exact (no growth). */
+static uint64_t char_max(const struct fsb_ctx *ctx)
 {
-	if (ctx->cfg->char_size_bytes)
-		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx->dir,
-				 ctx->cow ? 0 : fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME));
+	return ctx->cfg->char_size_bytes;
+}
+
+/*
+ * Auto grows up to the free space, the old file counting as free
+ * (O_TRUNC) except on a copy-on-write filesystem, which hands its blocks
+ * back only at the next commit.
+ */
+static uint64_t putc_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
+{
+	return share->bytes + (ctx->cow ? 0 : fsb_char_have(ctx));
 }
 
 /* getc reads what putc wrote: the file's size, else the putc start. */
 static uint64_t getc_start(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
+	uint64_t have = fsb_char_have(ctx);
 
 	return have ? have : char_start(ctx);
 }
 
-static uint64_t getc_max(const struct fsb_ctx *ctx)
+static uint64_t getc_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	if (ctx->cfg->char_size_bytes)
-		return ctx->cfg->char_size_bytes;
-	return fsb_scratch_space(ctx->dir, 0) + fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
+	return share->bytes + fsb_char_have(ctx);
 }
 
 static void char_teardown(struct fsb_ctx *ctx, void *priv)
@@ -104,6 +115,13 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 	if (p->fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot open '%s'", test, p->path);
+		return err;
+	}
+	/* A shared file: this job's bytes start at its range. */
+	p->base = fsb_ctx_base(ctx, ctx->work);
+	if (p->base && lseek(p->fd, (off_t)p->base, SEEK_SET) < 0) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot seek in '%s'", test, p->path);
 		return err;
 	}
 	if (ctx->cfg->char_io == FSB_CHAR_STDIO) {
@@ -136,29 +154,33 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 		if (p->f) {
 			for (; i < end; i++)
-				if (putc_unlocked(pattern(i, seed), p->f) == EOF)
+				if (putc_unlocked(pattern(p->base + i, seed), p->f) == EOF)
 					break;
 			if (i < end)
-				return fsb_workload_io_error("putc", "write", p->path, i, -errno,
-							     ctx->work);
+				return fsb_workload_io_error("putc", "write", p->path, p->base + i,
+							     -errno, ctx->work);
 		} else {
 			for (; i < end; i++) {
-				unsigned char c = pattern(i, seed);
+				unsigned char c = pattern(p->base + i, seed);
 				ssize_t r = write(p->fd, &c, 1);
 				if (r != 1) {
 					if (r < 0 && errno == EINTR && !fsb_stop_requested()) {
 						i--;
 						continue;
 					}
-					return fsb_workload_io_error("putc", "write", p->path, i,
-								     r < 0 ? -errno : -EIO,
-								     ctx->work);
+					return fsb_workload_io_error(
+						"putc", "write", p->path, p->base + i,
+						r < 0 ? -errno : -EIO, ctx->work);
 				}
 			}
 		}
-		if (fsb_sink_op(out, n, fsb_clock_ns() - t0))
-			return -EINTR;
+		if ((err = fsb_sink_op(out, n, fsb_clock_ns() - t0)) < 0)
+			return err;
+		if (err == FSB_SINK_STOP)
+			break; /* what was written is flushed and counts */
 	}
+	p->done = i >= ctx->work;
+	err = 0;
 	/* stdio flush, fsync and close belong to the write, as in bonnie. */
 	if (p->f && fflush(p->f) == EOF)
 		err = -errno;
@@ -172,9 +194,22 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	}
 	p->f = NULL;
 	p->fd = -1;
-	if (err)
-		return fsb_workload_io_error("putc", "flush", p->path, i, err, ctx->work);
+	if (err) {
+		p->done = false;
+		return fsb_workload_io_error("putc", "flush", p->path, p->base + i, err, ctx->work);
+	}
 	return 0;
+}
+
+/* As the block write: a range left short in a shared file is a hole the
+ * next test would read as zeros; the file goes, the next setup remakes it. */
+static void putc_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	struct char_priv *p = priv;
+
+	char_teardown(ctx, priv);
+	if (ctx->shared && !p->done && p->path[0])
+		fsb_cleanup_unlinkat(AT_FDCWD, p->path, 0);
 }
 
 const struct fsb_workload_ops fsb_wl_putc = {
@@ -184,12 +219,13 @@ const struct fsb_workload_ops fsb_wl_putc = {
 	.flags = FSB_WL_WRITES | FSB_WL_WARMUP,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = char_start,
-	.max_work = putc_max,
+	.max_work = char_max,
+	.space_fit = putc_fit,
 	.work_granule = 4096,
 	.priv_size = sizeof(struct char_priv),
 	.setup = putc_setup,
 	.run = putc_run,
-	.teardown = char_teardown,
+	.teardown = putc_teardown,
 };
 
 /* ---- getc ---- */
@@ -211,6 +247,9 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 		fsb_err_errno(err, "getc: cannot open '%s'", path);
 		return err;
 	}
+	/* A shared file holds every job's range: job 0, first, makes them. */
+	if (ctx->shared)
+		bytes *= fsb_ctx_njobs(ctx);
 	have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
 	for (off = have, err = 0; off < bytes && !err;) {
 		size_t n = bytes - off < sizeof(buf) ? (size_t)(bytes - off) : sizeof(buf);
@@ -247,6 +286,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct char_priv *p = priv;
 	uint64_t seed = ctx->cfg->seed, block = ctx->cfg->chunk_bytes, i = 0;
+	int err;
 
 	while (i < ctx->work) {
 		uint64_t end = i + block < ctx->work ? i + block : ctx->work, n = end - i;
@@ -256,7 +296,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if (p->f) {
 			for (; i < end; i++) {
 				c = getc_unlocked(p->f);
-				if (c != pattern(i, seed))
+				if (c != pattern(p->base + i, seed))
 					break;
 			}
 		} else {
@@ -272,21 +312,24 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 					break;
 				}
 				c = b;
-				if (c != pattern(i, seed))
+				if (c != pattern(p->base + i, seed))
 					break;
 			}
 		}
 		if (i < end) {
 			if (c == EOF || c == -2)
 				return fsb_workload_io_error(
-					"getc", "read", p->path, i,
+					"getc", "read", p->path, p->base + i,
 					c == -2 || (p->f && ferror(p->f)) ? -errno : 0, ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
-				p->path, (unsigned long long)i, c, pattern(i, seed));
+				p->path, (unsigned long long)(p->base + i), c,
+				pattern(p->base + i, seed));
 			return -EIO;
 		}
-		if (fsb_sink_op(out, n, fsb_clock_ns() - t0))
-			return -EINTR;
+		if ((err = fsb_sink_op(out, n, fsb_clock_ns() - t0)) < 0)
+			return err;
+		if (err == FSB_SINK_STOP)
+			break;
 	}
 	return 0;
 }
@@ -297,7 +340,8 @@ const struct fsb_workload_ops fsb_wl_getc = {
 	.title = "per-char read: getc_unlocked (or read(2) of 1 byte), every byte checked",
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = getc_start,
-	.max_work = getc_max,
+	.max_work = char_max,
+	.space_fit = getc_fit,
 	.work_granule = 4096,
 	.priv_size = sizeof(struct char_priv),
 	.setup = getc_setup,

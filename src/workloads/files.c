@@ -21,6 +21,13 @@
  *                     whole, so a stat or delete test that runs after a
  *                     create test reuses its files instead of making them.
  *
+ * Jobs (--jobs): each job has its own directory and set, or with
+ * --shared-dir all jobs work in one (mdtest's shared mode): files/ and its
+ * subdirectories are then common, every name a job makes starts with its
+ * prefix ("j3-"), its marker is files.set.j3, and a job removes only what
+ * carries its prefix; the directories stay for the scratch directory's
+ * removal. A readdir walk passes over the other jobs' entries.
+ *
  * What is timed: the runner times `run` as a whole; inside it, only the
  * create / stat (+ read) / unlink calls and, with --sync, their fsyncs are
  * timed per operation for the latency figures. Making directories and
@@ -59,6 +66,10 @@
 #define LINKS_PER_TARGET 32000
 /* Default file count when --files gave none (DESIGN: 16k). */
 #define DEFAULT_FILES 16384
+/* A job's prefix in a shared directory: "j" + up to 10 digits + "-". */
+#define PFX_LEN 16
+/* A name with its subdirectory and prefix, and its NUL. */
+#define REL_LEN (FSB_NAMES_DIR_LEN + PFX_LEN + FSB_NAMES_LEN)
 /* Orders of the random tests: three independent permutations. */
 #define ORDER_CREATE 0x63726561ull
 #define ORDER_STAT 0x73746174ull
@@ -96,7 +107,23 @@ struct files_run {
 	/* --sync batching */
 	unsigned sync_dir;
 	unsigned sync_n;
+	/* --shared-dir: this job's prefix and marker ("" and MARKER alone) */
+	char pfx[PFX_LEN];
+	char marker[sizeof(MARKER) + PFX_LEN];
+	bool stopped; /* the sink said stop: the run ended early */
 };
+
+/* The prefix of this job's names and the name of its marker. */
+static void job_names(const struct fsb_ctx *ctx, char *pfx, char *marker)
+{
+	if (ctx->shared) {
+		snprintf(pfx, PFX_LEN, "j%u-", ctx->job);
+		snprintf(marker, sizeof(MARKER) + PFX_LEN, MARKER ".j%u", ctx->job);
+	} else {
+		pfx[0] = '\0';
+		snprintf(marker, sizeof(MARKER) + PFX_LEN, MARKER);
+	}
+}
 
 /* ---- the set and its marker ---- */
 
@@ -130,14 +157,14 @@ static int set_format(const struct files_set *s, char *buf, size_t len)
 }
 
 /* Read the marker in dir. 0, or -errno (-ENOENT: no complete set). */
-static int set_read(const char *dir, struct files_set *s)
+static int set_read(const char *dir, const char *marker, struct files_set *s)
 {
 	char path[PATH_MAX], kind[8] = "";
 	char *buf = NULL;
 	size_t len;
 	int links, err;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/" MARKER, dir) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, marker) >= sizeof(path))
 		return -ENAMETOOLONG;
 	err = fsb_read_file(path, 4096, &buf, &len);
 	if (err)
@@ -156,14 +183,14 @@ static int set_read(const char *dir, struct files_set *s)
 	return err;
 }
 
-static int set_write(const char *dir, const struct files_set *s)
+static int set_write(const char *dir, const char *marker, const struct files_set *s)
 {
 	char path[PATH_MAX], line[256];
 	int n = set_format(s, line, sizeof(line));
 
 	if (n < 0)
 		return n;
-	if ((size_t)snprintf(path, sizeof(path), "%s/" MARKER, dir) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, marker) >= sizeof(path))
 		return -ENAMETOOLONG;
 	return fsb_write_file_atomic(path, line, (size_t)n);
 }
@@ -228,8 +255,46 @@ static int remove_tree(int parent, const char *name, int depth)
 	return err;
 }
 
-/* Remove the marker, the set and the link targets. 0 or the first -errno. */
-static int wipe(const char *dir)
+/*
+ * In a directory the jobs share: remove this job's entries (those whose
+ * name starts with pfx) under `name`, `depth` levels deep, and leave the
+ * directories, which other jobs may be using.
+ */
+static int remove_own(int parent, const char *name, const char *pfx, int depth)
+{
+	size_t plen = strlen(pfx);
+	struct dirent *e;
+	DIR *dp;
+	int fd, err = 0;
+
+	fd = fsb_cleanup_openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	dp = fdopendir(fd);
+	if (!dp) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while ((e = readdir(dp))) {
+		int r = 0;
+
+		if (!strncmp(e->d_name, pfx, plen)) {
+			if (fsb_cleanup_unlinkat(dirfd(dp), e->d_name, 0) < 0 && errno != ENOENT)
+				r = -errno;
+		} else if (e->d_type == DT_DIR && depth > 0 && e->d_name[0] != '.') {
+			r = remove_own(dirfd(dp), e->d_name, pfx, depth - 1);
+		}
+		if (r && !err)
+			err = r;
+	}
+	closedir(dp);
+	return err;
+}
+
+/* Remove the marker, the set and the link targets (this job's, in a
+ * shared directory). 0 or the first -errno. */
+static int wipe(const char *dir, const char *pfx, const char *marker)
 {
 	int top, err = 0, r;
 
@@ -237,12 +302,12 @@ static int wipe(const char *dir)
 	if (top < 0)
 		return errno == ENOENT ? 0 : -errno;
 	/* Marker first: a half-removed set must never look complete. */
-	if (fsb_cleanup_unlinkat(top, MARKER, 0) < 0 && errno != ENOENT)
+	if (fsb_cleanup_unlinkat(top, marker, 0) < 0 && errno != ENOENT)
 		err = -errno;
-	r = remove_tree(top, BASE, 2);
+	r = pfx[0] ? remove_own(top, BASE, pfx, 1) : remove_tree(top, BASE, 2);
 	if (r && !err)
 		err = r;
-	r = remove_tree(top, LINKS, 1);
+	r = pfx[0] ? remove_own(top, LINKS, pfx, 0) : remove_tree(top, LINKS, 1);
 	if (r && !err)
 		err = r;
 	close(top);
@@ -251,7 +316,7 @@ static int wipe(const char *dir)
 
 /* ---- names and paths ---- */
 
-/* "00042/<name>" or "<name>", relative to files/. */
+/* "00042/<prefix><name>" or "<prefix><name>", relative to files/. */
 static void rel_name(const struct files_run *r, uint64_t idx, char *buf)
 {
 	size_t n = 0;
@@ -260,6 +325,8 @@ static void rel_name(const struct files_run *r, uint64_t idx, char *buf)
 		n = fsb_names_dir_make(fsb_names_dir(idx, r->set.count, r->set.dirs), buf);
 		buf[n++] = '/';
 	}
+	for (const char *c = r->pfx; *c; c++)
+		buf[n++] = *c;
 	fsb_names_make(r->set.kind, r->set.seed, idx, buf + n);
 }
 
@@ -278,9 +345,9 @@ static int report(const struct files_run *r, int err, const char *what, const ch
 static void link_target(const struct files_run *r, uint64_t idx, char *buf, size_t len)
 {
 	if (r->set.links == FSB_LINKS_HARD)
-		snprintf(buf, len, "t%" PRIu64, idx / LINKS_PER_TARGET);
+		snprintf(buf, len, "%st%" PRIu64, r->pfx, idx / LINKS_PER_TARGET);
 	else /* symlinks point from files/[dir/] to files.links/t0 */
-		snprintf(buf, len, "%s" LINKS "/t0", r->set.dirs ? "../../" : "../");
+		snprintf(buf, len, "%s" LINKS "/%st0", r->set.dirs ? "../../" : "../", r->pfx);
 }
 
 /* ---- the operations (what the latency figures time) ---- */
@@ -342,7 +409,7 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
 		      uint64_t *bytes, const char **what)
 {
 	uint64_t size = 0, stamp;
-	char target[64];
+	char target[64 + PFX_LEN];
 	int fd, err = 0;
 
 	*bytes = 0;
@@ -446,7 +513,7 @@ static int create_all(struct files_run *r, struct fsb_sink *out)
 	bool sync = out && cfg->sync;
 	struct fsb_names_perm perm;
 	uint64_t n = r->set.count;
-	char rel[FSB_NAMES_DIR_LEN + FSB_NAMES_LEN];
+	char rel[REL_LEN];
 	const char *what = "cannot create";
 	int err = 0;
 
@@ -484,9 +551,15 @@ static int create_all(struct files_run *r, struct fsb_sink *out)
 			goto fail;
 		}
 		r->done++;
-		if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0))
-			return -EINTR;
+		if ((err = fsb_sink_op(out, bytes, fsb_clock_ns() - t0)) < 0)
+			return err;
+		if (err == FSB_SINK_STOP) {
+			/* Stop creating; the last --sync batch is still synced. */
+			r->stopped = true;
+			break;
+		}
 	}
+	err = 0;
 	if (sync && (err = sync_end(r))) {
 		what = "cannot fsync directory of";
 		rel[0] = '\0';
@@ -499,11 +572,21 @@ fail:
 
 /* ---- walking the set in readdir order (seq-stat, seq-delete) ---- */
 
-/* A name readdir returned must be one of ours, in the right directory. */
+/*
+ * A name readdir returned must be one of ours, in the right directory:
+ * 0 (its index in *idx), or -EIO. In a directory the jobs share, another
+ * job's name (another prefix) is 1: passed over.
+ */
 static int check_entry(const struct files_run *r, const char *name, unsigned dir, uint64_t *idx)
 {
 	char want[FSB_NAMES_LEN];
+	size_t plen = strlen(r->pfx);
 
+	if (plen) {
+		if (strncmp(name, r->pfx, plen))
+			return 1;
+		name += plen;
+	}
 	if (fsb_names_parse(r->set.kind, name, idx) || *idx >= r->set.count ||
 	    fsb_names_dir(*idx, r->set.count, r->set.dirs) != dir)
 		return -EIO;
@@ -555,8 +638,10 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 			}
 			if (e->d_name[0] == '.')
 				continue; /* ".", ".."; our names never start with '.' */
-			if (check_entry(r, e->d_name, d, &idx)) {
-				err = -EIO;
+			err = check_entry(r, e->d_name, d, &idx);
+			if (err > 0)
+				continue; /* another job's, in a shared directory */
+			if (err) {
 				what = "unexpected file";
 				goto fail;
 			}
@@ -584,11 +669,20 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 				}
 			}
 			r->done++;
-			if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0)) {
+			err = fsb_sink_op(out, bytes, fsb_clock_ns() - t0);
+			if (err) {
 				closedir(dp);
-				return -EINTR;
+				if (err < 0)
+					return err;
+				/* Stop: the walk ends here, the batch is synced. */
+				r->stopped = true;
+				err = 0;
+				dp = NULL;
+				break;
 			}
 		}
+		if (r->stopped)
+			break;
 		closedir(dp);
 		dp = NULL;
 	}
@@ -607,9 +701,9 @@ static int walk_readdir(struct files_run *r, struct fsb_sink *out)
 	int err = walk_pass(r, out);
 
 	/* Entries a delete pass skipped (see walk_pass) get one more pass. */
-	if (!err && r->t->op == OP_DELETE && r->done < r->set.count)
+	if (!err && !r->stopped && r->t->op == OP_DELETE && r->done < r->set.count)
 		err = walk_pass(r, out);
-	if (!err && r->done != r->set.count) {
+	if (!err && !r->stopped && r->done != r->set.count) {
 		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/" BASE "'", r->t->name,
 			r->done, r->set.count, r->ctx->dir);
 		err = -EIO;
@@ -625,7 +719,7 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 	bool sync = del && r->ctx->cfg->sync;
 	struct fsb_names_perm perm;
 	uint64_t n = r->set.count;
-	char rel[FSB_NAMES_DIR_LEN + FSB_NAMES_LEN];
+	char rel[REL_LEN];
 	const char *what = "";
 	int err = 0;
 
@@ -657,8 +751,12 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 			}
 		}
 		r->done++;
-		if (fsb_sink_op(out, bytes, fsb_clock_ns() - t0))
-			return -EINTR;
+		if ((err = fsb_sink_op(out, bytes, fsb_clock_ns() - t0)) < 0)
+			return err;
+		if (err == FSB_SINK_STOP) {
+			r->stopped = true;
+			break;
+		}
 	}
 	if (sync && (err = sync_end(r)))
 		return report(r, err, "cannot fsync directory", NULL, "");
@@ -690,21 +788,29 @@ static int open_dirs(struct files_run *r)
 	return 0;
 }
 
+/* mkdirat; in a directory the jobs share, one that exists is theirs too. */
+static int make_dir(const struct files_run *r, int dirfd, const char *path)
+{
+	if (fsb_io_mkdirat(dirfd, path, 0755) == 0 || (r->pfx[0] && errno == EEXIST))
+		return 0;
+	return -1;
+}
+
 /* Make files/, its subdirectories and the link targets of an empty set. */
 static int make_layout(struct files_run *r)
 {
 	const char *dir = r->ctx->dir;
-	char path[PATH_MAX], name[32];
+	char path[PATH_MAX], name[32 + PFX_LEN];
 	uint64_t targets;
 	int err, fd;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
 		return -ENAMETOOLONG;
-	if (fsb_io_mkdirat(AT_FDCWD, path, 0755) < 0)
+	if (make_dir(r, AT_FDCWD, path) < 0)
 		return report(r, -errno, "cannot create directory", NULL, "");
 	if (r->set.links != FSB_LINKS_NONE) {
 		snprintf(path, sizeof(path), "%s/" LINKS, dir);
-		if (fsb_io_mkdirat(AT_FDCWD, path, 0755) < 0) {
+		if (make_dir(r, AT_FDCWD, path) < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot create directory '%s'", r->t->name, path);
 			return err;
@@ -717,7 +823,7 @@ static int make_layout(struct files_run *r)
 	}
 	for (unsigned d = 0; d < r->set.dirs; d++) {
 		fsb_names_dir_make(d, name);
-		if (fsb_io_mkdirat(r->basefd, name, 0755) < 0)
+		if (make_dir(r, r->basefd, name) < 0)
 			return report(r, -errno, "cannot create directory", NULL, name);
 	}
 	if (r->set.links == FSB_LINKS_NONE)
@@ -726,7 +832,7 @@ static int make_layout(struct files_run *r)
 			  ? (r->set.count + LINKS_PER_TARGET - 1) / LINKS_PER_TARGET
 			  : 1;
 	for (uint64_t i = 0; i < targets; i++) {
-		snprintf(name, sizeof(name), "t%" PRIu64, i);
+		snprintf(name, sizeof(name), "%st%" PRIu64, r->pfx, i);
 		fd = fsb_io_openat(r->linkfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0) {
 			err = -errno;
@@ -746,6 +852,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 
 	r->t = t;
 	r->ctx = ctx;
+	job_names(ctx, r->pfx, r->marker);
 	set_want(ctx, t->kind, ctx->work, &r->set);
 	/* The pattern is made here, outside the clock. */
 	r->pat = malloc(CHUNK);
@@ -756,8 +863,8 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 	fsb_names_pattern(r->set.seed, r->pat, CHUNK);
 	memcpy(r->first, r->pat, CHUNK);
 
-	if (t->op != OP_CREATE && !set_read(ctx->dir, &have) && set_same_kind(&have, &r->set) &&
-	    have.count == r->set.count) {
+	if (t->op != OP_CREATE && !set_read(ctx->dir, r->marker, &have) &&
+	    set_same_kind(&have, &r->set) && have.count == r->set.count) {
 		/* The set a create test (or an earlier run) left: reuse it. */
 		err = open_dirs(r);
 		if (err) {
@@ -766,7 +873,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		}
 	} else {
 		/* Whatever is there (another kind or count, a broken set) goes. */
-		err = wipe(ctx->dir);
+		err = wipe(ctx->dir, r->pfx, r->marker);
 		if (err) {
 			fsb_err_errno(err, "%s: cannot remove the file set in '%s'", t->name,
 				      ctx->dir);
@@ -778,8 +885,9 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		if (err)
 			return err;
 		r->done = 0;
-		if (t->op == OP_STAT && (err = set_write(ctx->dir, &r->set))) {
-			fsb_err_errno(err, "%s: cannot write '%s/" MARKER "'", t->name, ctx->dir);
+		if (t->op == OP_STAT && (err = set_write(ctx->dir, r->marker, &r->set))) {
+			fsb_err_errno(err, "%s: cannot write '%s/%s'", t->name, ctx->dir,
+				      r->marker);
 			return err;
 		}
 	}
@@ -787,7 +895,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		/* From here on the set is being destroyed: no marker may claim it. */
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/" MARKER, ctx->dir);
+		snprintf(path, sizeof(path), "%s/%s", ctx->dir, r->marker);
 		if (fsb_io_unlinkat(AT_FDCWD, path, 0) < 0 && errno != ENOENT) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot remove '%s'", t->name, path);
@@ -836,7 +944,8 @@ static int files_do_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		err = walk_readdir(r, out);
 	else
 		err = walk_random(r, out);
-	if (!err)
+	/* A create cut short made part of the set: not one to reuse. */
+	if (!err && !(r->stopped && r->t->op == OP_CREATE))
 		r->complete = true;
 	return err;
 }
@@ -858,7 +967,7 @@ static void files_teardown(struct fsb_ctx *ctx, void *priv)
 		return; /* setup never started */
 	if (r->complete && r->t->op == OP_CREATE) {
 		/* A whole set: describe it so a stat or delete test reuses it. */
-		if (!set_write(ctx->dir, &r->set))
+		if (!set_write(ctx->dir, r->marker, &r->set))
 			return;
 	} else if (r->complete && r->t->op == OP_STAT) {
 		return; /* the set stays, still described by the marker */
@@ -868,7 +977,7 @@ static void files_teardown(struct fsb_ctx *ctx, void *priv)
 	 * directory is left as it was found). After a delete, only the empty
 	 * directories and link targets are left to remove.
 	 */
-	wipe(ctx->dir);
+	wipe(ctx->dir, r->pfx, r->marker);
 }
 
 /* ---- how much work ---- */
@@ -877,6 +986,7 @@ static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *
 {
 	uint64_t n = ctx->cfg->files ? ctx->cfg->files : DEFAULT_FILES;
 	struct files_set want, have;
+	char pfx[PFX_LEN], marker[sizeof(MARKER) + PFX_LEN];
 
 	/*
 	 * A stat test starts where the create test grew to, so its set is
@@ -884,7 +994,8 @@ static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *
 	 * faster than delete, and a delete run sized for stat would last
 	 * seconds, each needing as long again to rebuild its set untimed.
 	 */
-	if (t->op == OP_STAT && !set_read(ctx->dir, &have)) {
+	job_names(ctx, pfx, marker);
+	if (t->op == OP_STAT && !set_read(ctx->dir, marker, &have)) {
 		set_want(ctx, t->kind, n, &want);
 		if (set_same_kind(&have, &want) && have.count > n)
 			n = have.count;
@@ -892,36 +1003,36 @@ static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *
 	return n < FSB_NAMES_MAX_FILES ? n : FSB_NAMES_MAX_FILES;
 }
 
+/* Names have 7 digits: the largest set a run can make. */
+static uint64_t files_max(const struct fsb_ctx *ctx)
+{
+	(void)ctx;
+	return FSB_NAMES_MAX_FILES;
+}
+
 /*
- * The largest set auto-scaling may grow to: names have 7 digits, and at
- * most 90% of the free inodes and (for files with data) free space. Never
+ * The largest set this job's share of the filesystem holds: at most 90%
+ * of its free inodes and (for files with data) of its free space. Never
  * below what the user asked for: an explicit --files that does not fit is
  * an error worth seeing (ENOSPC after N files), not a silent cut.
  */
-static uint64_t files_max(const struct fsb_ctx *ctx)
+static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
 	const struct fsb_config *cfg = ctx->cfg;
-	uint64_t cap = FSB_NAMES_MAX_FILES, asked = cfg->files;
+	uint64_t cap = UINT64_MAX, asked = cfg->files;
 	struct statvfs sv;
 
-	if (!statvfs(ctx->dir, &sv)) {
-		/* Hard links use no inode; f_files 0 = no fixed inode count (btrfs). */
-		if (sv.f_files && cfg->links != FSB_LINKS_HARD) {
-			uint64_t inodes = (uint64_t)sv.f_favail / 10 * 9;
+	/* Hard links use no inode. */
+	if (share->inodes != UINT64_MAX && cfg->links != FSB_LINKS_HARD)
+		cap = share->inodes / 10 * 9;
+	if (cfg->links == FSB_LINKS_NONE && cfg->file_max_bytes) {
+		/* Each file takes its average size rounded up to a block. */
+		uint64_t bsize = !statvfs(ctx->dir, &sv) && sv.f_frsize ? sv.f_frsize : 4096;
+		uint64_t avg = cfg->file_max_bytes / 2 + cfg->file_min_bytes / 2;
+		uint64_t fit = share->bytes / (avg / bsize + 1) / bsize;
 
-			if (inodes < cap)
-				cap = inodes;
-		}
-		if (cfg->links == FSB_LINKS_NONE && cfg->file_max_bytes) {
-			/* Each file takes its average size rounded up to a block. */
-			uint64_t bsize = sv.f_frsize ? sv.f_frsize : 4096;
-			uint64_t avg = cfg->file_max_bytes / 2 + cfg->file_min_bytes / 2;
-			uint64_t blocks = avg / bsize + 1;
-			uint64_t fit = (uint64_t)sv.f_bavail / 10 * 9 / blocks;
-
-			if (fit < cap)
-				cap = fit;
-		}
+		if (fit < cap)
+			cap = fit;
 	}
 	if (cap < asked)
 		cap = asked;
@@ -930,32 +1041,38 @@ static uint64_t files_max(const struct fsb_ctx *ctx)
 
 /* ---- the six workloads ---- */
 
-#define FILES_WORKLOAD(var, id, k, o, what)                       \
-	static const struct files_test var##_test = { id, k, o }; \
-	static uint64_t var##_initial(const struct fsb_ctx *ctx)  \
-	{                                                         \
-		return files_initial(&var##_test, ctx);           \
-	}                                                         \
-	static uint64_t var##_max(const struct fsb_ctx *ctx)      \
-	{                                                         \
-		return files_max(ctx);                            \
-	}                                                         \
-	static int var##_setup(struct fsb_ctx *ctx, void *priv)   \
-	{                                                         \
-		return files_setup(&var##_test, ctx, priv);       \
-	}                                                         \
-	const struct fsb_workload_ops var = {                     \
-		.name = id,                                       \
-		.family = "files",                                \
-		.title = what,                                    \
-		.work_unit = FSB_WORK_OPS,                        \
-		.initial_work = var##_initial,                    \
-		.max_work = var##_max,                            \
-		.work_granule = 1024,                             \
-		.priv_size = sizeof(struct files_run),            \
-		.setup = var##_setup,                             \
-		.run = files_do_run,                              \
-		.teardown = files_teardown,                       \
+#define FILES_WORKLOAD(var, id, k, o, what)                                                 \
+	static const struct files_test var##_test = { id, k, o };                           \
+	static uint64_t var##_initial(const struct fsb_ctx *ctx)                            \
+	{                                                                                   \
+		return files_initial(&var##_test, ctx);                                     \
+	}                                                                                   \
+	static uint64_t var##_max(const struct fsb_ctx *ctx)                                \
+	{                                                                                   \
+		return files_max(ctx);                                                      \
+	}                                                                                   \
+	static uint64_t var##_fit(const struct fsb_ctx *ctx, const struct fsb_space *share) \
+	{                                                                                   \
+		return files_fit(ctx, share);                                               \
+	}                                                                                   \
+	static int var##_setup(struct fsb_ctx *ctx, void *priv)                             \
+	{                                                                                   \
+		return files_setup(&var##_test, ctx, priv);                                 \
+	}                                                                                   \
+	const struct fsb_workload_ops var = {                                               \
+		.name = id,                                                                 \
+		.family = "files",                                                          \
+		.flags = FSB_WL_NAMES,                                                      \
+		.title = what,                                                              \
+		.work_unit = FSB_WORK_OPS,                                                  \
+		.initial_work = var##_initial,                                              \
+		.max_work = var##_max,                                                      \
+		.space_fit = var##_fit,                                                     \
+		.work_granule = 1024,                                                       \
+		.priv_size = sizeof(struct files_run),                                      \
+		.setup = var##_setup,                                                       \
+		.run = files_do_run,                                                        \
+		.teardown = files_teardown,                                                 \
 	}
 
 FILES_WORKLOAD(fsb_wl_seq_create, "seq-create", FSB_NAMES_SEQ, OP_CREATE,

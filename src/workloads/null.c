@@ -18,8 +18,10 @@ static int null_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	(void)priv;
 	for (uint64_t i = 0; i < ctx->work; i++) {
 		uint64_t t0 = fsb_clock_ns();
-		if (fsb_sink_op(out, 0, fsb_clock_ns() - t0))
-			return -EINTR;
+		int r = fsb_sink_op(out, 0, fsb_clock_ns() - t0);
+
+		if (r)
+			return r < 0 ? r : 0;
 	}
 	return 0;
 }

@@ -52,13 +52,15 @@ struct random_priv {
 	size_t block;
 	uint64_t nblocks;
 	struct fsb_names_perm perm;
+	uint64_t base; /* this job's range in a shared file */
 	uint64_t k;    /* next index into the permutation */
 	uint64_t work; /* I/Os this run */
 	uint64_t gen;  /* randwrite's generation */
 	bool writing;
-	bool verify; /* the engine moves data: check it */
-	bool armed;  /* setup got as far as the file */
-	bool done;   /* randwrite completed: every block is whole */
+	bool verify;   /* the engine moves data: check it */
+	bool armed;    /* setup got as far as the file */
+	bool done;     /* randwrite completed: every block is whole */
+	bool stopping; /* the sink said stop: issue nothing new */
 	struct fsb_sink *out;
 	char path[4096];
 };
@@ -80,39 +82,21 @@ static uint64_t random_start(const struct fsb_ctx *ctx)
 	return n < START_IOS ? n : START_IOS;
 }
 
+/* The cap is the file's blocks: every block at most once per run. */
+static uint64_t random_max(const struct fsb_ctx *ctx)
+{
+	return nblocks_of(ctx->cfg);
+}
+
 /*
- * The cap is the file's blocks (every block at most once per run), not
- * free space; but the runner grows into only half of what max_work says
- * (its share of space with another run in the same directory). Say twice
- * the blocks, so that its share is every block; a file no larger than the
- * first attempt says exactly that (the runner then does not grow it).
  * On a copy-on-write filesystem each block written takes a new one until
  * the transaction commits: randwrite is capped by the free space as well.
  */
-static uint64_t random_cap(const struct fsb_ctx *ctx, bool writing)
+static uint64_t randwrite_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	uint64_t n = nblocks_of(ctx->cfg), cap;
-
-	if (n <= START_IOS)
-		return n;
-	cap = 2 * n;
-	if (writing && ctx->cow) {
-		uint64_t room = fsb_scratch_space(ctx->dir, 0) / block_of(ctx->cfg);
-
-		if (room < cap)
-			cap = room ? room : 1; /* 0 would say "unbounded" */
-	}
-	return cap;
-}
-
-static uint64_t randread_max(const struct fsb_ctx *ctx)
-{
-	return random_cap(ctx, false);
-}
-
-static uint64_t randwrite_max(const struct fsb_ctx *ctx)
-{
-	return random_cap(ctx, true);
+	if (!ctx->cow)
+		return UINT64_MAX;
+	return share->bytes / block_of(ctx->cfg);
 }
 
 /* The order of a run: a permutation of the blocks fixed by the seed, the
@@ -136,6 +120,8 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 	p->nblocks = nblocks_of(cfg);
 	p->work = ctx->work < p->nblocks ? ctx->work : p->nblocks;
 	p->out = NULL;
+	/* A shared file: this job's blocks are its own range of it. */
+	p->base = fsb_ctx_base(ctx, p->nblocks * p->block);
 	if (p->block < 64 || p->block % 8 || p->block > UINT32_MAX) {
 		/* The verifiable header and tail need room; the engine's
 		 * lengths are 32-bit. */
@@ -197,9 +183,9 @@ static int random_next(void *arg, struct fsb_io *io)
 {
 	struct random_priv *p = arg;
 
-	if (p->k >= p->work)
-		return 0;
-	io->off = fsb_names_perm_at(&p->perm, p->k++) * p->block;
+	if (p->stopping || p->k >= p->work)
+		return FSB_ENGINE_END;
+	io->off = p->base + fsb_names_perm_at(&p->perm, p->k++) * p->block;
 	io->len = (uint32_t)p->block;
 	if (p->writing) {
 		io->op = FSB_IO_WRITE;
@@ -208,7 +194,7 @@ static int random_next(void *arg, struct fsb_io *io)
 	} else {
 		io->op = FSB_IO_READ;
 	}
-	return 1;
+	return FSB_ENGINE_NEXT;
 }
 
 /* The driver's done(): check the I/O and report it. */
@@ -226,7 +212,10 @@ static int random_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		if (err)
 			return err;
 	}
-	return fsb_sink_op(p->out, p->block, lat_ns) ? -EINTR : 0;
+	err = fsb_sink_op(p->out, p->block, lat_ns);
+	if (err == FSB_SINK_STOP)
+		p->stopping = true;
+	return err < 0 ? err : 0;
 }
 
 static int random_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
@@ -237,6 +226,7 @@ static int random_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	(void)ctx;
 	p->out = out;
 	p->k = 0;
+	p->stopping = false;
 	err = fsb_engine_drive(&p->eng, random_next, random_done, p);
 	if (err || !p->writing)
 		return err;
@@ -279,7 +269,7 @@ const struct fsb_workload_ops fsb_wl_randread = {
 		 "verified (--engine, --iodepth)",
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = random_start,
-	.max_work = randread_max,
+	.max_work = random_max,
 	.work_granule = 1,
 	.priv_size = sizeof(struct random_priv),
 	.setup = randread_setup,
@@ -295,7 +285,8 @@ const struct fsb_workload_ops fsb_wl_randwrite = {
 	.flags = FSB_WL_WRITES,
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = random_start,
-	.max_work = randwrite_max,
+	.max_work = random_max,
+	.space_fit = randwrite_fit,
 	.work_granule = 1,
 	.priv_size = sizeof(struct random_priv),
 	.setup = randwrite_setup,

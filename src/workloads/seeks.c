@@ -1,14 +1,21 @@
 /*
  * Random seeks (bonnie's "Seeks" column): --seekers processes share the
- * work of --seeks random lseek+read of one chunk each; one in ten chunks
- * read is dirtied (generation bumped) and written back in place.
+ * work of --seeks random reads of one chunk each; one in ten chunks read
+ * is dirtied (generation bumped) and written back in place. Each seeker
+ * drives its reads and write-backs through the configured I/O engine at
+ * the configured queue depth, set up in the seeker itself (an io_uring
+ * ring belongs to the process that submits to it); psync at depth 1 is
+ * bonnie's loop, a pread(2) per seek (bonnie's lseek+read in one call).
  *
  * The seekers are forked in setup and wait on a pipe, so fork and exec
  * costs stay outside the clock; run opens the gate by closing the pipe and
  * waits for all of them, which puts their CPU time (RUSAGE_CHILDREN) in the
- * test's %CPU. Each seeker has its own file descriptor (its own offset, as
- * in bonnie) and writes its counts and latency histogram into a shared
- * anonymous mapping that the parent merges.
+ * test's %CPU, and wait4's rusage in the job's own. Each seeker has its own
+ * file descriptor and writes its counts and latency histogram into a
+ * shared anonymous mapping that the parent merges. With jobs, each job has
+ * its own seekers, on its own file or its own range of a shared one; they
+ * read the jobs' stop word (--stonewall, --deadline, a failed job) and
+ * stop issuing when it is raised, finishing the seeks in flight.
  *
  * A seeker never prints: what failed (the step, the offset, the errno, or
  * what was wrong with a chunk) goes in its slot, and the parent describes
@@ -17,6 +24,7 @@
  * still make one message.
  */
 #include "device/cache.h"
+#include "engines/engine.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
@@ -31,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,7 +51,7 @@ enum seeker_step {
 	STEP_ALLOC,
 	STEP_OPEN,
 	STEP_GATE,
-	STEP_SEEK,
+	STEP_ENGINE,
 	STEP_READ,
 	STEP_VERIFY,
 	STEP_WRITE,
@@ -51,14 +60,23 @@ enum seeker_step {
 
 struct seeker_slot {
 	uint64_t ops, bytes;
-	int err;      /* -errno of the first failure, 0 if fine */
-	int step;     /* enum seeker_step of that failure */
-	uint64_t off; /* its offset (seek, read, verify, write) */
-	char why[64]; /* verify: what is wrong with the chunk */
+	int err;       /* -errno of the first failure, 0 if fine */
+	int step;      /* enum seeker_step of that failure */
+	uint64_t off;  /* its offset (read, verify, write) */
+	char why[256]; /* verify: what is wrong with the chunk; engine: its error */
+	int stopped;   /* told to stop issuing before its share was done */
 	struct fsb_hist hist;
 };
 
+/* What the parent tells its seekers when it opens the gate (in the
+ * mapping, before the slots). */
+struct seekers_ctl {
+	atomic_int *halt;     /* the jobs' stop word (NULL: none) */
+	uint64_t deadline_ns; /* 0: none */
+};
+
 struct seeks_priv {
+	struct seekers_ctl *ctl;
 	struct seeker_slot *slots;
 	size_t map_bytes;
 	pid_t pid[MAX_SEEKERS];
@@ -78,14 +96,11 @@ static uint64_t seeks_start(const struct fsb_ctx *ctx)
  * chunk written back (one seek in ten, 26/256) takes a new chunk until the
  * transaction commits: count one in eight to be safe.
  */
-static uint64_t seeks_max(const struct fsb_ctx *ctx)
+static uint64_t seeks_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	uint64_t n;
-
 	if (!ctx->cow)
-		return 0;
-	n = fsb_scratch_space(ctx->dir, 0) / ctx->cfg->chunk_bytes * 8;
-	return n > ctx->cfg->seeks ? n : ctx->cfg->seeks;
+		return UINT64_MAX;
+	return share->bytes / ctx->cfg->chunk_bytes * 8;
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -99,86 +114,202 @@ static uint64_t next_rand(uint64_t *s)
 /* Record a seeker's failure in its slot; returns the exit status 1. */
 static int seeker_failed(struct seeker_slot *slot, enum seeker_step step, int err, uint64_t off)
 {
+	if (slot->step)
+		return 1; /* the first failure is the one to tell */
 	slot->err = err;
 	slot->step = step;
 	slot->off = off;
 	return 1;
 }
 
-/* The body of one seeker process; its return value is its exit status. */
-static int seeker(struct fsb_ctx *ctx, struct seeker_slot *slot, int gate, unsigned idx,
-		  unsigned nkids, uint64_t nseeks, uint64_t nchunks)
+/* What a buffer of a seeker holds: the chunk in flight in it. */
+struct seek_buf {
+	uint64_t off;
+	uint64_t start_ns; /* the read's first submission: the unit's start */
+	bool busy;	   /* a read or its write-back is in flight */
+	bool writeback;	   /* this chunk is dirtied and written back */
+	bool write;	   /* read and dirtied: write it back next */
+};
+
+/* One seeker: its share, its random stream, its buffers' chunks. */
+struct seeker {
+	const struct seekers_ctl *ctl;
+	struct seeker_slot *slot;
+	struct seek_buf *bufs;
+	unsigned depth;
+	size_t chunk;
+	uint64_t rnd, left, nchunks, base;
+	unsigned idx, nkids;
+	bool verify;
+	bool stopping;
+};
+
+/* Whether the seeker must stop issuing: the jobs' stop word, or the
+ * deadline (which this seeker then raises for the others). */
+static bool seeker_halted(struct seeker *s)
 {
-	size_t chunk = ctx->cfg->chunk_bytes;
-	uint64_t rnd = (ctx->cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^
-		       ((uint64_t)idx << 32 | ctx->run_index);
-	char path[4096], c;
-	void *buf = fsb_block_buf_alloc(ctx->cfg);
+	const struct seekers_ctl *c = s->ctl;
+
+	if (!c->halt)
+		return false;
+	if (atomic_load_explicit(c->halt, memory_order_relaxed))
+		return true;
+	if (c->deadline_ns && fsb_clock_ns() >= c->deadline_ns) {
+		fsb_halt_raise(c->halt, FSB_HALT_DEADLINE);
+		return true;
+	}
+	return false;
+}
+
+/* Whether another buffer has this chunk in flight (depth > 1 only). */
+static bool in_flight(const struct seeker *s, uint64_t off)
+{
+	for (unsigned i = 0; i < s->depth; i++)
+		if (s->bufs[i].busy && s->bufs[i].off == off)
+			return true;
+	return false;
+}
+
+static int seeker_next(void *arg, struct fsb_io *io)
+{
+	struct seeker *s = arg;
+	struct seek_buf *b = &s->bufs[io->buf_index];
+	uint64_t r, off;
+
+	if (b->write) {
+		b->write = false;
+		io->op = FSB_IO_WRITE;
+		io->off = b->off;
+		io->len = (uint32_t)s->chunk;
+		return FSB_ENGINE_NEXT;
+	}
+	if (!s->stopping && s->left && seeker_halted(s)) {
+		s->stopping = true;
+		s->slot->stopped = 1;
+	}
+	/* Idle, not ended: another buffer may still have a write-back. */
+	if (s->stopping || !s->left)
+		return FSB_ENGINE_IDLE;
+	/*
+	 * Seeker idx owns the chunks idx, idx+n, idx+2n, ...: offsets are
+	 * still random over the whole file (or the job's range of it), but no
+	 * two seekers touch one chunk, so a read never overlaps another
+	 * seeker's write-back and every chunk read can be verified strictly.
+	 * Within a seeker, a chunk already in flight is drawn again.
+	 */
+	do {
+		r = next_rand(&s->rnd);
+		off = s->base + ((r >> 8) % (s->nchunks / s->nkids) * s->nkids + s->idx) * s->chunk;
+	} while (s->depth > 1 && in_flight(s, off));
+	s->left--;
+	b->off = off;
+	b->busy = true;
+	b->writeback = (r & 0xff) < 26; /* 26/256 ~ 10%: dirty and write back */
+	io->op = FSB_IO_READ;
+	io->off = off;
+	io->len = (uint32_t)s->chunk;
+	return FSB_ENGINE_NEXT;
+}
+
+static int seeker_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
+{
+	struct seeker *s = arg;
+	struct seek_buf *b = &s->bufs[io->buf_index];
 	const char *bad;
+
+	if (io->res != io->len) {
+		/* 0: a short read, the file ended (no errno). */
+		seeker_failed(s->slot, io->op == FSB_IO_READ ? STEP_READ : STEP_WRITE,
+			      io->res < 0 ? (int)io->res : 0, io->off);
+		return io->res < 0 ? (int)io->res : -EIO;
+	}
+	if (io->op == FSB_IO_READ) {
+		if (s->verify && (bad = fsb_block_check(io->buf, s->chunk, io->off))) {
+			snprintf(s->slot->why, sizeof(s->slot->why), "%s", bad);
+			seeker_failed(s->slot, STEP_VERIFY, -EIO, io->off);
+			return -EIO;
+		}
+		if (b->writeback) {
+			fsb_block_stamp(io->buf, s->chunk, io->off, fsb_block_gen(io->buf) + 1);
+			b->start_ns = io->complete_ns - lat_ns;
+			b->write = true;
+			return 0;
+		}
+		b->start_ns = io->complete_ns - lat_ns;
+	}
+	/* One seek done: its read, and its write-back if it had one. */
+	b->busy = false;
+	fsb_hist_add(&s->slot->hist, io->complete_ns - b->start_ns);
+	s->slot->ops++;
+	s->slot->bytes += s->chunk;
+	return 0;
+}
+
+/* The body of one seeker process; its return value is its exit status. */
+static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct seeker_slot *slot,
+		  int gate, unsigned idx, unsigned nkids, uint64_t nseeks, uint64_t nchunks,
+		  uint64_t base)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
+	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
+	struct seeker s = {
+		.ctl = ctl,
+		.slot = slot,
+		.depth = depth,
+		.chunk = cfg->chunk_bytes,
+		.rnd = (cfg->seed + 1) * 0x9e3779b97f4a7c15ull ^
+		       ((uint64_t)idx << 32 | ctx->run_index) ^ (uint64_t)ctx->job << 48,
+		.left = nseeks,
+		.nchunks = nchunks,
+		.base = base,
+		.idx = idx,
+		.nkids = nkids,
+		.verify = !(ops->flags & FSB_ENGINE_NODATA),
+	};
+	struct fsb_engine eng = { 0 };
+	struct fsb_err_scope scope;
+	struct fsb_error e = { 0 };
+	char path[4096], c;
+	void *bufs = fsb_block_bufs_alloc(cfg, cfg->chunk_bytes, depth);
 	ssize_t n;
 	int fd, err = 0, flags = O_RDWR | O_CLOEXEC;
 
 	fsb_hist_init(&slot->hist);
-	if (!buf)
+	s.bufs = calloc(depth, sizeof(*s.bufs));
+	if (!bufs || !s.bufs)
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
 	/* As fsb_blockfile_open, which would describe a failure itself. */
-	fd = open(path, flags | fsb_cache_open_flags(ctx->cfg->cache, FSB_CACHE_IO_BLOCK));
+	fd = open(path, flags | fsb_cache_open_flags(cfg->cache, FSB_CACHE_IO_BLOCK));
 	if (fd < 0)
 		return seeker_failed(slot, STEP_OPEN, -errno, 0);
+	/* The engine is set up here, in the process that drives it (an
+	 * io_uring ring belongs to its submitter); what it would print goes
+	 * to the parent, which describes it. */
+	fsb_err_capture_begin(&scope, &e, true);
+	err = fsb_engine_init(&eng, ops, fd, depth, bufs, cfg->chunk_bytes, depth);
+	fsb_err_capture_end(&scope, err);
+	if (err) {
+		snprintf(slot->why, sizeof(slot->why), "%.255s", e.msg);
+		close(fd);
+		return seeker_failed(slot, STEP_ENGINE, err, 0);
+	}
 	/* Wait for the gate: EOF when the parent closes its end. */
 	while ((n = read(gate, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (n < 0)
 		err = seeker_failed(slot, STEP_GATE, -errno, 0);
-	for (uint64_t i = 0; i < nseeks && !err; i++) {
-		/*
-		 * Seeker idx owns the chunks idx, idx+n, idx+2n, ...: offsets are
-		 * still random over the whole file, but no two seekers touch one
-		 * chunk, so a read never overlaps another seeker's write-back and
-		 * every chunk read can be verified strictly.
-		 */
-		uint64_t r = next_rand(&rnd);
-		uint64_t off = ((r >> 8) % (nchunks / nkids) * nkids + idx) * chunk;
-		uint64_t t0 = fsb_clock_ns();
-		ssize_t got;
-
-		if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
-			err = seeker_failed(slot, STEP_SEEK, -errno, off);
-			break;
-		}
-		got = fsb_read_full(fd, buf, chunk);
-		if (got != (ssize_t)chunk) {
-			/* 0: a short read, the file ended (no errno). */
-			err = seeker_failed(slot, STEP_READ, got < 0 ? (int)got : 0, off);
-			break;
-		}
-		if ((bad = fsb_block_check(buf, chunk, off))) {
-			snprintf(slot->why, sizeof(slot->why), "%s", bad);
-			err = seeker_failed(slot, STEP_VERIFY, -EIO, off);
-			break;
-		}
-		if ((r & 0xff) < 26) { /* 26/256 ~ 10%: dirty and write back */
-			fsb_block_stamp(buf, chunk, off, fsb_block_gen(buf) + 1);
-			if (lseek(fd, (off_t)off, SEEK_SET) < 0) {
-				err = seeker_failed(slot, STEP_SEEK, -errno, off);
-				break;
-			}
-			if ((err = fsb_write_full(fd, buf, chunk))) {
-				err = seeker_failed(slot, STEP_WRITE, err, off);
-				break;
-			}
-		}
-		fsb_hist_add(&slot->hist, fsb_clock_ns() - t0);
-		slot->ops++;
-		slot->bytes += chunk;
-	}
+	if (!err && fsb_engine_drive(&eng, seeker_next, seeker_done, &s))
+		err = 1; /* the slot says what (or a stop signal: not an error) */
 	/* The written-back chunks reach the file before the seeker ends. */
-	if (!err && fsync(fd) < 0)
-		err = seeker_failed(slot, STEP_FSYNC, -errno, 0);
+	if (!err && (n = fsb_engine_fsync(&eng)) < 0)
+		err = seeker_failed(slot, STEP_FSYNC, (int)n, 0);
+	fsb_engine_release(&eng);
 	close(fd);
-	free(buf);
+	free(bufs);
+	free(s.bufs);
 	return err ? 1 : 0;
 }
 
@@ -190,8 +321,10 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 			   int status, unsigned nfailed)
 {
 	static const char *const verb[] = {
-		[STEP_OPEN] = "open",		[STEP_SEEK] = "seek in", [STEP_READ] = "read",
-		[STEP_WRITE] = "write back to", [STEP_FSYNC] = "flush",
+		[STEP_OPEN] = "open",
+		[STEP_READ] = "read",
+		[STEP_WRITE] = "write back to",
+		[STEP_FSYNC] = "flush",
 	};
 	char path[4096], others[48] = "";
 	unsigned long long off = (unsigned long long)slot->off;
@@ -212,6 +345,9 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 		return err;
 	case STEP_GATE:
 		fsb_err_errno(err, "seeks: seeker %u cannot wait for the start%s", idx, others);
+		return err;
+	case STEP_ENGINE:
+		fsb_err("seeks: seeker %u%s: %s", idx, others, slot->why);
 		return err;
 	case STEP_VERIFY:
 		fsb_err("seeks: seeker %u found a data mismatch in '%s' at offset %llu%s: %s", idx,
@@ -243,7 +379,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	struct seeks_priv *p = priv;
 	const struct fsb_config *cfg = ctx->cfg;
 	unsigned n = cfg->seekers ? cfg->seekers : 1;
-	uint64_t size = fsb_scratch_file_size(ctx->dir, FSB_BLOCKFILE_NAME), nchunks;
+	uint64_t size = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME), nchunks, base;
 	int pipefd[2], err;
 
 	p->gate = -1;
@@ -251,19 +387,23 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 		n = MAX_SEEKERS;
 	if (size < cfg->size_bytes)
 		size = cfg->size_bytes;
+	size = size / cfg->chunk_bytes * cfg->chunk_bytes;
 	err = fsb_blockfile_prepare(ctx, "seeks", size);
 	if (err)
 		return err;
+	/* A shared file: this job seeks in its own range of it. */
+	base = fsb_ctx_base(ctx, size);
 	nchunks = size / cfg->chunk_bytes;
 	if (nchunks < n)
 		n = (unsigned)nchunks;
-	p->map_bytes = n * sizeof(struct seeker_slot);
-	p->slots = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
-			0);
-	if (p->slots == MAP_FAILED) {
-		p->slots = NULL;
+	p->map_bytes = sizeof(struct seekers_ctl) + n * sizeof(struct seeker_slot);
+	p->ctl = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+		      0);
+	if (p->ctl == MAP_FAILED) {
+		p->ctl = NULL;
 		return -errno;
 	}
+	p->slots = (struct seeker_slot *)(p->ctl + 1);
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
 	fflush(NULL);
@@ -282,8 +422,11 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 			 * terminal's SIGINT like it. */
 			fsb_child_die_with_parent(parent);
 			fsb_signals_default();
-			close(pipefd[1]);
-			_exit(seeker(ctx, &p->slots[i], pipefd[0], i, n, share, nchunks));
+			/* Nothing of the parent's but its gate: another job's
+			 * seekers must not hold this job's gate open. */
+			fsb_child_close_fds(pipefd[0]);
+			_exit(seeker(ctx, p->ctl, &p->slots[i], pipefd[0], i, n, share, nchunks,
+				     base));
 		}
 		p->pid[p->nkids++] = pid;
 	}
@@ -305,25 +448,35 @@ static void kill_seekers(struct seeks_priv *p)
 	}
 }
 
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+}
+
 static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct seeks_priv *p = priv;
-
 	int first_status = 0;
 	unsigned first = 0, nfailed = 0;
 
+	/* Read by the seekers once the gate opens. */
+	p->ctl->halt = out->halt;
+	p->ctl->deadline_ns = out->deadline_ns;
 	close(p->gate);
 	p->gate = -1;
 	for (unsigned i = 0; i < p->nkids; i++) {
+		struct rusage ru;
 		int status;
 
-		while (waitpid(p->pid[i], &status, 0) < 0) {
+		/* wait4: the seeker's own CPU, for this job's %CPU. */
+		while (wait4(p->pid[i], &status, 0, &ru) < 0) {
 			if (errno != EINTR || fsb_stop_requested()) {
 				kill_seekers(p);
 				return -EINTR;
 			}
 		}
 		p->pid[i] = 0;
+		out->child_cpu_ns += tv_ns(ru.ru_utime) + tv_ns(ru.ru_stime);
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			if (!nfailed++) {
 				first = i;
@@ -338,10 +491,12 @@ static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	for (unsigned i = 0; i < p->nkids; i++) {
 		out->ops += p->slots[i].ops;
 		out->bytes += p->slots[i].bytes;
+		out->stopped |= p->slots[i].stopped != 0;
 		fsb_hist_merge(out->hist, &p->slots[i].hist);
 	}
 	if (fsb_stop_requested())
 		return -EINTR;
+	/* Stopped early, each chunk written back is whole all the same. */
 	p->done = true;
 	return 0;
 }
@@ -356,14 +511,15 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 	if (p->armed && !p->done &&
 	    !fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path)))
 		fsb_cleanup_unlinkat(AT_FDCWD, path, 0);
-	if (!p->armed && !p->slots)
+	if (!p->armed && !p->ctl)
 		return;
 	if (p->gate >= 0)
 		close(p->gate);
 	p->gate = -1;
 	kill_seekers(p);
-	if (p->slots)
-		munmap(p->slots, p->map_bytes);
+	if (p->ctl)
+		munmap(p->ctl, p->map_bytes);
+	p->ctl = NULL;
 	p->slots = NULL;
 	p->armed = false;
 }
@@ -371,11 +527,11 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 const struct fsb_workload_ops fsb_wl_seeks = {
 	.name = "seeks",
 	.family = "throughput",
-	.title =
-		"random seeks: --seekers processes share --seeks lseek+read of a chunk, 10% written back",
+	.title = "random seeks: --seekers processes share --seeks random reads of a chunk, 10% "
+		 "written back",
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
-	.max_work = seeks_max,
+	.space_fit = seeks_fit,
 	.work_granule = 64,
 	.priv_size = sizeof(struct seeks_priv),
 	.setup = seeks_setup,

@@ -11,13 +11,30 @@
  *   - Workloads never print and never exit. They describe an error once,
  *     with fsb_err(), where it happens, and return -errno. They report
  *     operations, bytes and latencies through the sink.
- *   - Space: max_work says how much work fits in the free space now; the
- *     runner grows into only a share of it and asks again before each
+ *   - Limits: max_work is what a run can do by its nature (every block
+ *     once, 7-digit names) or an exact size the user gave; space_fit is
+ *     what fits in this job's share of the free space now. The runner
+ *     grows up to max_work but into only half of space_fit (another run
+ *     may share the filesystem), and asks space_fit again before each
  *     grown attempt. A run (or its setup) that runs out of space returns
  *     -ENOSPC, described as any error: on a grown attempt the runner drops
  *     that description and falls back to the largest work that fit. A run
  *     that fails must leave the scratch files whole for the next attempt
  *     (or remove them), never half-rewritten.
+ *   - Jobs (--jobs N): N copies of the test run at once, started together
+ *     (core/group.h). A workload knows only ctx->job, ctx->njobs and its
+ *     directory: its own (ctx->dir is the job's sub-directory), or shared
+ *     (ctx->shared: a file test works on its own range of the one file,
+ *     [job * range, (job + 1) * range); a metadata test prefixes its names
+ *     with the job). With a shared directory the runner sets up job 0
+ *     first and the others after it, so job 0's setup makes what all
+ *     share; every setup ends before any run starts, every run before any
+ *     teardown.
+ *   - Stopping early: when fsb_sink_op() says FSB_SINK_STOP (--stonewall:
+ *     another job finished; --deadline; another job failed), the workload
+ *     issues nothing new, finishes what is in flight and ends its run
+ *     normally (fsync and close inside the clock): the work done counts.
+ *     -EINTR stays for a stop signal (SIGINT), after which it unwinds.
  *   - Anything that must be on disk before the clock starts (the file a
  *     read test reads, the files a stat test stats) is made by setup. Data
  *     shared between tests lives in the scratch directory ctx->dir, so each
@@ -25,6 +42,8 @@
  */
 #ifndef FSB_WORKLOADS_WORKLOAD_H
 #define FSB_WORKLOADS_WORKLOAD_H
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,6 +83,12 @@ struct fsb_config {
 	unsigned file_dirs;	 /* --files N:max:min:dirs (0 = one dir) */
 	enum fsb_links links;
 	bool sync; /* --sync: fsync files and directories */
+	/* jobs (core/group.h) */
+	unsigned jobs;	      /* --jobs: copies of each test at once (0: 1) */
+	bool shared_file;     /* --shared-file: the file tests' jobs share one file */
+	bool shared_dir;      /* --shared-dir: the metadata jobs share one directory */
+	bool stonewall;	      /* --stonewall: the first job to finish stops the rest */
+	uint64_t deadline_ns; /* --deadline: every job stops this long after the start */
 };
 
 /* Per-run context handed to every hook. */
@@ -77,7 +102,47 @@ struct fsb_ctx {
 	 * rewritten in place takes a free block until the transaction
 	 * commits, and blocks a truncate frees come back only then. */
 	bool cow;
+	unsigned job;	/* this job: 0 .. njobs - 1 */
+	unsigned njobs; /* jobs running this test at once (0 means 1) */
+	/* dir is shared with the other jobs (see the contract above). */
+	bool shared;
 };
+
+/* The jobs running this test at once (at least 1). */
+static inline unsigned fsb_ctx_njobs(const struct fsb_ctx *ctx)
+{
+	return ctx->njobs ? ctx->njobs : 1;
+}
+
+/*
+ * Where this job's range starts in a file the jobs share, for ranges of
+ * range_bytes each: job * range_bytes; 0 when the job has its own file.
+ */
+static inline uint64_t fsb_ctx_base(const struct fsb_ctx *ctx, uint64_t range_bytes)
+{
+	return ctx->shared ? (uint64_t)ctx->job * range_bytes : 0;
+}
+
+/*
+ * The stop word the jobs of a test share (struct fsb_sink.halt): why they
+ * stop issuing work before it is done. Written once per run, by the first
+ * that has a reason.
+ */
+enum fsb_halt {
+	FSB_HALT_NONE = 0,
+	FSB_HALT_STONEWALL, /* the first job finished (--stonewall) */
+	FSB_HALT_DEADLINE,  /* --deadline passed */
+	FSB_HALT_ABORT,	    /* a job failed: all stop, the test fails */
+};
+
+/* Raise the stop word (a no-op when it already says why). */
+static inline void fsb_halt_raise(atomic_int *halt, enum fsb_halt why)
+{
+	int none = FSB_HALT_NONE;
+
+	if (halt)
+		atomic_compare_exchange_strong(halt, &none, (int)why);
+}
 
 /* Where a workload reports what it did. Owned by the runner. */
 struct fsb_sink {
@@ -87,13 +152,45 @@ struct fsb_sink {
 	/* Called (out of line, by the runner) when a progress tick is due. */
 	void (*progress)(struct fsb_sink *out);
 	void *progress_arg;
+	/* The jobs' stop word (enum fsb_halt), in memory that processes
+	 * forked from this one share (a seeker reads it too); NULL when
+	 * nothing can stop this run early. */
+	atomic_int *halt;
+	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
+	/* CPU time of the child processes the run reaped (the seekers: the
+	 * workload adds their rusage), for the job's own %CPU. */
+	uint64_t child_cpu_ns;
+	/* The run was told to stop issuing before its work was done (set by
+	 * fsb_sink_halted, or by a workload whose children saw the stop). */
+	bool stopped;
 };
+
+/* fsb_sink_op()'s verdict besides 0 (go on) and -EINTR. */
+enum { FSB_SINK_STOP = 1 };
+
+/* Whether this run must stop issuing work now (the stop word is raised,
+ * or the deadline passed: then raised here). */
+static inline bool fsb_sink_halted(struct fsb_sink *out)
+{
+	if (!out->halt)
+		return false;
+	if (atomic_load_explicit(out->halt, memory_order_relaxed))
+		return out->stopped = true;
+	if (out->deadline_ns && fsb_clock_ns() >= out->deadline_ns) {
+		fsb_halt_raise(out->halt, FSB_HALT_DEADLINE);
+		return out->stopped = true;
+	}
+	return false;
+}
 
 /*
  * Record one operation of `bytes` bytes that took lat_ns. Cheap enough to
  * call per operation: a histogram increment and, every tick, a progress
- * line. Returns non-zero when the user asked to stop (SIGINT/SIGTERM): the
- * workload must then unwind and return -EINTR.
+ * line (and, for jobs, a load of the stop word). Returns 0 to go on;
+ * -EINTR when the user asked to stop (SIGINT/SIGTERM): the workload must
+ * then unwind and return -EINTR; FSB_SINK_STOP when the run must stop
+ * issuing work (see the contract above): the workload finishes what is in
+ * flight and ends normally.
  */
 static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat_ns)
 {
@@ -102,7 +199,9 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 	fsb_hist_add(out->hist, lat_ns);
 	if (fsb_progress_due && out->progress)
 		out->progress(out);
-	return fsb_stop_requested();
+	if (fsb_stop_requested())
+		return -EINTR;
+	return fsb_sink_halted(out) ? FSB_SINK_STOP : 0;
 }
 
 /* Requirements a workload declares (checked by the runner up front). */
@@ -122,6 +221,16 @@ enum {
 	 * first time the machine hands it pages it never touched (seen on VMs:
 	 * 1.0 then 2.1 GB/s), which is not the filesystem's cost. */
 	FSB_WL_WARMUP = 1u << 1,
+	/* A metadata test: its jobs share a directory with --shared-dir (a
+	 * test on a file shares the file with --shared-file). */
+	FSB_WL_NAMES = 1u << 2,
+};
+
+/* This job's share of what is free on the filesystem (space_fit). */
+struct fsb_space {
+	uint64_t bytes;	 /* free bytes, less a reserve, divided among the jobs */
+	uint64_t inodes; /* free inodes divided among the jobs; UINT64_MAX: no
+	                  * fixed count (btrfs) */
 };
 
 /* How a run's figure is computed. */
@@ -140,12 +249,17 @@ struct fsb_workload_ops {
 	enum fsb_work_unit work_unit;
 	/* Work of the first attempt (bytes or ops) for this configuration. */
 	uint64_t (*initial_work)(const struct fsb_ctx *ctx);
-	/* Largest work a run may do: what fits in the free space now (the
-	 * workload's own files it would replace count as free, except where
-	 * ctx->cow says otherwise), or an exact size the user gave (then equal
-	 * to initial_work: no growth); 0 = unbounded. Asked before the first
-	 * attempt and again before each grown one. */
+	/* Largest work a run may do by its nature, whatever the space: every
+	 * block once (randread), 7-digit names (files), or an exact size the
+	 * user gave (then equal to initial_work: no growth); 0 = unbounded.
+	 * The runner never shares it out. NULL: unbounded. */
 	uint64_t (*max_work)(const struct fsb_ctx *ctx);
+	/* Largest work of this job's run that fits in share (its part of the
+	 * free space), its own files it would replace counting as free,
+	 * except where ctx->cow says otherwise; 0 = nothing more fits. NULL:
+	 * the test takes no space. Asked before the first attempt and again
+	 * before each grown one; the runner grows into half of it. */
+	uint64_t (*space_fit)(const struct fsb_ctx *ctx, const struct fsb_space *share);
 	uint64_t work_granule; /* grown work is a multiple of this (0 = chunk) */
 	size_t priv_size;      /* bytes of zeroed private state per run */
 	int (*setup)(struct fsb_ctx *ctx, void *priv); /* untimed; 0 or -errno */

@@ -21,6 +21,7 @@
 #include "cli/lifecycle.h"
 #include "cli/matrix.h"
 #include "cli/run.h"
+#include "engines/engine.h"
 #include "util/error.h"
 #include "util/vocab.h"
 
@@ -110,6 +111,56 @@ static void run_defaults(void **state)
 	assert_int_equal(c.plan.nops, 12);
 	assert_string_equal(c.plan.ops[0]->name, "putc");
 	assert_string_equal(c.plan.ops[11]->name, "rand-delete");
+	/* One job, the psync engine at depth 1, 4k random blocks. */
+	assert_int_equal(c.plan.cfg.jobs, 1);
+	assert_false(c.plan.cfg.shared_file || c.plan.cfg.shared_dir || c.plan.cfg.stonewall);
+	assert_int_equal(c.plan.cfg.deadline_ns, 0);
+	assert_non_null(c.plan.cfg.engine);
+	assert_string_equal(c.plan.cfg.engine->name, "psync");
+	assert_int_equal(c.plan.cfg.iodepth, 1);
+	assert_int_equal(c.plan.cfg.block_bytes, 4096);
+}
+
+static void run_jobs_and_engines(void **state)
+{
+	struct fsb_run_cli c;
+
+	(void)state;
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "-j", "8", "--shared-file",
+			       "--shared-dir", "--stonewall", "--deadline", "2.5", "--engine",
+			       "io_uring", "--iodepth", "32", "--block-size", "16k", "-t",
+			       "random,write"),
+			 0);
+	assert_int_equal(c.plan.cfg.jobs, 8);
+	assert_true(c.plan.cfg.shared_file && c.plan.cfg.shared_dir && c.plan.cfg.stonewall);
+	assert_int_equal(c.plan.cfg.deadline_ns, 2500000000ull);
+	assert_string_equal(c.plan.cfg.engine->name, "io_uring");
+	assert_int_equal(c.plan.cfg.iodepth, 32);
+	assert_int_equal(c.plan.cfg.block_bytes, 16384);
+	assert_int_equal(c.plan.nops, 3);
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "--jobs=1024", "--iodepth=1024",
+			       "--engine=null"),
+			 0);
+	assert_int_equal(c.plan.cfg.jobs, 1024);
+	assert_string_equal(c.plan.cfg.engine->name, "null");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --jobs '0': expected a whole number from 1 to 1024",
+	      "run", "-j", "0");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --jobs '1025'", "run", "--jobs", "1025");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --iodepth '0'", "run", "--iodepth", "0");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --iodepth '2000'", "run", "--iodepth", "2000");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --engine 'libaio': expected psync|io_uring|null",
+	      "run", "--engine", "libaio");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --block-size: expected a power of two", "run",
+	      "--block-size", "3000");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --block-size: expected a power of two", "run",
+	      "--block-size", "256");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --deadline '0'", "run", "--deadline", "0");
+	USAGE(fsb_run_parse, NULL, &c, "run: --size (4096 bytes) is smaller than --block-size",
+	      "run", "-s", "4k", "--chunk", "4k", "--block-size", "8k", "-t", "randread");
+	/* Without a random test, --block-size has nothing to be smaller than. */
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "-s", "4k", "--chunk", "4k",
+			       "--block-size", "8k", "-t", "write"),
+			 0);
 }
 
 static void run_each_option(void **state)
@@ -741,6 +792,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(run_defaults),
 		cmocka_unit_test(run_each_option),
+		cmocka_unit_test(run_jobs_and_engines),
 		cmocka_unit_test(run_usage_errors),
 		cmocka_unit_test(run_nested),
 		cmocka_unit_test(lc_defaults),

@@ -27,6 +27,7 @@
 #include "device/diskstat.h"
 #include "device/fill.h"
 #include "device/image.h"
+#include "device/inflight.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
@@ -812,6 +813,44 @@ static void loop_attach_detach(void **state)
 	fsb_image_close(&img, true);
 }
 
+/* The queue depth a device reaches: the inflight file's two counts added,
+ * found beside the stat file, sampled by a thread. */
+static void inflight_parse_and_sample(void **state)
+{
+	struct fsb_inflight_summary sum;
+	struct fsb_inflight *smp;
+	char path[PATH_MAX], tmp[] = "/tmp/fsb-inflight.XXXXXX";
+	uint64_t n;
+	int fd;
+	(void)state;
+
+	assert_int_equal(fsb_inflight_parse("       3        5\n", &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(fsb_inflight_parse("", &n), -EINVAL);
+	assert_int_equal(fsb_inflight_parse("7", &n), -EINVAL);
+	assert_int_equal(fsb_inflight_path("/sys/dev/block/7:3/stat", path, sizeof(path)), 0);
+	assert_string_equal(path, "/sys/dev/block/7:3/inflight");
+	assert_int_equal(fsb_inflight_path("/sys/dev/block/7:3", path, sizeof(path)), -EINVAL);
+	assert_int_equal(fsb_inflight_path("/sys/dev/block/7:3/stat", path, 10), -ENAMETOOLONG);
+	/* A file that says 2 and 4 in flight, sampled for 50 ms. */
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "2 4\n", 4), 4);
+	close(fd);
+	smp = fsb_inflight_start(tmp);
+	assert_non_null(smp);
+	usleep(50000);
+	fsb_inflight_stop(smp, &sum);
+	assert_true(sum.samples >= 2);
+	assert_int_equal(sum.max, 6);
+	assert_true(sum.mean > 5.99 && sum.mean < 6.01);
+	unlink(tmp);
+	/* Nothing to sample: the test runs without it. */
+	assert_null(fsb_inflight_start("/nonexistent/inflight"));
+	fsb_inflight_stop(NULL, &sum);
+	assert_int_equal(sum.samples, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,6 +864,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test(cache_modes),
+		cmocka_unit_test(inflight_parse_and_sample),
 		cmocka_unit_test(rules_free_device_ok),
 		cmocka_unit_test(rules_each_refusal),
 		cmocka_unit_test(rules_destroy_data_overrides),

@@ -6,7 +6,8 @@
  * transfers are resubmitted for the rest; EBADF and EIO reach done() and
  * the caller, not a crash; a stop mid-flight unwinds with every I/O
  * reaped; the driver never has more than the depth in flight (and fills
- * it); latencies are stamped per I/O; io_uring refused by a seccomp policy
+ * it); a slot with nothing due now (FSB_ENGINE_IDLE) waits for its read
+ * to write it back from the same buffer; latencies are stamped per I/O; io_uring refused by a seccomp policy
  * is one clear error.
  */
 #include <setjmp.h>
@@ -700,6 +701,122 @@ static void depth_bound(void **state)
 	rm_dir(dir);
 }
 
+/*
+ * A rewrite through the driver: a block is read into a slot's buffer and
+ * written back from that same slot once dirtied; while a slot has nothing
+ * due, next() says FSB_ENGINE_IDLE, and the drive goes on until every
+ * block is written back, at any depth.
+ */
+struct rw {
+	uint64_t n, k;
+	int state[64]; /* per buffer: 0 idle, 1 reading, 2 write due, 3 writing */
+	uint64_t off[64];
+	unsigned reads, writes, bad, idles;
+	unsigned *seen_r, *seen_w;
+};
+
+static int rw_next(void *arg, struct fsb_io *io)
+{
+	struct rw *w = arg;
+	unsigned b = io->buf_index;
+
+	if (w->state[b] == 2) {
+		w->state[b] = 3;
+		io->op = FSB_IO_WRITE;
+		io->off = w->off[b];
+		io->len = BS;
+		return FSB_ENGINE_NEXT;
+	}
+	if (w->state[b] != 0)
+		w->bad++; /* a slot in use was handed out */
+	if (w->k >= w->n) {
+		w->idles++;
+		return FSB_ENGINE_IDLE;
+	}
+	w->state[b] = 1;
+	io->op = FSB_IO_READ;
+	io->off = w->off[b] = w->k++ * BS;
+	io->len = BS;
+	return FSB_ENGINE_NEXT;
+}
+
+static int rw_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
+{
+	struct rw *w = arg;
+	unsigned b = io->buf_index;
+
+	(void)lat_ns;
+	if (io->res != BS || io->off != w->off[b])
+		w->bad++;
+	if (io->op == FSB_IO_READ) {
+		if (w->state[b] != 1 || fsb_block_check(io->buf, BS, io->off) ||
+		    fsb_block_gen(io->buf) != 1)
+			w->bad++;
+		fsb_block_stamp(io->buf, BS, io->off, 2);
+		w->state[b] = 2;
+		w->reads++;
+		w->seen_r[io->off / BS]++;
+	} else {
+		/* Written only after its own read, from the same buffer. */
+		if (w->state[b] != 3 || w->seen_r[io->off / BS] != 1)
+			w->bad++;
+		w->state[b] = 0;
+		w->writes++;
+		w->seen_w[io->off / BS]++;
+	}
+	return 0;
+}
+
+static void idle_slots_write_back_their_reads(void **state)
+{
+	static const char *const names[] = { "psync", "io_uring" };
+	char *dir = make_dir("/dev/shm"), path[300];
+	int fd;
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/rw.dat", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t d = 0; d < 3; d++) {
+			struct rw w = { .n = 300 };
+			struct fsb_engine e;
+			struct job check;
+			void *bufs;
+
+			job_init(&check, 300, true, 1);
+			assert_int_equal(run_job(fsb_engine_find("psync"), fd, 1, &check), 0);
+			job_free(&check);
+			w.seen_r = calloc(w.n, sizeof(unsigned));
+			w.seen_w = calloc(w.n, sizeof(unsigned));
+			assert_non_null(w.seen_r);
+			assert_non_null(w.seen_w);
+			bufs = engine_up(&e, fsb_engine_find(names[i]), fd, depths[d]);
+			assert_int_equal(fsb_engine_drive(&e, rw_next, rw_done, &w), 0);
+			fsb_engine_release(&e);
+			free(bufs);
+			assert_int_equal(w.bad, 0);
+			assert_int_equal(w.reads, 300);
+			assert_int_equal(w.writes, 300);
+			for (uint64_t k = 0; k < w.n; k++) {
+				assert_int_equal(w.seen_r[k], 1);
+				assert_int_equal(w.seen_w[k], 1);
+			}
+			/* Every slot ended idle: the drive ended, not stalled. */
+			assert_true(w.idles >= 1);
+			/* The file holds the written-back generation. */
+			job_init(&check, 300, false, 2);
+			assert_int_equal(run_job(fsb_engine_find("psync"), fd, 4, &check), 0);
+			assert_int_equal(check.verify_err, 0);
+			job_free(&check);
+			free(w.seen_r);
+			free(w.seen_w);
+		}
+	}
+	close(fd);
+	rm_dir(dir);
+}
+
 /* A stop requested after 100 completions: the driver returns -EINTR,
  * done() is not called again, nothing is left in flight. */
 static void stop_unwinds_after_reaping(void **state)
@@ -855,6 +972,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(registry_lists_and_checks),
+		cmocka_unit_test(idle_slots_write_back_their_reads),
 		cmocka_unit_test(init_refuses_bad_arguments),
 		cmocka_unit_test(roundtrip_tmpfs),
 		cmocka_unit_test(roundtrip_tmpfs_direct),

@@ -460,8 +460,26 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_int_equal(t->has_wa, u->has_wa);
 		assert_true(t->write_amplification == u->write_amplification);
 		assert_str_same(t->short_reason, u->short_reason);
+		assert_str_same(t->stopped_by, u->stopped_by);
+		assert_int_equal(t->has_inflight, u->has_inflight);
+		assert_true(t->inflight_max == u->inflight_max);
+		assert_true(t->inflight_mean == u->inflight_mean);
+		assert_true(!t->start_ns == !u->start_ns && !t->end_ns == !u->end_ns);
+		for (size_t j = 0; t->start_ns && j < t->nruns; j++) {
+			assert_int_equal(t->start_ns[j], u->start_ns[j]);
+			assert_int_equal(t->end_ns[j], u->end_ns[j]);
+		}
+		assert_int_equal(t->njobs, u->njobs);
+		for (size_t j = 0; j < t->njobs * t->nruns; j++)
+			assert_true(t->job_runs[j] == u->job_runs[j]);
+		for (size_t j = 0; j < t->njobs; j++)
+			assert_true(t->job_cpu_pct[j] == u->job_cpu_pct[j]);
+		assert_true(t->job_min == u->job_min && t->job_median == u->job_median &&
+			    t->job_max == u->job_max);
 	}
 }
+
+static void mutate_walk(struct json_object *root, struct json_object *node, int *checked);
 
 static void test_json_round_trip(void **state)
 {
@@ -481,6 +499,23 @@ static void test_json_round_trip(void **state)
 	assert_int_equal(fsb_result_param_double(&r, "ratio", 1.0 / 3), 0);
 	assert_int_equal(fsb_result_param_str(&r, "path", "a/b \"c\" é"), 0);
 	assert_int_equal(fsb_strset(&r.tests[1].short_reason, "space"), 0);
+	/* Jobs: per-job figures, each run's start and end, a stop, the
+	 * device's queue depth. */
+	{
+		const double jr[4 * 3] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12.5 };
+		const double cpu[4] = { 10, 20, 30, 40.25 };
+		const uint64_t st[3] = { 100, 200, 300 }, en[3] = { 150, 260, UINT64_MAX };
+
+		assert_int_equal(fsb_result_param_u64(&r, "jobs", 4), 0);
+		assert_int_equal(fsb_test_set_jobs(&r.tests[1], jr, 4, cpu), 0);
+		assert_true(r.tests[1].job_min == 2 && r.tests[1].job_max == 11);
+		assert_true(r.tests[1].job_median == 6.5);
+		assert_int_equal(fsb_test_set_times(&r.tests[1], st, en), 0);
+		assert_int_equal(fsb_strset(&r.tests[1].stopped_by, "stonewall"), 0);
+		r.tests[1].has_inflight = true;
+		r.tests[1].inflight_max = 31;
+		r.tests[1].inflight_mean = 17.25;
+	}
 
 	s = render(fsb_json_write, &r, &err);
 	assert_int_equal(err, 0);
@@ -496,6 +531,15 @@ static void test_json_round_trip(void **state)
 	if (err)
 		fail_msg("reader refused its own output: %s", why);
 	assert_same_result(&r, &back);
+	assert_int_equal(fsb_result_jobs(&back), 4);
+	/* Whatever is put in the new keys, the reader answers, never crashes. */
+	{
+		int checked = 0;
+
+		mutate_walk(doc, json_object_array_get_idx(json_object_object_get(doc, "tests"), 1),
+			    &checked);
+		assert_true(checked > 100);
+	}
 	json_object_put(doc);
 	fsb_result_release(&back);
 	free(s);

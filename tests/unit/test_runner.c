@@ -1,7 +1,10 @@
 /*
  * Unit tests of the runner with fabricated workloads: auto-scaling discards
  * short runs, every kept run does the same work, teardown always runs, a
- * workload's error is passed up, figures and summaries are computed.
+ * workload's error is passed up, figures and summaries are computed; the
+ * space share is halved but a workload's own limit is not; jobs (local
+ * group): the aggregate, the per-job figures, the stop verdict for
+ * --stonewall and --deadline, one failing job stopping all.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,11 +13,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/group.h"
 #include "core/registry.h"
 #include "core/runner.h"
 #include "report/result.h"
@@ -141,16 +146,17 @@ static void error_passed_up_and_teardown_runs(void **state)
 
 /* ---- space: the growth cap, the re-check and the fallback ---- */
 
-/* What the fake's max_work says fits, per call (the last value repeats). */
+/* What the fake's space_fit says fits, per call (the last value repeats). */
 static uint64_t space_seq[8];
 static unsigned space_calls, space_n;
 /* Out of space above this much work (0: never), or on this run (1-based). */
 static uint64_t enospc_above;
 static unsigned enospc_on_run;
 
-static uint64_t space_max(const struct fsb_ctx *ctx)
+static uint64_t space_max(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
 	(void)ctx;
+	(void)share;
 	return space_seq[space_calls < space_n ? space_calls++ : space_n - 1];
 }
 
@@ -174,7 +180,7 @@ static const struct fsb_workload_ops space_fake = {
 	.title = "busy loop that runs out of space",
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = fake_start,
-	.max_work = space_max,
+	.space_fit = space_max,
 	.work_granule = 10,
 	.setup = fake_setup,
 	.run = space_run,
@@ -399,6 +405,256 @@ static void out_of_space_at_the_first_work_is_an_error(void **state)
 	fsb_result_release(&res);
 }
 
+/* A workload's own limit (every block once) is not free space: it is
+ * reached, not halved, and the runs are not "short because of space". */
+static uint64_t five_thousand(const struct fsb_ctx *ctx)
+{
+	(void)ctx;
+	return 5000;
+}
+
+static void own_limit_is_not_halved(void **state)
+{
+	struct fsb_workload_ops capped = fake;
+	struct fsb_config cfg = { .repeat = 1, .min_time_ns = 1000000000, .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	(void)state;
+
+	reset();
+	capped.max_work = five_thousand;
+	fsb_warn_set_quiet(1);
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(fsb_runner_measure(&rn, &capped, &res), 0);
+	fsb_warn_set_quiet(0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_int_equal(t->work, 5000);
+	assert_null(t->short_reason);
+	fsb_result_release(&res);
+}
+
+/* ---- jobs ---- */
+
+/*
+ * Job k's operations take (1 + k * slow) microseconds; job fail_job (if
+ * not -1) fails with -EIO after 50 operations. Each job records how much
+ * it did and whether it was told to stop.
+ */
+static unsigned slow;
+static int fail_job = -1;
+static struct {
+	uint64_t ops;
+	int stopped;
+	unsigned teardowns;
+	unsigned njobs;
+	char dir[64];
+} jobs_seen[8];
+
+static int job_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t per = 1000 * (1 + ctx->job * slow);
+	(void)priv;
+
+	jobs_seen[ctx->job].njobs = ctx->njobs;
+	snprintf(jobs_seen[ctx->job].dir, sizeof(jobs_seen[0].dir), "%s", ctx->dir);
+	for (uint64_t i = 0; i < ctx->work; i++) {
+		uint64_t t0 = fsb_clock_ns();
+		int r;
+
+		if ((int)ctx->job == fail_job && i == 50) {
+			fsb_err("fake: job %u broke", ctx->job);
+			return -EIO;
+		}
+		while (fsb_clock_ns() - t0 < per)
+			;
+		jobs_seen[ctx->job].ops++;
+		r = fsb_sink_op(out, 4096, fsb_clock_ns() - t0);
+		if (r < 0)
+			return r;
+		if (r == FSB_SINK_STOP) {
+			jobs_seen[ctx->job].stopped = 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void job_teardown(struct fsb_ctx *ctx, void *priv)
+{
+	(void)priv;
+	jobs_seen[ctx->job].teardowns++;
+}
+
+static const struct fsb_workload_ops job_fake = {
+	.name = "fake",
+	.family = "test",
+	.title = "busy loop per job",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = fake_start,
+	.work_granule = 10,
+	.run = job_run,
+	.teardown = job_teardown,
+};
+
+struct jobs_arg {
+	const struct fsb_config *cfg;
+	struct fsb_result *res;
+	int rcs[8];
+};
+
+static int job_member(struct fsb_group *g, void *arg)
+{
+	struct jobs_arg *a = arg;
+	char dir[64];
+	struct fsb_runner rn = { .cfg = a->cfg, .dir = "/tmp/shared", .group = g, .job_dir = dir };
+
+	snprintf(dir, sizeof(dir), "/tmp/job-%u", g->rank);
+	return fsb_runner_measure(&rn, &job_fake, g->rank ? NULL : a->res);
+}
+
+static int run_jobs(unsigned n, const struct fsb_config *cfg, struct fsb_result *res,
+		    struct jobs_arg *a)
+{
+	memset(jobs_seen, 0, sizeof(jobs_seen));
+	a->cfg = cfg;
+	a->res = res;
+	assert_int_equal(fsb_group_local_run(n, job_member, a, a->rcs), 0);
+	for (unsigned k = 1; k < n; k++)
+		assert_int_equal(a->rcs[k], a->rcs[0]);
+	return a->rcs[0];
+}
+
+static void jobs_aggregate_and_per_job(void **state)
+{
+	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 20000000, .chunk_bytes = 8192 };
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	struct jobs_arg a;
+	(void)state;
+
+	slow = 1; /* job 0: 1 us per op, job 3: 4 us */
+	fail_job = -1;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(run_jobs(4, &cfg, &res, &a), 0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	for (unsigned k = 0; k < 4; k++) {
+		char want[64];
+
+		assert_int_equal(jobs_seen[k].njobs, 4);
+		snprintf(want, sizeof(want), "/tmp/job-%u", k);
+		assert_string_equal(jobs_seen[k].dir, want);
+		assert_false(jobs_seen[k].stopped);
+		assert_true(jobs_seen[k].teardowns >= 2);
+	}
+	assert_int_equal(t->njobs, 4);
+	assert_non_null(t->job_runs);
+	assert_non_null(t->start_ns);
+	/* Each job did the work; the slowest (4 us per op) sets the time. */
+	for (size_t r = 0; r < t->nruns; r++) {
+		double wall = (double)(t->end_ns[r] - t->start_ns[r]) / 1e9;
+
+		assert_true(t->end_ns[r] > t->start_ns[r]);
+		/* The aggregate: all four jobs' work over first start to last end. */
+		assert_true(fabs(t->runs[r] - 4.0 * (double)t->work / wall) < 1e-6 * t->runs[r]);
+		/* The fastest job runs about 4 times the slowest's rate. */
+		assert_true(t->job_runs[0 * t->nruns + r] > 2 * t->job_runs[3 * t->nruns + r]);
+		/* Four jobs together beat the slowest one alone, which sets
+		 * the time. */
+		assert_true(t->runs[r] > 2 * t->job_runs[3 * t->nruns + r]);
+	}
+	assert_true(t->job_min <= t->job_median && t->job_median <= t->job_max);
+	assert_non_null(t->job_cpu_pct);
+	assert_null(t->stopped_by);
+	assert_true(t->elapsed_s >= 0.02);
+	fsb_result_release(&res);
+}
+
+static void stonewall_stops_the_others(void **state)
+{
+	struct fsb_config cfg = {
+		.repeat = 1, .min_time_ns = 20000000, .chunk_bytes = 8192, .stonewall = true
+	};
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	struct jobs_arg a;
+	(void)state;
+
+	slow = 9; /* job 0: 1 us per op, job 2: 19 us */
+	fail_job = -1;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(run_jobs(3, &cfg, &res, &a), 0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_non_null(t->stopped_by);
+	assert_string_equal(t->stopped_by, "stonewall");
+	/* Job 0 finished its work; the slow ones stopped early, and what
+	 * they did counts. */
+	assert_false(jobs_seen[0].stopped);
+	assert_true(jobs_seen[2].stopped);
+	assert_true(jobs_seen[2].ops < t->work);
+	fsb_result_release(&res);
+}
+
+static void deadline_stops_every_job(void **state)
+{
+	struct fsb_config cfg = {
+		.repeat = 1, .min_time_ns = 1000000, .chunk_bytes = 8192, .deadline_ns = 30000000
+	};
+	struct fsb_result res;
+	const struct fsb_test_result *t;
+	struct jobs_arg a;
+	(void)state;
+
+	slow = 1;
+	fail_job = -1;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(run_jobs(3, &cfg, &res, &a), 0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	/* 1000 ops take 1-3 ms, under the deadline: not stopped, and the
+	 * work did not grow past it (min-time 1 ms). */
+	assert_null(t->stopped_by);
+	fsb_result_release(&res);
+
+	/* Now a run that would last far past the deadline. */
+	cfg.min_time_ns = 500000000;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	assert_int_equal(run_jobs(3, &cfg, &res, &a), 0);
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_non_null(t->stopped_by);
+	assert_string_equal(t->stopped_by, "deadline");
+	for (unsigned k = 0; k < 3; k++)
+		assert_true(jobs_seen[k].stopped);
+	/* Stopped at about 30 ms, and not grown again after that. */
+	assert_true(t->end_ns[0] - t->start_ns[0] < 400000000);
+	fsb_result_release(&res);
+}
+
+static void one_failing_job_fails_all(void **state)
+{
+	struct fsb_config cfg = { .repeat = 1, .min_time_ns = 20000000, .chunk_bytes = 8192 };
+	struct fsb_result res;
+	struct jobs_arg a;
+	struct captured cap;
+	(void)state;
+
+	slow = 0;
+	fail_job = 2;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_start(&cap);
+	assert_int_equal(run_jobs(4, &cfg, &res, &a), -EIO);
+	capture_end(&cap);
+	fail_job = -1;
+	assert_null(fsb_result_find(&res, "fake"));
+	for (unsigned k = 0; k < 4; k++)
+		assert_int_equal(jobs_seen[k].teardowns, 1);
+	fsb_result_release(&res);
+}
+
 static void null_workload_through_runner(void **state)
 {
 	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 5000000, .chunk_bytes = 8192 };
@@ -483,6 +739,11 @@ int main(void)
 		cmocka_unit_test(grown_attempt_out_of_space_falls_back),
 		cmocka_unit_test(measured_run_out_of_space_falls_back_to_what_fit),
 		cmocka_unit_test(out_of_space_at_the_first_work_is_an_error),
+		cmocka_unit_test(own_limit_is_not_halved),
+		cmocka_unit_test(jobs_aggregate_and_per_job),
+		cmocka_unit_test(stonewall_stops_the_others),
+		cmocka_unit_test(deadline_stops_every_job),
+		cmocka_unit_test(one_failing_job_fails_all),
 		cmocka_unit_test(null_workload_through_runner),
 		cmocka_unit_test(registry_selects),
 	};

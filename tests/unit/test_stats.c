@@ -1,4 +1,5 @@
-/* Unit tests: summaries, the latency histogram, the auto-scaling rule. */
+/* Unit tests: summaries, the latency histogram, the auto-scaling rule, the
+ * aggregation of jobs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats/aggregate.h"
+#include "stats/clock.h"
 #include "stats/hist.h"
 #include "stats/scale.h"
 #include "stats/summary.h"
@@ -159,6 +162,58 @@ static void scale_share_of_space(void **state)
 		10000);
 }
 
+/*
+ * IOR's GetTimes: the aggregate is all the work over the first start to
+ * the last end, not the sum (nor the mean) of the jobs' own rates, which
+ * would hide a straggler or a late start.
+ */
+static void aggregate_is_total_over_first_start_to_last_end(void **state)
+{
+	/* Two jobs of 100 MB each: one runs 0-1 s, the other 0.5-2 s. */
+	const struct fsb_job_span j[] = {
+		{ .work = 100000000, .start_ns = 0, .end_ns = 1000000000 },
+		{ .work = 100000000, .start_ns = 500000000, .end_ns = 2000000000 },
+	};
+	(void)state;
+	/* 200 MB over 2 s: 100 MB/s (the sum of own rates would say 166.7). */
+	assert_true(fabs(fsb_agg_rate(j, 2) - 1e8) < 1e-3);
+	assert_int_equal(fsb_agg_wall_ns(j, 2), 2000000000);
+	assert_true(fabs(fsb_agg_job_rate(&j[0]) - 1e8) < 1e-3);
+	assert_true(fabs(fsb_agg_job_rate(&j[1]) - 1e8 / 1.5) < 1e-3);
+	/* One job: its own rate. */
+	assert_true(fabs(fsb_agg_rate(j, 1) - fsb_agg_job_rate(&j[0])) < 1e-6);
+	/* From the reduced numbers alike. */
+	assert_true(fabs(fsb_agg_rate_of(200000000, 0, 2000000000) - 1e8) < 1e-3);
+	/* No time: no rate, not a division by zero. */
+	assert_true(fsb_agg_rate_of(5, 7, 7) == 0);
+	assert_true(fsb_agg_rate(j, 0) == 0);
+	assert_int_equal(fsb_agg_wall_ns(j, 0), 0);
+}
+
+static void aggregate_spread_of_job_medians(void **state)
+{
+	/* 3 jobs x 3 runs, job-major: job medians 20, 10, 30. */
+	const double rates[] = { 20, 25, 15, 10, 12, 9, 30, 31, 29 };
+	double med[3];
+	struct fsb_summary s;
+	(void)state;
+	assert_int_equal(fsb_agg_spread(rates, 3, 3, med, &s), 0);
+	assert_true(med[0] == 20 && med[1] == 10 && med[2] == 30);
+	assert_true(s.min == 10 && s.median == 20 && s.max == 30);
+	assert_int_equal(fsb_agg_spread(rates, 0, 3, NULL, &s), -EINVAL);
+	assert_int_equal(fsb_agg_spread(rates, 3, 0, NULL, &s), -EINVAL);
+}
+
+/* A thread's own CPU clock advances with its work. */
+static void thread_cpu_clock(void **state)
+{
+	uint64_t t0 = fsb_thread_cpu_ns(), w0 = fsb_clock_ns();
+	(void)state;
+	while (fsb_clock_ns() - w0 < 20000000)
+		;
+	assert_true(fsb_thread_cpu_ns() - t0 >= 5000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +226,9 @@ int main(void)
 		cmocka_unit_test(hist_merge),
 		cmocka_unit_test(scale_decisions),
 		cmocka_unit_test(scale_share_of_space),
+		cmocka_unit_test(aggregate_is_total_over_first_start_to_last_end),
+		cmocka_unit_test(aggregate_spread_of_job_medians),
+		cmocka_unit_test(thread_cpu_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

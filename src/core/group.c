@@ -1,0 +1,413 @@
+/*
+ * The job group's implementations: a single process, and local jobs (one
+ * thread per member). See group.h.
+ */
+#include "core/group.h"
+#include "stats/clock.h"
+#include "util/error.h"
+#include "util/signals.h"
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* How often the coordinator of local jobs looks for a stop signal to
+ * forward (and forwards it again, in case a member was between its check
+ * and a blocking call when the first one came). */
+#define WAKE_PERIOD_NS 20000000L
+
+/* Order of the statuses: the higher class wins. */
+static int status_class(int s)
+{
+	if (!s)
+		return 0;
+	if (s == -EINTR)
+		return 1;
+	if (s == -ENOSPC || s == -EDQUOT)
+		return 2;
+	return 3;
+}
+
+int fsb_group_worst(int a, int b)
+{
+	return status_class(b) > status_class(a) ? b : a;
+}
+
+/* The stop word, in a mapping that processes forked later share. */
+static atomic_int *halt_map(void)
+{
+	void *m = mmap(NULL, sizeof(atomic_int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	atomic_init((atomic_int *)m, FSB_HALT_NONE);
+	return m;
+}
+
+static void halt_unmap(atomic_int *h)
+{
+	if (h)
+		munmap(h, sizeof(atomic_int));
+}
+
+/* ---- a single process ---- */
+
+static int single_barrier(struct fsb_group *g, int status, uint64_t *origin_ns)
+{
+	(void)g;
+	if (origin_ns)
+		*origin_ns = fsb_clock_ns();
+	return status;
+}
+
+static int single_reduce(struct fsb_group *g, int status, uint64_t *vals,
+			 const enum fsb_group_op *how, size_t n)
+{
+	(void)g;
+	(void)vals;
+	(void)how;
+	(void)n;
+	return status;
+}
+
+static int single_gather(struct fsb_group *g, int status, const void *mine, size_t len, void *all)
+{
+	(void)g;
+	if (all && all != mine)
+		memcpy(all, mine, len);
+	return status;
+}
+
+static void any_abort(struct fsb_group *g)
+{
+	fsb_halt_raise(g->halt, FSB_HALT_ABORT);
+}
+
+static const struct fsb_group_ops single_ops = {
+	.name = "single",
+	.barrier = single_barrier,
+	.reduce = single_reduce,
+	.gather = single_gather,
+	.abort = any_abort,
+};
+
+int fsb_group_single_init(struct fsb_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->ops = &single_ops;
+	g->size = 1;
+	g->halt = halt_map();
+	if (!g->halt) {
+		int err = -errno;
+
+		fsb_err_errno(err, "cannot map the jobs' stop word");
+		return err;
+	}
+	return 0;
+}
+
+void fsb_group_single_release(struct fsb_group *g)
+{
+	halt_unmap(g->halt);
+	g->halt = NULL;
+}
+
+/* ---- local jobs: threads ---- */
+
+enum coll_kind { COLL_BARRIER, COLL_REDUCE, COLL_GATHER };
+
+/* What a member brings to a collective; its results go back through the
+ * pointers, written by the last member to arrive while the others wait
+ * (so every buffer named here is alive). */
+struct deposit {
+	int status;
+	int *result;
+	uint64_t *origin_ns;
+	uint64_t *vals;
+	const void *mine;
+	void *all;
+};
+
+struct local {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* a collective completed */
+	pthread_cond_t done_cv; /* a member finished */
+	unsigned size, arrived, finished;
+	uint64_t gen;
+	enum coll_kind kind;
+	const enum fsb_group_op *how;
+	size_t n, len;
+	bool go, cancel, mismatch;
+	struct deposit *dep;
+	struct fsb_group *members;
+	pthread_t *threads;
+	bool *ended;
+	int (*fn)(struct fsb_group *g, void *arg);
+	void *arg;
+	int *rcs;
+};
+
+static uint64_t combine_one(enum fsb_group_op op, uint64_t a, uint64_t b)
+{
+	switch (op) {
+	case FSB_GROUP_SUM:
+		return a + b;
+	case FSB_GROUP_MIN:
+		return b < a ? b : a;
+	case FSB_GROUP_MAX:
+		break;
+	}
+	return b > a ? b : a;
+}
+
+/* The last member to arrive: combine everyone's deposits. Under the lock. */
+static void complete(struct local *L)
+{
+	int worst = 0;
+	uint64_t now = fsb_clock_ns();
+
+	for (unsigned k = 0; k < L->size; k++)
+		worst = fsb_group_worst(worst, L->dep[k].status);
+	/* Members that disagree on the collective is a bug in the runner:
+	 * every member fails rather than mixing up their data. */
+	if (L->mismatch)
+		worst = -EPROTO;
+	switch (L->kind) {
+	case COLL_BARRIER:
+		/* One origin for all: they share the clock, and the moment the
+		 * last one arrived is when every member may go. */
+		for (unsigned k = 0; k < L->size; k++)
+			if (L->dep[k].origin_ns)
+				*L->dep[k].origin_ns = now;
+		break;
+	case COLL_REDUCE:
+		for (size_t i = 0; i < L->n && !L->mismatch; i++) {
+			uint64_t acc = L->dep[0].vals[i];
+
+			for (unsigned k = 1; k < L->size; k++)
+				acc = combine_one(L->how[i], acc, L->dep[k].vals[i]);
+			for (unsigned k = 0; k < L->size; k++)
+				L->dep[k].vals[i] = acc;
+		}
+		break;
+	case COLL_GATHER:
+		for (unsigned k = 0; k < L->size && L->dep[0].all && !L->mismatch; k++)
+			memcpy((char *)L->dep[0].all + k * L->len, L->dep[k].mine, L->len);
+		break;
+	}
+	for (unsigned k = 0; k < L->size; k++)
+		*L->dep[k].result = worst;
+	L->mismatch = false;
+	L->arrived = 0;
+	L->gen++;
+	pthread_cond_broadcast(&L->cv);
+}
+
+static int collective(struct fsb_group *g, enum coll_kind kind, struct deposit *d,
+		      const enum fsb_group_op *how, size_t n, size_t len)
+{
+	struct local *L = g->priv;
+	int result = 0;
+
+	pthread_mutex_lock(&L->mu);
+	d->result = &result;
+	L->dep[g->rank] = *d;
+	if (!L->arrived) {
+		L->kind = kind;
+		L->how = how;
+		L->n = n;
+		L->len = len;
+	} else if (L->kind != kind || L->n != n || L->len != len) {
+		L->mismatch = true;
+	}
+	if (++L->arrived == L->size) {
+		complete(L);
+	} else {
+		uint64_t gen = L->gen;
+
+		while (gen == L->gen)
+			pthread_cond_wait(&L->cv, &L->mu);
+	}
+	pthread_mutex_unlock(&L->mu);
+	return result;
+}
+
+static int local_barrier(struct fsb_group *g, int status, uint64_t *origin_ns)
+{
+	struct deposit d = { .status = status, .origin_ns = origin_ns };
+
+	return collective(g, COLL_BARRIER, &d, NULL, 0, 0);
+}
+
+static int local_reduce(struct fsb_group *g, int status, uint64_t *vals,
+			const enum fsb_group_op *how, size_t n)
+{
+	struct deposit d = { .status = status, .vals = vals };
+
+	return collective(g, COLL_REDUCE, &d, how, n, 0);
+}
+
+static int local_gather(struct fsb_group *g, int status, const void *mine, size_t len, void *all)
+{
+	struct deposit d = { .status = status, .mine = mine, .all = g->rank ? NULL : all };
+
+	return collective(g, COLL_GATHER, &d, NULL, 0, len);
+}
+
+static const struct fsb_group_ops local_ops = {
+	.name = "local",
+	.barrier = local_barrier,
+	.reduce = local_reduce,
+	.gather = local_gather,
+	.abort = any_abort,
+};
+
+static void *member_main(void *p)
+{
+	struct fsb_group *g = p;
+	struct local *L = g->priv;
+	bool run;
+	int rc = 0;
+
+	/* Every member starts once all exist: a member that started alone
+	 * would wait in its first collective for one that never came. */
+	pthread_mutex_lock(&L->mu);
+	while (!L->go && !L->cancel)
+		pthread_cond_wait(&L->cv, &L->mu);
+	run = !L->cancel;
+	pthread_mutex_unlock(&L->mu);
+	if (run)
+		rc = L->fn(g, L->arg);
+	pthread_mutex_lock(&L->mu);
+	L->rcs[g->rank] = rc;
+	L->ended[g->rank] = true;
+	L->finished++;
+	pthread_cond_signal(&L->done_cv);
+	pthread_mutex_unlock(&L->mu);
+	return NULL;
+}
+
+static void local_free(struct local *L)
+{
+	if (!L)
+		return;
+	if (L->members)
+		halt_unmap(L->members[0].halt);
+	pthread_cond_destroy(&L->done_cv);
+	pthread_cond_destroy(&L->cv);
+	pthread_mutex_destroy(&L->mu);
+	free(L->dep);
+	free(L->members);
+	free(L->threads);
+	free(L->ended);
+	free(L);
+}
+
+static struct local *local_new(unsigned n)
+{
+	struct local *L = calloc(1, sizeof(*L));
+	pthread_condattr_t ca;
+	atomic_int *halt;
+
+	if (!L)
+		return NULL;
+	pthread_mutex_init(&L->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&L->cv, NULL);
+	pthread_cond_init(&L->done_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	L->size = n;
+	L->dep = calloc(n, sizeof(*L->dep));
+	L->members = calloc(n, sizeof(*L->members));
+	L->threads = calloc(n, sizeof(*L->threads));
+	L->ended = calloc(n, sizeof(*L->ended));
+	halt = L->members ? halt_map() : NULL;
+	if (!L->dep || !L->members || !L->threads || !L->ended || !halt) {
+		halt_unmap(halt);
+		free(L->members);
+		L->members = NULL;
+		local_free(L);
+		return NULL;
+	}
+	for (unsigned k = 0; k < n; k++)
+		L->members[k] = (struct fsb_group){
+			.ops = &local_ops, .rank = k, .size = n, .halt = halt, .priv = L
+		};
+	return L;
+}
+
+/* The calling thread while the members run: forward stop signals. */
+static void coordinate(struct local *L)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&L->mu);
+	while (L->finished < L->size) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += WAKE_PERIOD_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&L->done_cv, &L->mu, &until);
+		if (!fsb_stop_requested())
+			continue;
+		for (unsigned k = 0; k < L->size; k++)
+			if (!L->ended[k])
+				fsb_signals_wake(L->threads[k]);
+	}
+	pthread_mutex_unlock(&L->mu);
+}
+
+int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
+{
+	struct local *L;
+	unsigned made = 0;
+	int err = 0;
+
+	if (!n)
+		return -EINVAL;
+	L = local_new(n);
+	if (!L) {
+		fsb_err("cannot set up %u jobs: out of memory", n);
+		return -ENOMEM;
+	}
+	L->fn = fn;
+	L->arg = arg;
+	L->rcs = rcs;
+	err = fsb_signals_wake_install();
+	if (err) {
+		fsb_err_errno(err, "cannot set up %u jobs", n);
+		local_free(L);
+		return err;
+	}
+	for (; made < n; made++) {
+		int r = pthread_create(&L->threads[made], NULL, member_main, &L->members[made]);
+
+		if (r) {
+			err = -r;
+			fsb_err_errno(err, "cannot start job %u of %u", made, n);
+			break;
+		}
+	}
+	pthread_mutex_lock(&L->mu);
+	if (err)
+		L->cancel = true;
+	else
+		L->go = true;
+	pthread_cond_broadcast(&L->cv);
+	pthread_mutex_unlock(&L->mu);
+	if (!err)
+		coordinate(L);
+	for (unsigned k = 0; k < made; k++)
+		pthread_join(L->threads[k], NULL);
+	local_free(L);
+	return err;
+}

@@ -1,0 +1,129 @@
+#!/bin/bash
+# fsbench run --engine psync|io_uring --iodepth N: write, rewrite, read,
+# seeks, randread and randwrite through both engines, with jobs, every
+# block verified (on tmpfs, and as root on ext4 over a loop device with
+# --cache=direct). A block corrupted under a reader is caught, through
+# either engine: one line naming the job, the file and the offset, exit 1,
+# nothing left. A job whose file cannot be opened (a directory in its
+# place: root ignores permission bits) stops every job: one line names
+# that job, and every job's files are gone.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
+tmpdir T || exit 1
+D=$T/d
+mkdir "$D"
+if is_root; then
+	mount_tmpfs "$D" size=256m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
+fi
+
+BLOCK=(--tests write,rewrite,read,seeks,randread,randwrite --size 4m --repeat 1 --min-time 0.05
+	--seeks 1024)
+
+# run_ok NAME DIR ARGS...: exit 0, no scratch left, the JSON in $T/NAME.json.
+run_ok() {
+	local name=$1 dir=$2 rc; shift 2
+	"$FSBENCH" run --quiet "$@" --format json -o "$T/$name.json" "$dir" 2>"$T/$name.err"; rc=$?
+	if [ $rc -eq 0 ] && no_scratch_left "$dir"; then
+		ok "$name: fsbench run $* exits 0, no scratch left"
+	else
+		nok "$name: fsbench run $* exits 0, no scratch left (exit $rc)"; diag "$T/$name.err"
+		return 1
+	fi
+}
+ENGINE_CHECK='
+eng, depth = argv[0], int(argv[1])
+assert d["params"]["engine"] == eng and d["params"]["iodepth"] == depth, d["params"]
+ids = [t["id"] for t in d["tests"]]
+assert ids == ["write", "rewrite", "read", "seeks", "randread", "randwrite"], ids
+for t in d["tests"]:
+    assert t["median"] > 0 and t["latency_us"]["p50"] > 0, t["id"]
+'
+
+for eng in psync io_uring; do
+	for depth in 1 8; do
+		if run_ok "$eng-$depth" "$D" "${BLOCK[@]}" --engine "$eng" --iodepth "$depth" \
+			--jobs 2 --shared-file; then
+			check "$eng at depth $depth, 2 jobs on a shared file: every block verified" \
+				pycheck "$T/$eng-$depth.json" "$ENGINE_CHECK" "$eng" "$depth"
+		fi
+	done
+done
+if is_root; then
+	if make_fs ext4 256m; then
+		for eng in psync io_uring; do
+			if run_ok "ext4-$eng" "$FS_MNT" "${BLOCK[@]}" --size 8m --engine "$eng" \
+				--iodepth 16 --jobs 2 --cache direct; then
+				check "ext4, O_DIRECT, $eng at depth 16, 2 jobs: every block verified" \
+					pycheck "$T/ext4-$eng.json" "$ENGINE_CHECK" "$eng" 16
+			fi
+		done
+	else
+		nok "make ext4 on a loop device"
+	fi
+else
+	skip "ext4 on a loop device, O_DIRECT, both engines" "needs root"
+fi
+
+# ---- spoiling a job's file while the jobs run ----
+# spoil NAME FILE ACTION WANT ARGS...: run fsbench in the background; once
+# job-1's FILE exists in full (size $SIZE), do ACTION to it (a shell command
+# with $F the file), then expect exit 1, one line matching WANT, no scratch
+# and no process left.
+SIZE=$((8 << 20))
+spoil() {
+	local name=$1 file=$2 action=$3 want=$4 pid n=400 F rc; shift 4
+	"$FSBENCH" run --quiet "$@" "$D" >/dev/null 2>"$T/$name.err" &
+	pid=$!
+	F=""
+	while [ $n -gt 0 ] && kill -0 $pid 2>/dev/null; do
+		F=$(compgen -G "$D/fsbench.*/job-1/$file" | head -1)
+		[ -n "$F" ] && [ "$(stat -c %s "$F" 2>/dev/null || echo 0)" -ge $SIZE ] && break
+		F=""
+		sleep 0.02
+		n=$((n - 1))
+	done
+	if [ -z "$F" ]; then
+		kill -KILL $pid 2>/dev/null; wait $pid
+		nok "$name: job-1's $file never appeared (or fsbench ended first)"
+		diag "$T/$name.err"
+		return
+	fi
+	eval "$action"
+	wait $pid; rc=$?
+	if [ $rc -eq 1 ] && one_line "$T/$name.err" && grep -qE "$want" "$T/$name.err"; then
+		ok "$name: exit 1, one line: $(cat "$T/$name.err")"
+	else
+		nok "$name: exit 1 and one line matching '$want' (exit $rc)"; diag "$T/$name.err"
+	fi
+	check "$name: no scratch left (every job's files removed)" no_scratch_left "$D"
+	check "$name: no process left" test -z "$(pgrep -f -- "$D" | grep -vx "$$")"
+}
+
+# A chunk of zeros at offset 0 of job 1's file: the next run reads it.
+ZERO='dd if=/dev/zero of="$F" bs=4096 count=1 conv=notrunc status=none'
+LONG=(--repeat 40 --min-time 0.1 --size 8m --jobs 3)
+spoil "read, psync, a zeroed chunk" block.dat "$ZERO" \
+	"^fsbench: job 1: read: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
+	--tests read "${LONG[@]}"
+spoil "read, io_uring depth 8, a zeroed chunk" block.dat "$ZERO" \
+	"^fsbench: job 1: read: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
+	--tests read --engine io_uring --iodepth 8 "${LONG[@]}"
+spoil "randread, io_uring depth 8, a zeroed block" random.dat "$ZERO" \
+	"^fsbench: job 1: randread: data mismatch in '.*/job-1/random.dat' at offset 0: not fsbench data" \
+	--tests randread --engine io_uring --iodepth 8 --block-size 4k "${LONG[@]}"
+spoil "rewrite, io_uring depth 4, a zeroed chunk" block.dat "$ZERO" \
+	"^fsbench: job 1: rewrite: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
+	--tests rewrite --engine io_uring --iodepth 4 "${LONG[@]}"
+spoil "seeks, a zeroed file" block.dat \
+	'dd if=/dev/zero of="$F" bs=1M count=8 conv=notrunc status=none' \
+	"^fsbench: job 1: seeks: seeker [0-9] found a data mismatch in '.*/job-1/block.dat'" \
+	--tests seeks --seeks 20000 "${LONG[@]}"
+# A directory where job 1's file must be opened: its next setup fails
+# (or the read of what it opened, if the swap fell between its prepare and
+# its open).
+spoil "a job that fails" block.dat 'rm -f "$F" && mkdir "$F"' \
+	"^fsbench: job 1: read: cannot (open|read) '.*/job-1/block.dat'.*: Is a directory" \
+	--tests read "${LONG[@]}"
+
+done_testing
