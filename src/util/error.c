@@ -9,7 +9,7 @@
 
 /*
  * The open capture scopes, innermost first, and the held errors: per
- * thread, so that the jobs of a run (threads, core/group.h) each keep
+ * thread, so that the jobs of a run (threads of the job group) each keep
  * their own first error and the runner can name the job that failed.
  */
 static _Thread_local struct fsb_err_scope *scopes;

@@ -22,7 +22,7 @@
  *     that fails must leave the scratch files whole for the next attempt
  *     (or remove them), never half-rewritten.
  *   - Jobs (--jobs N): N copies of the test run at once, started together
- *     (core/group.h). A workload knows only ctx->job, ctx->njobs and its
+ *     by the runner's job group). A workload knows only ctx->job, ctx->njobs and its
  *     directory: its own (ctx->dir is the job's sub-directory), or shared
  *     (ctx->shared: a file test works on its own range of the one file,
  *     [job * range, (job + 1) * range); a metadata test prefixes its names
@@ -83,7 +83,7 @@ struct fsb_config {
 	unsigned file_dirs;	 /* --files N:max:min:dirs (0 = one dir) */
 	enum fsb_links links;
 	bool sync; /* --sync: fsync files and directories */
-	/* jobs (core/group.h) */
+	/* jobs (the runner's job group) */
 	unsigned jobs;	      /* --jobs: copies of each test at once (0: 1) */
 	bool shared_file;     /* --shared-file: the file tests' jobs share one file */
 	bool shared_dir;      /* --shared-dir: the metadata jobs share one directory */
