@@ -43,7 +43,7 @@ struct fsb_error {
  * Warnings are never captured. Only the process that opened a scope
  * captures: a child forked meanwhile prints its errors as usual. Scopes
  * are per thread: a thread sees only the scopes it opened (a job thread
- * opens its own; see core/group.h). The scope lives on the caller's
+ * opens its own: the runner's job group). The scope lives on the caller's
  * stack; end it before it goes out of scope.
  */
 struct fsb_err_scope {
