@@ -377,6 +377,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 		t->latency.p50_us = (double)fsb_hist_percentile(all, 50) / 1e3;
 		t->latency.p99_us = (double)fsb_hist_percentile(all, 99) / 1e3;
 		t->latency.p999_us = (double)fsb_hist_percentile(all, 99.9) / 1e3;
+		if (fsb_test_set_hist(t, all))
+			goto out;
 	}
 	if (m->rn->diskstat_path && have_dev) {
 		t->has_device = true;
