@@ -1007,9 +1007,11 @@ static void test_writer_output_file(void **state)
 static void test_writer_kinds(void **state)
 {
 	(void)state;
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN), "text|bonnie|bonnie++|csv|json");
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE), "text|lifecycle|json");
-	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json");
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN),
+			    "text|bonnie|bonnie++|csv|json|markdown");
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE),
+			    "text|lifecycle|json|markdown");
+	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json|markdown");
 	for (const char *const *n = (const char *const[]){ "text", "json", NULL }; *n; n++) {
 		assert_non_null(fsb_writer_select(*n, "run"));
 		assert_non_null(fsb_writer_select(*n, "lifecycle"));
