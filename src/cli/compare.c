@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"ids, other jobs as rows 'fio:JOB:DIRECTION'). Each is a single run.\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT   text (default), json or csv\n"
+	"  -f, --format FMT   text (default), json, csv or markdown (GitHub tables)\n"
 	"  -o, --output FILE  write to FILE, not stdout: a file is replaced atomically,\n"
 	"                     a device or FIFO written; never an input (see fsbench(1))\n"
 	"  -h, --help         this text\n"

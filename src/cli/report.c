@@ -6,15 +6,17 @@
 #include "cli/options.h"
 #include "report/compare.h"
 #include "report/html.h"
+#include "report/markdown.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/signals.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: fsbench report [OPTIONS] RESULT... -o OUT.html\n"
+	"usage: fsbench report [OPTIONS] RESULT... -o OUT.html|OUT.md\n"
 	"\n"
 	"Make one self-contained HTML page from result files of 'fsbench run',\n"
 	"'fsbench lifecycle' or 'fsbench matrix' (a matrix file gives one input per\n"
@@ -22,14 +24,19 @@ static const char usage_text[] =
 	"them and marked as imported: host and parameters, the setups, a summary\n"
 	"table with the speed of each input relative to the first, one bar chart per\n"
 	"test (median, with a whisker from the lowest to the highest run), the\n"
-	"lifecycle phases, the latency table and how the figures were measured. The\n"
-	"page uses inline CSS and SVG only: no scripts, no network.\n"
+	"lifecycle phases, the latency table and how the figures were measured. For\n"
+	"results that keep latency histograms it also draws a latency CDF per test, a\n"
+	"strip chart of every run and, for jobs, a bar per job. The page uses inline\n"
+	"CSS and SVG only: no scripts, no network. --format markdown writes the\n"
+	"inputs, the figures and the latency as GitHub tables instead.\n"
 	"\n"
 	"A difference is called significant only when both figures were measured at\n"
 	"least twice and their [min, max] ranges do not overlap; otherwise it is\n"
 	"marked '~' (within the measured spread).\n"
 	"\n"
 	"Options:\n"
+	"  -f, --format FMT   html (default) or markdown (tables for a wiki or a pull\n"
+	"                     request)\n"
 	"  -o, --output FILE  the page to write (required): '-' for stdout; a file is\n"
 	"                     replaced atomically, a device or FIFO written; never an\n"
 	"                     input (see fsbench(1))\n"
@@ -41,10 +48,16 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 }
 
+static const char *report_formats(void)
+{
+	return "html|markdown";
+}
+
 const struct fsb_cmd_spec fsb_report_spec = {
 	.name = "report",
-	.common = FSB_OPT_BASIC | FSB_OPT_OUTPUT,
+	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
 	.operands = FSB_VAL_FILE,
+	.formats = report_formats,
 };
 
 static int render(FILE *out, const void *ctx)
@@ -54,21 +67,34 @@ static int render(FILE *out, const void *ctx)
 	return fsb_html_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set), set->n);
 }
 
+static int render_markdown(FILE *out, const void *ctx)
+{
+	const struct fsb_compare_set *set = ctx;
+
+	return fsb_markdown_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set),
+				  set->n);
+}
+
 int fsb_cmd_report(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
 	struct fsb_common co;
 	struct fsb_output dest = { 0 };
+	bool md;
 	int i, rc = fsb_cli_getopt(&fsb_report_spec, argc, argv, NULL, NULL, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;
+	if (co.format && strcmp(co.format, "html") && strcmp(co.format, "markdown"))
+		return fsb_opt_bad("--format", co.format, report_formats());
+	md = co.format && !strcmp(co.format, "markdown");
 	if (i >= argc) {
 		fsb_err("report: no result files (see --help)");
 		return FSB_EXIT_USAGE;
 	}
 	if (!co.output) {
-		fsb_err("report: no output file: give -o OUT.html (or -o - for stdout)");
+		fsb_err("report: no output file: give -o OUT.%s (or -o - for stdout)",
+			md ? "md" : "html");
 		return FSB_EXIT_USAGE;
 	}
 	/* Before any file is read: -o is never one of them. */
@@ -81,7 +107,7 @@ int fsb_cmd_report(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_output(&dest, "html", render, &set))
+	if (!fsb_output(&dest, md ? "md" : "html", md ? render_markdown : render, &set))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())

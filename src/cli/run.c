@@ -55,7 +55,8 @@ static const char usage_text[] =
 	"  -f, --format VIEW      %s (default text)\n"
 	"  -o, --output FILE      write the report to FILE, not stdout: a file is replaced\n"
 	"                         atomically, a device or FIFO written (see fsbench(1))\n"
-	"      --progress WHEN    auto (on a terminal), always or never\n"
+	"      --progress WHEN    auto (on a terminal), always, never, or json (JSON\n"
+	"                         lines on stderr for wrappers)\n"
 	"  -q, --quiet            no progress and no warnings\n"
 	"  -h, --help             this text\n"
 	"  -V, --version          the version\n";

@@ -457,15 +457,18 @@ static int run_phases(const struct lc_run *run, const struct fsb_config *cfg,
 		.dir = run->scratch,
 		.ext = &run->lc,
 		.diskstat_path = run->statpath[0] ? run->statpath : NULL,
-		.progress = !p->quiet && fsb_progress_enabled(p->progress),
-		.progress_prefix = p->progress_prefix,
 	};
-	struct fsb_runner rn_mkfs = rn;
+	struct fsb_runner rn_mkfs;
+	struct fsb_prog prog;
 	int err = 0;
 
+	fsb_prog_init(&prog, p->progress, p->quiet, p->progress_prefix, p->nops, cfg->repeat,
+		      (double)cfg->min_time_ns / 1e9, fsb_clock_ns());
+	rn.prog = &prog;
+	rn_mkfs = rn;
 	cfg_mkfs.repeat = p->repeat_set ? cfg->repeat : FSB_LC_MKFS_REPEAT;
 	rn_mkfs.cfg = &cfg_mkfs;
-	if (rn.progress)
+	if (prog.on)
 		fsb_progress_timer_start(250);
 	for (size_t i = 0; i < p->nops && !err; i++) {
 		bool mkfs_phase = !strncmp(p->ops[i]->name, "mkfs", 4);
@@ -474,8 +477,9 @@ static int run_phases(const struct lc_run *run, const struct fsb_config *cfg,
 		if (!err && fsb_stop_requested())
 			err = -EINTR;
 	}
-	if (rn.progress)
+	if (prog.on)
 		fsb_progress_timer_stop();
+	fsb_prog_done(&prog, err, fsb_clock_ns());
 	return err;
 }
 

@@ -11,11 +11,13 @@
  */
 #include "core/matrix.h"
 #include "core/guest.h"
+#include "core/progress.h"
 #include "device/fill.h"
 #include "device/image.h"
 #include "device/loop.h"
 #include "device/mkfs.h"
 #include "device/mount.h"
+#include "stats/clock.h"
 #include "util/marker.h"
 #include "util/scratch.h"
 #include "util/signals.h"
@@ -47,8 +49,8 @@ struct mx_ctx {
 	/* our scratch dir under workdir (real path); room left for file names */
 	char work[PATH_MAX - 128];
 	bool work_made;
-	bool kept; /* an image was kept: keep the work dir */
-	bool progress;
+	bool kept;				/* an image was kept: keep the work dir */
+	struct fsb_prog prog;			/* the setups' steps (each run has its own) */
 	size_t k;				/* setup k of nselected, for progress */
 	char prefix[FSB_MATRIX_MAX_LABEL + 48]; /* "[k/n] label ": the runner's */
 };
@@ -135,22 +137,29 @@ int fsb_matrix_mkfs_devices(const char *tmpl, size_t n, const char **why)
 
 /* ---- progress and failures ---- */
 
-static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
+static void progress(struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void progress(const struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
+static void progress(struct mx_ctx *m, const struct fsb_matrix_setup *s, const char *fmt, ...)
 {
 	va_list ap;
-	char label[4 * FSB_MATRIX_MAX_LABEL + 8];
+	char label[4 * FSB_MATRIX_MAX_LABEL + 8], what[1024],
+		line[sizeof(label) + sizeof(what) + 48];
 
-	if (!m->progress)
+	if (!m->prog.on)
 		return;
-	fprintf(stderr, "[%zu/%zu] %s: ", m->k, m->p->nselected,
-		fsb_text_safe(s->label, 0, label, sizeof(label)));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (m->prog.json) {
+		/* JSON escapes what it must itself; the label stays as it is. */
+		snprintf(line, sizeof(line), "[%zu/%zu] %s", m->k, m->p->nselected, what);
+		fsb_prog_note(&m->prog, s->label, line);
+		return;
+	}
+	snprintf(line, sizeof(line), "[%zu/%zu] %s: %s", m->k, m->p->nselected,
+		 fsb_text_safe(s->label, 0, label, sizeof(label)), what);
+	fsb_prog_note(&m->prog, NULL, line);
 }
 
 /*
@@ -755,7 +764,7 @@ static int execute(struct mx_ctx *m, struct fsb_matrix_doc *doc)
 		fsb_err("matrix: out of memory");
 		return -ENOMEM;
 	}
-	m->progress = fsb_progress_enabled(m->p->progress);
+	fsb_prog_init(&m->prog, m->p->progress, false, NULL, 0, 0, 0, fsb_clock_ns());
 	for (size_t i = 0; i < cfg->nsetups; i++) {
 		const struct fsb_matrix_setup *s = &cfg->setups[i];
 		struct fsb_matrix_entry *e;

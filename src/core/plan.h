@@ -8,19 +8,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* --progress: progress lines on stderr. */
-enum fsb_progress { FSB_PROGRESS_AUTO, FSB_PROGRESS_ALWAYS, FSB_PROGRESS_NEVER };
+/* --progress: progress on stderr (json: one JSON object per line). */
+enum fsb_progress {
+	FSB_PROGRESS_AUTO,
+	FSB_PROGRESS_ALWAYS,
+	FSB_PROGRESS_NEVER,
+	FSB_PROGRESS_JSON,
+};
 
-/* "auto", "always", "never". */
+/* "auto", "always", "never", "json". */
 const char *fsb_progress_name(enum fsb_progress p);
 
 /* The setting called name. 0, or -EINVAL. Pure. */
 int fsb_progress_parse(const char *name, enum fsb_progress *p);
 
-/* "auto|always|never" (util/vocab.h). Static. */
+/* "auto|always|never|json" (util/vocab.h). Static. */
 const char *fsb_progress_names(void);
 
-/* Whether to show progress lines for this setting (auto: stderr is a terminal). */
+/* Whether to show progress for this setting (auto: stderr is a terminal;
+ * json: always). */
 bool fsb_progress_enabled(enum fsb_progress p);
 
 /* A seed for runs without --seed (time and pid; recorded in the result). */

@@ -11,6 +11,7 @@
 #include "device/diskstat.h"
 #include "device/fsinfo.h"
 #include "engines/engine.h"
+#include "stats/clock.h"
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
@@ -222,7 +223,8 @@ struct jobs_run {
 	const struct fsb_config *cfg;
 	const char *scratch;
 	const char *statpath;
-	bool cow, progress;
+	bool cow;
+	struct fsb_prog *prog; /* member 0's progress printer */
 	struct fsb_result *res;
 	/* Local jobs: each member's first error, and whether it described
 	 * one itself (not only the others' failure passed on). */
@@ -240,8 +242,7 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 		.group = g,
 		.job_dir = job_dir,
 		.diskstat_path = j->statpath,
-		.progress = j->progress,
-		.progress_prefix = j->p->progress_prefix,
+		.prog = g->rank ? NULL : j->prog,
 		.cow = j->cow,
 	};
 	int err = 0;
@@ -325,14 +326,17 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		.scratch = scratch,
 		.statpath = statpath,
 		.cow = cow,
-		.progress = !p->quiet && fsb_progress_enabled(p->progress),
 		.res = res,
 	};
 	unsigned n = cfg->jobs ? cfg->jobs : 1;
 	struct fsb_group one;
+	struct fsb_prog prog;
 	int err = 0;
 
-	if (j.progress)
+	fsb_prog_init(&prog, p->progress, p->quiet, p->progress_prefix, p->nops, cfg->repeat,
+		      (double)cfg->min_time_ns / 1e9, fsb_clock_ns());
+	j.prog = &prog;
+	if (prog.on)
 		fsb_progress_timer_start(250);
 	if (n > 1) {
 		err = run_jobs(&j, n);
@@ -341,8 +345,9 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		err = run_tests(&j, &one, NULL);
 		fsb_group_single_release(&one);
 	}
-	if (j.progress)
+	if (prog.on)
 		fsb_progress_timer_stop();
+	fsb_prog_done(&prog, err, fsb_clock_ns());
 	return err;
 }
 

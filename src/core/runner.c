@@ -39,29 +39,24 @@ struct progress_state {
 	uint64_t start_ns;
 };
 
+static const char *unit_name(enum fsb_work_unit u);
+
 static void show_progress(struct fsb_sink *out)
 {
 	struct progress_state *ps = out->progress_arg;
 	uint64_t now = fsb_clock_ns();
-	double secs = (double)(now - ps->start_ns) / 1e9;
+	double secs = (double)(now - ps->start_ns) / 1e9, pct = -1, rate = -1;
 	uint64_t done = ps->ops->work_unit == FSB_WORK_BYTES ? out->bytes : out->ops;
-	char rate[32] = "", prefix[160];
 
 	fsb_progress_due = 0;
-	/* The prefix may name a setup from a file: no control bytes on the line. */
-	fsb_text_safe(ps->rn->progress_prefix, 40, prefix, sizeof(prefix));
-	/* Job 0's own pace, times the jobs: an estimate of the aggregate. */
-	if (secs > 0 && ps->ops->work_unit != FSB_WORK_TIME)
-		fsb_unit_format_rate((double)done * ps->njobs / secs,
-				     ps->ops->work_unit == FSB_WORK_BYTES, rate, sizeof(rate));
-	if (ps->ops->work_unit == FSB_WORK_TIME)
-		fprintf(stderr, "\r\033[K%s%-12s run %u/%u  %.1f s", prefix, ps->ops->name, ps->run,
-			ps->runs, secs);
-	else
-		fprintf(stderr, "\r\033[K%s%-12s run %u/%u %3.0f%%  %s", prefix, ps->ops->name,
-			ps->run, ps->runs, ps->work ? 100.0 * (double)done / (double)ps->work : 0.0,
-			rate);
-	fflush(stderr);
+	if (ps->ops->work_unit != FSB_WORK_TIME) {
+		pct = ps->work ? 100.0 * (double)done / (double)ps->work : 0;
+		/* Job 0's own pace, times the jobs: an estimate of the aggregate. */
+		if (secs > 0)
+			rate = (double)done * ps->njobs / secs;
+	}
+	fsb_prog_tick(ps->rn->prog, ps->run, ps->runs, pct, rate, unit_name(ps->ops->work_unit),
+		      secs, now);
 }
 
 /* What a member tells member 0 about its part of a run. */
@@ -143,7 +138,7 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 		res->have_dev = rn->diskstat_path && !fsb_diskstat_read(rn->diskstat_path, &d0);
 		if (res->have_dev && m->inflight_path[0])
 			sampler = fsb_inflight_start(m->inflight_path);
-		if (rn->progress) {
+		if (rn->prog && rn->prog->on) {
 			sink.progress = show_progress;
 			sink.progress_arg = ps;
 			ps->work = ctx->work;
@@ -377,6 +372,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 		t->latency.p50_us = (double)fsb_hist_percentile(all, 50) / 1e3;
 		t->latency.p99_us = (double)fsb_hist_percentile(all, 99) / 1e3;
 		t->latency.p999_us = (double)fsb_hist_percentile(all, 99.9) / 1e3;
+		if (fsb_test_set_hist(t, all))
+			goto out;
 	}
 	if (m->rn->diskstat_path && have_dev) {
 		t->has_device = true;
@@ -432,6 +429,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		m.g = &single;
 	}
 	root = m.g->rank == 0;
+	if (root)
+		fsb_prog_test_start(rn->prog, ops->name, fsb_clock_ns());
 	shared = m.g->size > 1 &&
 		 ((ops->flags & FSB_WL_NAMES) ? cfg->shared_dir : cfg->shared_file);
 	ctx.dir = shared || !rn->job_dir ? rn->dir : rn->job_dir;
@@ -566,8 +565,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	}
 	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, res);
 out:
-	if (rn->progress && root)
-		fprintf(stderr, "\r\033[K");
+	if (root)
+		fsb_prog_test_end(rn->prog, err, fsb_clock_ns());
 	free(all);
 	free(hist);
 	free(runs);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/group.h"
+#include "core/progress.h"
 #include "report/result.h"
 #include "workloads/workload.h"
 
@@ -18,12 +19,12 @@ struct fsb_runner {
 	 * not share (no --shared-file / --shared-dir) works. */
 	struct fsb_group *group;
 	const char *job_dir;
-	const void *ext;	     /* passed to workloads as ctx->ext */
-	const char *diskstat_path;   /* /sys/.../stat of the device, or NULL */
-	bool progress;		     /* progress lines on stderr */
-	const char *progress_prefix; /* before each progress line, e.g. the matrix's
-	                               * "[2/5] ext3-wb "; may be NULL */
-	bool cow;		     /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
+	const void *ext;	   /* passed to workloads as ctx->ext */
+	const char *diskstat_path; /* /sys/.../stat of the device, or NULL */
+	/* The progress printer (core/progress.h), which member 0 tells of
+	 * each test's start, ticks and end; NULL: none. */
+	struct fsb_prog *prog;
+	bool cow; /* dir is on a copy-on-write fs (fsb_fsinfo_is_cow) */
 };
 
 /*

@@ -3,6 +3,7 @@
  * renders a finished table and never measures or reads files.
  */
 #include "report/compare.h"
+#include "report/markdown.h"
 #include "report/writer.h"
 #include "util/text.h"
 #include "util/units.h"
@@ -442,6 +443,7 @@ static const struct fsb_compare_view views[] = {
 	{ "text", "txt", fsb_compare_write_text },
 	{ "json", "json", fsb_compare_write_json },
 	{ "csv", "csv", fsb_compare_write_csv },
+	{ "markdown", "md", fsb_compare_write_markdown },
 };
 
 const struct fsb_compare_view *fsb_compare_view_find(const char *name)

@@ -15,6 +15,7 @@
  */
 #include "report/html.h"
 #include "report/compare.h"
+#include "report/html_charts.h"
 #include "report/html_out.h"
 #include "util/error.h"
 #include "util/modes.h"
@@ -38,14 +39,9 @@ struct page {
 	size_t *doc_col; /* column of each document */
 };
 
-/* Eight colours that stay apart in print and for common colour blindness. */
-static const char *const palette[] = {
-	"#3366cc", "#e6862e", "#2e9e5b", "#c44e9c", "#7f62c4", "#b8962a", "#2a9fb5", "#6b7280",
-};
-
 static const char *colour(size_t col)
 {
-	return palette[col % (sizeof(palette) / sizeof(palette[0]))];
+	return fsb_html_colour(col);
 }
 
 static bool has_kind(const struct page *p, const char *kind)
@@ -1052,7 +1048,9 @@ static void write_latency(struct page *p)
 			fsb_html_lit(w, "</tr>\n");
 		}
 	}
-	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
+	fsb_html_lit(w, "</tbody></table></div>\n");
+	fsb_html_cdf_charts(w, t);
+	fsb_html_lit(w, "</section>\n");
 }
 
 /* ---- how measured -------------------------------------------------------------- */
@@ -1335,6 +1333,8 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *
 	write_results(&p);
 	write_lifecycle(&p);
 	write_latency(&p);
+	fsb_html_runs_section(&w, &p.tab);
+	fsb_html_jobs_section(&w, &p.tab);
 	write_method(&p);
 	fsb_html_lit(&w, "<footer>Made by fsbench " FSB_VERSION ". This page is self-contained: "
 			 "it needs no network and runs no scripts.</footer>\n</main>\n</body>\n"

@@ -185,6 +185,29 @@ static void build_per_job(struct jbuild *b, struct json_object *o, const struct 
 		put(b, o, "cpu_pct", double_array(b, t->job_cpu_pct, t->njobs));
 }
 
+/*
+ * "latency_hist": the scheme and the non-empty buckets as [index, count]
+ * pairs, in index order (a few dozen pairs where the full histogram has
+ * FSB_HIST_BUCKETS).
+ */
+static void build_hist(struct jbuild *b, struct json_object *o, const struct fsb_test_result *t)
+{
+	struct json_object *arr = json_object_new_array();
+
+	put(b, o, "scheme", json_object_new_string(FSB_HIST_SCHEME));
+	put_u64(b, o, "count", t->hist_count);
+	put(b, o, "buckets", arr);
+	for (size_t i = 0; !b->err && i < t->nhist; i++) {
+		uint64_t pair[2] = { t->hist[i].idx, t->hist[i].count };
+		struct json_object *one = u64_array(b, pair, 2);
+
+		if (!one || json_object_array_add(arr, one)) {
+			json_object_put(one);
+			b->err = -ENOMEM;
+		}
+	}
+}
+
 static void build_test(struct jbuild *b, struct json_object *arr, const struct fsb_test_result *t)
 {
 	struct json_object *o = json_object_new_object(), *runs, *sub;
@@ -224,6 +247,8 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 		put_double(b, sub, "p99", t->latency.p99_us);
 		put_double(b, sub, "p999", t->latency.p999_us);
 	}
+	if (t->nhist && (sub = new_obj(b, o, "latency_hist")))
+		build_hist(b, sub, t);
 	if (t->has_device && (sub = new_obj(b, o, "device"))) {
 		put_u64(b, sub, "read_bytes", t->dev_read_bytes);
 		put_u64(b, sub, "write_bytes", t->dev_write_bytes);
@@ -611,6 +636,71 @@ out:
 	return err;
 }
 
+/*
+ * "latency_hist": [index, count] pairs of the scheme we know, indexes
+ * increasing and in range, counts positive and their sum "count". Another
+ * scheme is a newer writer's: no histogram, no refusal.
+ */
+static int read_hist(struct jread *rd, struct json_object *o, const char *path,
+		     struct fsb_test_result *t)
+{
+	struct json_object *lh, *v, *arr;
+	struct fsb_hist_bucket *b = NULL;
+	uint64_t count = 0, sum = 0;
+	char sub[96], key[48];
+	size_t n;
+	int err = read_obj(rd, o, path, "latency_hist", &lh);
+
+	if (err <= 0)
+		return err;
+	snprintf(sub, sizeof(sub), "%slatency_hist.", path);
+	if (!lookup(lh, "scheme", &v) || !json_object_is_type(v, json_type_string))
+		return bad(rd, "%sscheme is missing or not a string", sub);
+	if (strcmp(json_object_get_string(v), FSB_HIST_SCHEME))
+		return 0;
+	if ((err = read_u64(rd, lh, sub, "count", true, &count)))
+		return err;
+	if (!lookup(lh, "buckets", &arr) || !json_object_is_type(arr, json_type_array))
+		return bad(rd, "%sbuckets is missing or not an array", sub);
+	n = json_object_array_length(arr);
+	/* Strictly increasing indexes below FSB_HIST_BUCKETS: no more pairs. */
+	if (n > FSB_HIST_BUCKETS)
+		return bad(rd, "%sbuckets has more than %d pairs", sub, FSB_HIST_BUCKETS);
+	if (n && !(b = calloc(n, sizeof(*b))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pair[2];
+
+		snprintf(key, sizeof(key), "buckets[%zu]", i);
+		if ((err = read_array(rd, json_object_array_get_idx(arr, i), sub, key, 2, NULL,
+				      pair)))
+			goto out;
+		if (pair[0] >= FSB_HIST_BUCKETS || (i && pair[0] <= b[i - 1].idx)) {
+			err = bad(rd, "%s%s: index %llu is out of range or not increasing", sub,
+				  key, (unsigned long long)pair[0]);
+			goto out;
+		}
+		if (!pair[1] || pair[1] > UINT64_MAX - sum) {
+			err = bad(rd, "%s%s: count is 0 or the counts overflow", sub, key);
+			goto out;
+		}
+		sum += pair[1];
+		b[i].idx = (uint32_t)pair[0];
+		b[i].count = pair[1];
+	}
+	if (sum != count) {
+		err = bad(rd, "%scount is %llu, the buckets hold %llu", sub,
+			  (unsigned long long)count, (unsigned long long)sum);
+		goto out;
+	}
+	err = fsb_test_set_hist_buckets(t, b, n);
+	if (err == -EINVAL)
+		err = bad(rd, "%sbuckets are not valid", sub);
+out:
+	free(b);
+	return err;
+}
+
 /* "per_job": each job's runs (as many as the test's), its %CPU. */
 static int read_per_job(struct jread *rd, struct json_object *o, const char *path,
 			struct fsb_test_result *t)
@@ -716,7 +806,8 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_double(rd, o, path, "cpu_pct", false, &t->cpu_pct)) ||
 	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
 	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
-	    (err = read_latency(rd, o, path, t)) || (err = read_device(rd, o, path, t)) ||
+	    (err = read_latency(rd, o, path, t)) || (err = read_hist(rd, o, path, t)) ||
+	    (err = read_device(rd, o, path, t)) ||
 	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)) ||
 	    (err = read_str(rd, o, path, "stopped_by", false, &t->stopped_by)) ||
 	    (err = read_times(rd, o, path, t)) || (err = read_per_job(rd, o, path, t)))

@@ -44,6 +44,7 @@ static void test_release(struct fsb_test_result *t)
 	free(t->start_ns);
 	free(t->end_ns);
 	free(t->stopped_by);
+	free(t->hist);
 }
 
 void fsb_result_release(struct fsb_result *r)
@@ -309,6 +310,59 @@ int fsb_test_set_times(struct fsb_test_result *t, const uint64_t *start_ns, cons
 	free(t->end_ns);
 	t->start_ns = a;
 	t->end_ns = b;
+	return 0;
+}
+
+int fsb_test_set_hist(struct fsb_test_result *t, const struct fsb_hist *h)
+{
+	struct fsb_hist_bucket *b;
+	size_t n = 0, k = 0;
+
+	for (unsigned i = 0; i < FSB_HIST_BUCKETS; i++)
+		n += h->bucket[i] != 0;
+	free(t->hist);
+	t->hist = NULL;
+	t->nhist = 0;
+	t->hist_count = 0;
+	if (!n)
+		return 0;
+	b = malloc(n * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (unsigned i = 0; i < FSB_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		b[k].idx = i;
+		b[k++].count = h->bucket[i];
+		t->hist_count += h->bucket[i];
+	}
+	t->hist = b;
+	t->nhist = n;
+	return 0;
+}
+
+int fsb_test_set_hist_buckets(struct fsb_test_result *t, const struct fsb_hist_bucket *b, size_t n)
+{
+	struct fsb_hist_bucket *copy = NULL;
+	uint64_t sum = 0;
+
+	if (n > FSB_HIST_BUCKETS)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		/* Increasing indexes: no bucket twice, and at most every bucket. */
+		if (b[i].idx >= FSB_HIST_BUCKETS || (i && b[i].idx <= b[i - 1].idx) ||
+		    !b[i].count || b[i].count > UINT64_MAX - sum)
+			return -EINVAL;
+		sum += b[i].count;
+	}
+	if (n && !(copy = malloc(n * sizeof(*copy))))
+		return -ENOMEM;
+	if (n)
+		memcpy(copy, b, n * sizeof(*copy));
+	free(t->hist);
+	t->hist = copy;
+	t->nhist = n;
+	t->hist_count = sum;
 	return 0;
 }
 

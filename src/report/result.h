@@ -10,7 +10,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/hist.h"
+
 #define FSB_FORMAT_VERSION 1
+
+/*
+ * The scheme of a kept latency histogram (JSON "latency_hist.scheme"):
+ * stats/hist.h's log-linear buckets of nanoseconds, FSB_HIST_SUB_BITS
+ * bits. A reader meeting another scheme keeps no histogram.
+ */
+#define FSB_HIST_SCHEME "log-linear-ns-6"
+
+/* One non-empty bucket of a latency histogram: its index and its count. */
+struct fsb_hist_bucket {
+	uint32_t idx; /* < FSB_HIST_BUCKETS, strictly increasing in an array */
+	uint64_t count;
+};
 
 struct fsb_latency {
 	double max_us, p50_us, p99_us, p999_us;
@@ -70,6 +85,12 @@ struct fsb_test_result {
 	 * device.inflight_max and device.inflight_mean. */
 	bool has_inflight;
 	double inflight_max, inflight_mean;
+	/* The latency histogram of every measured run of every job, its
+	 * non-empty buckets only, in index order; NULL when unknown (older
+	 * documents, imported results). JSON "latency_hist". */
+	struct fsb_hist_bucket *hist;
+	size_t nhist;
+	uint64_t hist_count; /* the sum of the buckets' counts */
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */
@@ -161,6 +182,19 @@ int fsb_test_set_jobs(struct fsb_test_result *t, const double *job_runs, size_t 
 /* Set each run's first start and last end (t->nruns of each, copied).
  * 0, -EINVAL (no runs yet) or -ENOMEM. */
 int fsb_test_set_times(struct fsb_test_result *t, const uint64_t *start_ns, const uint64_t *end_ns);
+
+/*
+ * Keep h's non-empty buckets as the test's histogram (replacing any).
+ * An empty h clears it. 0 or -ENOMEM.
+ */
+int fsb_test_set_hist(struct fsb_test_result *t, const struct fsb_hist *h);
+
+/*
+ * Set the histogram from n (index, count) pairs (copied), as read from a
+ * file: 0, or -EINVAL when an index is out of range or not above the one
+ * before, a count is 0 or the counts overflow; -ENOMEM.
+ */
+int fsb_test_set_hist_buckets(struct fsb_test_result *t, const struct fsb_hist_bucket *b, size_t n);
 
 /* The job count of a result: its "jobs" parameter, 1 when absent (older
  * documents have none). */

@@ -1,6 +1,7 @@
 #include "report/writer.h"
 #include "report/json.h"
 #include "report/lifecycle.h"
+#include "report/markdown.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/text.h"
@@ -24,6 +25,7 @@ static const struct fsb_writer writers[] = {
 	  .ext = "txt" },
 	{ .name = "csv", .write = fsb_write_csv, .kinds = FSB_KIND_RUN, .ext = "csv" },
 	{ .name = "json", .write = fsb_json_write, .kinds = FSB_KINDS_ALL, .ext = "json" },
+	{ .name = "markdown", .write = fsb_write_markdown, .kinds = FSB_KINDS_ALL, .ext = "md" },
 };
 
 #define NWRITERS (sizeof(writers) / sizeof(writers[0]))

@@ -37,6 +37,12 @@ uint64_t fsb_hist_bucket_max(unsigned idx)
 	return (((uint64_t)sub + 1) << shift) - 1;
 }
 
+uint64_t fsb_hist_bucket_min(unsigned idx)
+{
+	/* Buckets tile the values without gaps: each starts after the last. */
+	return idx ? fsb_hist_bucket_max(idx - 1) + 1 : 0;
+}
+
 void fsb_hist_add(struct fsb_hist *h, uint64_t ns)
 {
 	h->count++;

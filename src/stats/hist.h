@@ -44,5 +44,7 @@ uint64_t fsb_hist_percentile(const struct fsb_hist *h, double p);
 /* Bucket index for a value, and the largest value a bucket holds (tests). */
 unsigned fsb_hist_bucket_of(uint64_t ns);
 uint64_t fsb_hist_bucket_max(unsigned idx);
+/* The smallest value a bucket holds (idx < FSB_HIST_BUCKETS). */
+uint64_t fsb_hist_bucket_min(unsigned idx);
 
 #endif

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The views end to end, for the same result documents before and after a
-# change: `fsbench compare` (text, json, csv) and `fsbench report` of
+# change: `fsbench compare` (text, json, csv, markdown) and `fsbench report` of
 # tests/golden/run.json, lifecycle.json and matrix.json must print exactly
 # the golden files made from them (tests/golden/README says when and how;
 # tests/unit/test_views.c pins the run, lifecycle and matrix views of the
@@ -29,10 +29,13 @@ same() {
 	fi
 }
 
-for view in text json csv; do
+for view in text json csv markdown; do
 	same "compare --format $view" "$G/compare.$view.txt" \
 		"$FSBENCH" compare --format "$view" "${docs[@]}"
 done
 same "report -o -" "$G/report.html.txt" "$FSBENCH" report "${docs[@]}" -o -
+# The markdown report is compare's markdown view of the same inputs.
+same "report --format markdown -o -" "$G/compare.markdown.txt" \
+	"$FSBENCH" report --format markdown "${docs[@]}" -o -
 
 done_testing

@@ -198,10 +198,11 @@ check "lifecycle --phases <TAB>: mkfs, mount-umount, write, read, all" \
 	test "$(grep -cxE 'mkfs|mount-umount|write|read|all' "$T/phases")" -eq 5
 
 # ---- formats per command ----
-offers "run --format <TAB>" "fsbench run --format " text bonnie bonnie++ csv json
-offers "lifecycle -f <TAB>" "fsbench lifecycle -f " text lifecycle json
+offers "run --format <TAB>" "fsbench run --format " text bonnie bonnie++ csv json markdown
+offers "lifecycle -f <TAB>" "fsbench lifecycle -f " text lifecycle json markdown
 offers "matrix --format=<TAB>" "fsbench matrix --format=" text csv json
 offers "compare --format j<TAB>" "fsbench compare --format j" json
+offers "report --format <TAB>" "fsbench report --format " html markdown
 
 # ---- files and directories ----
 mkdir "$T/dir1" "$T/dir2"

@@ -54,11 +54,11 @@ static inline char *fuzz_str(const uint8_t *data, size_t size)
  *    view uses), no C1 control, and valid UTF-8.
  */
 static const char *const fuzz_tags[] = {
-	"!DOCTYPE", "html", "head", "meta",    "title",	 "style",  "body",   "main",
-	"header",   "h1",   "h2",   "h3",      "p",	 "strong", "em",     "code",
-	"dl",	    "dt",   "dd",   "div",     "table",	 "thead",  "tbody",  "tr",
-	"th",	    "td",   "span", "section", "figure", "svg",	   "g",	     "text",
-	"tspan",    "line", "rect", "path",    "ul",	 "li",	   "footer", NULL,
+	"!DOCTYPE", "html",   "head",	"meta",	  "title",  "style", "body", "main", "header",
+	"h1",	    "h2",     "h3",	"p",	  "strong", "em",    "code", "dl",   "dt",
+	"dd",	    "div",    "table",	"thead",  "tbody",  "tr",    "th",   "td",   "span",
+	"section",  "figure", "svg",	"g",	  "text",   "tspan", "line", "rect", "path",
+	"ul",	    "li",     "footer", "circle", NULL,
 };
 
 static inline bool fuzz_known_tag(const char *p, size_t n)

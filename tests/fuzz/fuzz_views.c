@@ -11,6 +11,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/markdown.h"
 #include "report/matrix.h"
 #include "report/writer.h"
 #include "util/error.h"
@@ -94,7 +95,8 @@ static void check_matrix(const struct fsb_compare_set *set)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const views[] = { "text", "bonnie", "bonnie++", "lifecycle", "csv" };
+	static const char *const views[] = { "text",	  "bonnie", "bonnie++",
+					     "lifecycle", "csv",    "markdown" };
 	struct fsb_compare_set set = { 0 };
 	struct json_object *doc;
 	struct fsb_error failure;
@@ -139,6 +141,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (rc == -EINVAL && strstr(failure.msg, "distinct tests")));
 	if (!rc)
 		check_html(buf, len);
+	free(buf);
+	/* The markdown tables of all inputs: one line per row, whatever the
+	 * labels held (each view above checked one document alone). */
+	f = open_memstream(&buf, &len);
+	FUZZ_ASSERT(f);
+	fsb_err_capture_begin(&scope, &failure, true);
+	rc = fsb_markdown_write(f, fsb_compare_set_docs(&set), fsb_compare_set_labels(&set), set.n);
+	fsb_err_capture_end(&scope, rc);
+	FUZZ_ASSERT(fclose(f) == 0);
+	FUZZ_ASSERT(rc == 0 || rc == -ENOMEM || rc == -EINVAL);
+	if (!rc)
+		check_text(buf, len, "markdown");
 	free(buf);
 	fsb_compare_set_release(&set);
 	return 0;

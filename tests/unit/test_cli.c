@@ -719,8 +719,9 @@ static void word_options(void **state)
 	      "--links", "x");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'x': expected drop, direct or keep", "run",
 	      "--cache", "x");
-	USAGE(fsb_run_parse, NULL, &c, "invalid --progress 'x': expected auto, always or never",
-	      "run", "--progress", "x");
+	USAGE(fsb_run_parse, NULL, &c,
+	      "invalid --progress 'x': expected auto, always, never or json", "run", "--progress",
+	      "x");
 	USAGE(fsb_lc_parse, NULL, &l, "invalid --refill 'x': expected each or once", "lifecycle",
 	      "--refill", "x");
 	USAGE(fsb_lc_parse, NULL, &l, "invalid --fill 'x': expected 0xff, zero, random or none",
@@ -780,7 +781,7 @@ static void completion_from_tables(void **state)
 	assert_non_null(strstr(text, "\tmatrix:--only) _fsb_kind=sections ;;\n"));
 	assert_non_null(
 		strstr(text, "\tlifecycle:--format | lifecycle:-f) _fsb_kind=word _fsb_words='text "
-			     "lifecycle json' ;;\n"));
+			     "lifecycle json markdown' ;;\n"));
 	assert_non_null(
 		strstr(text, "\t\t_fsb_operands=command _fsb_operand_words='run lifecycle'\n"));
 	assert_non_null(strstr(text, "\ncomplete -F _fsbench fsbench\n"));

@@ -604,6 +604,92 @@ static void html_one_chart_per_test(void **state)
 	fsb_result_release(&life);
 }
 
+/* Give every test of r a latency histogram of n operations around ns. */
+static void give_hist(struct fsb_result *r, uint64_t ns, unsigned n)
+{
+	struct fsb_hist *h = malloc(sizeof(*h));
+
+	assert_non_null(h);
+	for (size_t i = 0; i < r->ntests; i++) {
+		fsb_hist_init(h);
+		for (unsigned k = 0; k < n; k++)
+			fsb_hist_add(h, ns + k * 37);
+		fsb_hist_add(h, ns * 100); /* a slow tail */
+		assert_int_equal(fsb_test_set_hist(&r->tests[i], h), 0);
+	}
+	free(h);
+}
+
+/*
+ * The pictures: a CDF per run test with a histogram, a strip of every run
+ * per test, a bar per job; an input without a histogram says so; a page
+ * of documents without histograms is the page it was.
+ */
+static void html_pictures(void **state)
+{
+	struct fsb_result a, b, imp;
+	const struct fsb_result *docs[3] = { &a, &b, &imp };
+	const char *labels[3] = { "xfs", "ext4", "old <b>" };
+	const double jobs[2 * 3] = { 50e6, 52e6, 51e6, 20e6, 21e6, 19e6 };
+	char *page, *before;
+
+	(void)state;
+	make_run(&a, "xfs", 1.0);
+	make_run(&b, "ext4", 0.5);
+	make_run(&imp, "old <b>", 0.7);
+	assert_int_equal(fsb_strset(&imp.source, "bonnie++ 2.00a CSV, line 1 of x.csv"), 0);
+	before = render(docs, labels, 3);
+	assert_int_equal(count(before, "<svg class=\"pic\""), 0);
+	assert_null(strstr(before, "no latency histogram"));
+
+	give_hist(&a, 20000, 500);
+	give_hist(&b, 90000, 300);
+	assert_int_equal(fsb_test_set_jobs(&a.tests[0], jobs, 2, NULL), 0);
+	page = render(docs, labels, 3);
+	/* 3 run tests: 3 CDFs, 3 strips; one test of xfs had 2 jobs. */
+	assert_int_equal(count(page, "<svg class=\"pic\" data-chart=\"cdf\""), 3);
+	assert_int_equal(count(page, "<svg class=\"pic\" data-chart=\"strip\""), 3);
+	assert_int_equal(count(page, "<svg class=\"pic\" data-chart=\"jobs\" data-test=\"write\""),
+			 1);
+	assert_int_equal(count(page, "<svg class=\"pic\""), 7);
+	/* The bar charts are as many as before. */
+	assert_int_equal(count(page, "<svg class=\"chart\""),
+			 count(before, "<svg class=\"chart\""));
+	/* The input without a histogram is named in each CDF's legend, escaped. */
+	assert_int_equal(
+		count(page, "old &lt;b&gt; <tspan class=\"u nohist\">no latency histogram"), 3);
+	assert_null(strstr(page, "old <b>"));
+	/* Two curves per CDF, 9 dots per strip (3 inputs x 3 runs). */
+	assert_int_equal(count(page, "<path class=\"cdf\""), 6);
+	assert_int_equal(count(page, "<circle class=\"run\""), 27);
+	/* Job 1 is the straggler. */
+	assert_int_equal(count(page, "<rect class=\"job\""), 2);
+	assert_int_equal(count(page, "class=\"nz\">slowest"), 1);
+	assert_non_null(strstr(page, "19.1 MiB/s <tspan class=\"nz\">slowest"));
+	assert_false(contains_nocase(page, "<script"));
+	assert_false(has_event_handler(page));
+	free(page);
+	free(before);
+
+	/* Hostile figures and the extreme buckets draw, never break the page. */
+	a.tests[1].runs[0] = NAN;
+	a.tests[1].runs[1] = -5;
+	a.tests[1].runs[2] = INFINITY;
+	{
+		struct fsb_hist_bucket edge[2] = { { 0, 1 },
+						   { FSB_HIST_BUCKETS - 1, UINT64_MAX - 1 } };
+
+		assert_int_equal(fsb_test_set_hist_buckets(&a.tests[1], edge, 2), 0);
+	}
+	page = render(docs, labels, 3);
+	assert_null(strstr(page, "nan"));
+	assert_null(strstr(page, "inf\""));
+	free(page);
+	fsb_result_release(&a);
+	fsb_result_release(&b);
+	fsb_result_release(&imp);
+}
+
 static void html_refuses_nothing(void **state)
 {
 	FILE *f = fopen("/dev/null", "w");
@@ -627,6 +713,7 @@ int main(void)
 		cmocka_unit_test(html_escape_function),
 		cmocka_unit_test(html_markup_numbers_only),
 		cmocka_unit_test(html_hostile_unit_and_numbers),
+		cmocka_unit_test(html_pictures),
 		cmocka_unit_test(html_one_chart_per_test),
 		cmocka_unit_test(html_refuses_nothing),
 	};

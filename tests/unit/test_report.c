@@ -476,6 +476,12 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 			assert_true(t->job_cpu_pct[j] == u->job_cpu_pct[j]);
 		assert_true(t->job_min == u->job_min && t->job_median == u->job_median &&
 			    t->job_max == u->job_max);
+		assert_int_equal(t->nhist, u->nhist);
+		assert_int_equal(t->hist_count, u->hist_count);
+		for (size_t j = 0; j < t->nhist; j++) {
+			assert_int_equal(t->hist[j].idx, u->hist[j].idx);
+			assert_int_equal(t->hist[j].count, u->hist[j].count);
+		}
 	}
 }
 
@@ -516,9 +522,31 @@ static void test_json_round_trip(void **state)
 		r.tests[1].inflight_max = 31;
 		r.tests[1].inflight_mean = 17.25;
 	}
+	/* A latency histogram: its non-empty buckets only, the first and the
+	 * last bucket and a count near the top of the range. */
+	{
+		struct fsb_hist *h = malloc(sizeof(*h));
+
+		assert_non_null(h);
+		fsb_hist_init(h);
+		fsb_hist_add(h, 0);
+		fsb_hist_add(h, 1500);
+		fsb_hist_add(h, 1500);
+		fsb_hist_add(h, UINT64_MAX);
+		h->bucket[fsb_hist_bucket_of(70000)] = UINT64_MAX / 2;
+		assert_int_equal(fsb_test_set_hist(&r.tests[1], h), 0);
+		assert_int_equal(r.tests[1].nhist, 4);
+		assert_int_equal(r.tests[1].hist[0].idx, 0);
+		assert_int_equal(r.tests[1].hist[1].count, 2);
+		assert_int_equal(r.tests[1].hist[3].idx, FSB_HIST_BUCKETS - 1);
+		assert_int_equal(r.tests[1].hist_count, UINT64_MAX / 2 + 4);
+		free(h);
+	}
 
 	s = render(fsb_json_write, &r, &err);
 	assert_int_equal(err, 0);
+	assert_non_null(strstr(s, "\"scheme\":\"" FSB_HIST_SCHEME "\""));
+	assert_null(strstr(strstr(s, "\"latency_hist\"") + 1, "\"latency_hist\""));
 	/* Only the test whose runs were cut short has the key. */
 	assert_non_null(strstr(s, "\"short_reason\":\"space\""));
 	assert_null(strstr(strstr(s, "\"short_reason\"") + 1, "\"short_reason\""));
@@ -717,6 +745,48 @@ static const struct {
 	{ HEAD "\"setup\": {\"label\": 5}, \"tests\": []}", "setup.label is not a string" },
 	{ HEAD "\"params\": {\"x\": Infinity}, \"tests\": []}", "params.x is not a finite number" },
 	{ "[]", "not an fsbench result: the document is an array" },
+	/* Latency histograms: hostile indexes, counts and shapes. */
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
+	       "\"buckets\": [[1920, 1]]}}]}",
+	  "tests[0].latency_hist.buckets[0]: index 1920 is out of range or not increasing" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
+	       "\"buckets\": [[18446744073709551615, 1]]}}]}",
+	  "tests[0].latency_hist.buckets[0]: index 18446744073709551615 is out of range or not "
+	  "increasing" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 2, "
+	       "\"buckets\": [[5, 1], [5, 1]]}}]}",
+	  "tests[0].latency_hist.buckets[1]: index 5 is out of range or not increasing" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
+	       "\"buckets\": [[-5, 1]]}}]}",
+	  "tests[0].latency_hist.buckets[0][0] is negative" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 0, "
+	       "\"buckets\": [[5, 9223372036854775807], [6, 9223372036854775807], "
+	       "[7, 9223372036854775807]]}}]}",
+	  "tests[0].latency_hist.buckets[2]: count is 0 or the counts overflow" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 0, "
+	       "\"buckets\": [[5, 0]]}}]}",
+	  "tests[0].latency_hist.buckets[0]: count is 0 or the counts overflow" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 7, "
+	       "\"buckets\": [[5, 1]]}}]}",
+	  "tests[0].latency_hist.count is 7, the buckets hold 1" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
+	       "\"buckets\": [[5, 1, 2]]}}]}",
+	  "tests[0].latency_hist.buckets[0] has 3 values, not 2" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"count\": 1, \"buckets\": [[5, 1]]}}]}",
+	  "tests[0].latency_hist.scheme is missing or not a string" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
+	       "\"buckets\": {}}}]}",
+	  "tests[0].latency_hist.buckets is missing or not an array" },
 };
 
 static void test_json_reader_refusals(void **state)
@@ -734,6 +804,13 @@ static void test_json_reader_refusals(void **state)
 		assert_int_equal(read_doc(refusals[i].doc, why, sizeof(why)), -EINVAL);
 		assert_string_equal(why, refusals[i].why);
 	}
+
+	/* Another scheme is a newer writer's: read, without a histogram. */
+	assert_int_equal(read_doc(HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, "
+				       "\"max\": 3, \"runs\": [1], \"latency_hist\": {\"scheme\": "
+				       "\"log-linear-ns-7\", \"buckets\": [[99999, 1]]}}]}",
+				  why, sizeof(why)),
+			 0);
 
 	/* A tiny why buffer is still NUL-terminated, and NULL is allowed. */
 	assert_int_equal(read_doc("{}", why, 4), -EINVAL);
@@ -930,9 +1007,11 @@ static void test_writer_output_file(void **state)
 static void test_writer_kinds(void **state)
 {
 	(void)state;
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN), "text|bonnie|bonnie++|csv|json");
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE), "text|lifecycle|json");
-	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json");
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN),
+			    "text|bonnie|bonnie++|csv|json|markdown");
+	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE),
+			    "text|lifecycle|json|markdown");
+	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json|markdown");
 	for (const char *const *n = (const char *const[]){ "text", "json", NULL }; *n; n++) {
 		assert_non_null(fsb_writer_select(*n, "run"));
 		assert_non_null(fsb_writer_select(*n, "lifecycle"));

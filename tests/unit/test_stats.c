@@ -81,6 +81,13 @@ static void hist_bucket_bounds(void **state)
 	}
 	assert_true(fsb_hist_bucket_of(UINT64_MAX) == FSB_HIST_BUCKETS - 1);
 	assert_true(fsb_hist_bucket_max(FSB_HIST_BUCKETS - 1) == UINT64_MAX);
+	/* Each bucket starts right after the one before: a CDF drawn from
+	 * them has no gaps. */
+	assert_true(fsb_hist_bucket_min(0) == 0);
+	for (unsigned i = 1; i < FSB_HIST_BUCKETS; i++) {
+		assert_true(fsb_hist_bucket_min(i) == fsb_hist_bucket_max(i - 1) + 1);
+		assert_true(fsb_hist_bucket_of(fsb_hist_bucket_min(i)) == i);
+	}
 }
 
 static void hist_percentiles_large(void **state)

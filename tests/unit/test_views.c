@@ -269,8 +269,8 @@ static void check_round_trip(const char *doc, const char *golden)
  * these must be what fsb_writer_names_for() lists, so a view added to the
  * registry without a golden here fails rather than going unpinned.
  */
-static const char *const run_views[] = { "text", "bonnie", "bonnie++", "csv", "json" };
-static const char *const lifecycle_views[] = { "text", "lifecycle", "json" };
+static const char *const run_views[] = { "text", "bonnie", "bonnie++", "csv", "json", "markdown" };
+static const char *const lifecycle_views[] = { "text", "lifecycle", "json", "markdown" };
 
 static void check_doc(const char *doc, unsigned kind, const char *const *views, size_t n)
 {
