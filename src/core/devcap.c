@@ -205,6 +205,9 @@ int fsb_devcap_copy(struct fsb_result *r, const struct fsb_devcap *cap, const ch
 {
 	struct fsb_devcap *d = &r->devcap;
 
+	/* Not measured (said why in param): nothing to copy. */
+	if (!cap->present)
+		return fsb_result_param_str(r, "device_capability", param) ? -ENOMEM : 0;
 	free(d->device);
 	free(d->engine);
 	*d = *cap;

@@ -40,8 +40,9 @@ int fsb_devcap_measure(const char *dev, bool write, struct fsb_devcap *out);
  */
 int fsb_devcap_record(struct fsb_result *r, const char *dev, bool write, const char *off);
 
-/* Copy a measured capability (from the matrix, made before the fill) into
- * r, with its param. 0 or -ENOMEM. */
+/* Copy a capability (from the matrix, measured before the fill) into r,
+ * with its param; one not measured (present false) sets only the param.
+ * 0 or -ENOMEM. */
 int fsb_devcap_copy(struct fsb_result *r, const struct fsb_devcap *cap, const char *param);
 
 #endif

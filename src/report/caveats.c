@@ -40,9 +40,14 @@ static void add(struct cav_list *l, const char *id, const char *test, const char
 	va_end(ap);
 }
 
-static const char *title(const char *id)
+/* What to call a test in a sentence: "block write", "the mkfs phase". */
+static const char *title(const struct fsb_test_result *t, char *buf, size_t len)
 {
-	return fsb_test_title(id);
+	if (t->unit && !strcmp(t->unit, "s")) {
+		snprintf(buf, len, "the %s phase", t->id ? t->id : "?");
+		return buf;
+	}
+	return fsb_test_title(t->id);
 }
 
 /* The storage is memory, or the working set fits in it with --cache keep. */
@@ -115,7 +120,7 @@ static void counters(const struct fsb_result *r, struct cav_list *l)
 /* Noisy (CV above 10%) or drifting (monotonic over >= 5 runs, > 10%). */
 static void spread(const struct fsb_result *r, struct cav_list *l)
 {
-	char ev[256];
+	char ev[256], name[64];
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
@@ -137,7 +142,7 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 			if (len < sizeof(ev))
 				snprintf(ev + len, sizeof(ev) - len, " %s", sc.unit);
 			add(l, "noisy", t->id, ev, "%s is noisy: its runs differ by more than 10%%",
-			    title(t->id));
+			    title(t, name, sizeof(name)));
 		}
 		if (n < FSB_CAVEAT_DRIFT_RUNS || !(t->runs[0] > 0))
 			continue;
@@ -154,7 +159,7 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 				 fsb_unit_with(&sc, t->runs[n - 1], b, sizeof(b)),
 				 (t->runs[n - 1] / t->runs[0] - 1) * 100);
 			add(l, "drift", t->id, ev, "%s drifts: every run %s than the one before",
-			    title(t->id), up ? "faster" : "slower");
+			    title(t, name, sizeof(name)), up ? "faster" : "slower");
 		}
 	}
 }
@@ -162,7 +167,7 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 static void short_runs(const struct fsb_result *r, struct cav_list *l)
 {
 	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
-	char ev[256];
+	char ev[256], name[64];
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
@@ -172,7 +177,8 @@ static void short_runs(const struct fsb_result *r, struct cav_list *l)
 		snprintf(ev, sizeof(ev), "short_reason space, runs of %.3f s, --min-time %.3g s",
 			 t->elapsed_s, mt && mt->type == FSB_PARAM_DOUBLE ? mt->d : 0.0);
 		add(l, "short-space", t->id, ev,
-		    "%s ran shorter than --min-time: the free space ran out", title(t->id));
+		    "%s ran shorter than --min-time: the free space ran out",
+		    title(t, name, sizeof(name)));
 	}
 }
 
@@ -235,7 +241,7 @@ static double plausible_wa(const char *fs)
 static void other_io(const struct fsb_result *r, struct cav_list *l)
 {
 	unsigned jobs = fsb_result_jobs(r);
-	char ev[256], a[32], b[32];
+	char ev[256], a[32], b[32], name[64];
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
@@ -252,7 +258,8 @@ static void other_io(const struct fsb_result *r, struct cav_list *l)
 			fsb_size_format_human((uint64_t)own, b, sizeof(b));
 			snprintf(ev, sizeof(ev), "device read %s per run, the test read %s", a, b);
 			add(l, "other-io", t->id, ev,
-			    "another process read from the device during %s", title(t->id));
+			    "another process read from the device during %s",
+			    title(t, name, sizeof(name)));
 		}
 		if (wr && (double)t->dev_write_bytes >
 				  plausible_wa(r->setup.fs_type) * own + FSB_CAVEAT_OTHER_SLACK) {
@@ -261,7 +268,8 @@ static void other_io(const struct fsb_result *r, struct cav_list *l)
 			snprintf(ev, sizeof(ev), "device written %s per run, the test wrote %s", a,
 				 b);
 			add(l, "other-io", t->id, ev,
-			    "another process wrote to the device during %s", title(t->id));
+			    "another process wrote to the device during %s",
+			    title(t, name, sizeof(name)));
 		}
 	}
 }

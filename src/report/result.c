@@ -338,7 +338,10 @@ bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_tes
 	double dev = 0;
 
 	*rough = false;
-	if (!d->present || t->not_measured || !t->nruns)
+	if (!d->present || t->not_measured || !t->nruns || !t->id || !t->unit)
+		return false;
+	/* Rates only: a lifecycle's "write" is a phase in seconds. */
+	if (strcmp(t->unit, !strcmp(t->id, "write") || !strcmp(t->id, "read") ? "B/s" : "ops/s"))
 		return false;
 	if (!strcmp(t->id, "write"))
 		dev = d->seq_write_Bps;
