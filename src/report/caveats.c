@@ -174,7 +174,7 @@ static void short_runs(const struct fsb_result *r, struct cav_list *l)
 
 		if (!t->short_reason || strcmp(t->short_reason, "space"))
 			continue;
-		snprintf(ev, sizeof(ev), "short_reason space, runs of %.3f s, --min-time %.3g s",
+		snprintf(ev, sizeof(ev), "short_reason space, mean run %.3f s, --min-time %.3g s",
 			 t->elapsed_s, mt && mt->type == FSB_PARAM_DOUBLE ? mt->d : 0.0);
 		add(l, "short-space", t->id, ev,
 		    "%s ran shorter than --min-time: the free space ran out",

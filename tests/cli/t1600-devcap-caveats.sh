@@ -82,6 +82,32 @@ grep -q "^The device /dev/loop[0-9]* itself: sequential read .*, write " "$T/lc.
 	grep -q '^Caveats:$' "$T/lc.txt" && ok "lifecycle view: the device's figures, then the caveats" ||
 	{ nok "lifecycle view: the device's figures, then the caveats"; diag "$T/lc.txt"; }
 
+# ---------------- a matrix setup: its own device, written before the fill ----------------
+cat >"$T/m.ini" <<EOF
+[global]
+image_size = 300m
+workdir = $T
+run = --size 8m --files 0 --min-time 0.05 --tests write,read
+[ext4]
+mkfs = mkfs.ext4 -q -F {dev}
+EOF
+chmod 600 "$T/m.ini"
+"$FSBENCH" matrix --format json -o "$T/m.json" "$T/m.ini" 2>"$T/m.err"
+check "matrix: the setup's device measured with writes before its fill, write and read as shares" \
+	pycheck "$T/m.json" '
+r = d["setups"][0]["results"][0]
+c = r["device_capability"]
+assert c["seq_write_Bps"] > 0 and c["rand_write_iops"] > 0 and c["seq_read_Bps"] > 0, c
+assert r["params"]["device_capability"] == "on", r["params"]
+t = {x["id"]: x for x in r["tests"]}
+assert t["write"]["device_fraction"] > 0 and t["read"]["device_fraction"] > 0, t
+assert r["caveats"], r.keys()
+'
+"$FSBENCH" matrix "$T/m.ini" >"$T/m.txt" 2>&1
+grep -Eq '^  ext4 block write: [0-9]+% of the device$' "$T/m.txt" && grep -q '^Caveats:$' "$T/m.txt" &&
+	ok "matrix view: \"ext4 block write: N% of the device\", then the caveats" ||
+	{ nok "matrix view: \"ext4 block write: N% of the device\", then the caveats"; diag "$T/m.txt"; }
+
 # ---------------- a tmpfs run: RAM-backed, no device ----------------
 mkdir "$T/tmpfs" && mount_tmpfs "$T/tmpfs" size=128m || { echo "Bail out! no tmpfs"; exit 1; }
 "$FSBENCH" run --tests write,read --size 8m $QUICK --label tmpfs --format json \

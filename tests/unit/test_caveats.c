@@ -192,7 +192,7 @@ static void test_short_space(void **state)
 	assert_null(has(&r, "short-space", NULL));
 	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "space"), 0);
 	assert_non_null(c = has(&r, "short-space", "write"));
-	assert_non_null(strstr(c->evidence, "0.210 s"));
+	assert_non_null(strstr(c->evidence, "mean run 0.210 s"));
 	assert_non_null(strstr(c->evidence, "--min-time 0.5 s"));
 	fsb_result_release(&r);
 }
