@@ -82,6 +82,20 @@ grep -q "^The device /dev/loop[0-9]* itself: sequential read .*, write " "$T/lc.
 	grep -q '^Caveats:$' "$T/lc.txt" && ok "lifecycle view: the device's figures, then the caveats" ||
 	{ nok "lifecycle view: the device's figures, then the caveats"; diag "$T/lc.txt"; }
 
+# The device's writes come before the fill: with one fill (--refill once)
+# and an mkfs that neither discards nor touches the image's end, that end
+# is still erased flash (0xff) afterwards, not the measurement's random data.
+rm -f "$T/ff.img"
+"$FSBENCH" lifecycle --fs ext4 --image "$T/ff.img" --image-size 64m --refill once --repeat 1 \
+	--phases mkfs --mkfs "mkfs.ext4 -q -F -E nodiscard {dev}" --quiet --format json \
+	-o "$T/ff.json" 2>"$T/ff.err"
+check "lifecycle: the device written first, then filled: the image's last 8 MiB are 0xff" \
+	pycheck "$T/ff.json" '
+assert d["device_capability"]["seq_write_Bps"] > 0, d.get("device_capability")
+b = open(argv[0], "rb").read()[-8 << 20:]
+assert b.count(255) > 0.95 * len(b), b.count(255) / len(b)
+' "$T/ff.img"
+
 # ---------------- a matrix setup: its own device, written before the fill ----------------
 cat >"$T/m.ini" <<EOF
 [global]
