@@ -401,6 +401,34 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	return o;
 }
 
+/*
+ * Input i's caveats as JSON: id, test, text, evidence, and "differs" when
+ * not every input that carries caveats has it.
+ */
+static struct json_object *caveats_json(struct jb *b, const struct fsb_compare_set *set, size_t i)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = fsb_caveats_find(set->docs[i], cav, FSB_CAVEATS_MAX);
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t k = 0; arr && !b->err && k < n; k++) {
+		struct json_object *o = json_object_new_object();
+		bool everyone = true;
+
+		for (size_t j = 0; j < set->n && everyone; j++)
+			if (set->docs[j]->has_caveats && !has_caveat(set->docs[j], &cav[k]))
+				everyone = false;
+		append(b, arr, o);
+		put(b, o, "id", json_object_new_string(cav[k].id));
+		if (cav[k].test[0])
+			put(b, o, "test", json_object_new_string(cav[k].test));
+		put(b, o, "text", json_object_new_string(cav[k].text));
+		put(b, o, "evidence", json_object_new_string(cav[k].evidence));
+		put(b, o, "differs", json_object_new_boolean(!everyone));
+	}
+	return arr;
+}
+
 int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			   const struct fsb_compare_table *t)
 {
@@ -450,6 +478,8 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			if (set->docs[i]->setup.fs_type)
 				put(&b, one, "fs_type",
 				    json_object_new_string(set->docs[i]->setup.fs_type));
+			if (set->docs[i]->has_caveats)
+				put(&b, one, "caveats", caveats_json(&b, set, i));
 		}
 	}
 	rows = json_object_new_array();

@@ -250,6 +250,15 @@ else
 	nok "compare: the caveats that differ (tmpfs only), those shared, and ext4's shares of its device"
 	diag "$T/cmp.txt"
 fi
+"$FSBENCH" compare --format json "$T/ext4.json" "$T/tmpfs.json" >"$T/cmp.json" 2>/dev/null
+check "compare JSON: each input's caveats, those not every input has marked as differing" \
+	pycheck "$T/cmp.json" '
+src = {i["label"]: i["sources"][0] for i in d["inputs"]}
+c = {x["id"]: x for x in src["tmpfs"]["caveats"]}
+assert c["ram-backed"]["differs"] is True, c
+assert c["vm"]["differs"] is False, c
+assert "ram-backed" not in [x["id"] for x in src["ext4"]["caveats"]]
+'
 "$FSBENCH" report "$T/ext4.json" "$T/tmpfs.json" -o "$T/r.html" 2>/dev/null
 grep -q '<h2>Caveats</h2>' "$T/r.html" && grep -q '<h2>The devices themselves</h2>' "$T/r.html" &&
 	grep -q 'the storage is memory (tmpfs)' "$T/r.html" &&
