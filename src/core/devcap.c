@@ -241,8 +241,12 @@ int fsb_devcap_record(struct fsb_result *r, const char *dev, bool write, const c
 	if (err) {
 		/* The device's figures are an aid to reading the others: their
 		 * absence is said, not made the run's failure. */
-		fsb_warn("device capability not measured: %s", why.msg);
-		snprintf(param, sizeof(param), "off: %s", why.msg);
+		const char *msg = why.msg;
+
+		if (!strncmp(msg, "device capability: ", 19))
+			msg += 19;
+		fsb_warn("device capability not measured: %s", msg);
+		snprintf(param, sizeof(param), "off: %s", msg);
 		free(cap.device);
 		free(cap.engine);
 		return fsb_result_param_str(r, "device_capability", param) ? -ENOMEM : 0;

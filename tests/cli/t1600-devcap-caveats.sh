@@ -20,7 +20,7 @@ QUICK="--files 0 --min-time 0.05 --repeat 3 --quiet"
 
 # ---------------- run on ext4 over a loop device: read-only ----------------
 make_fs ext4 256m || { echo "Bail out! cannot make ext4 on a loop device"; exit 1; }
-EXT_DEV=$FS_DEV EXT_MNT=$FS_MNT
+EXT_DEV=$FS_DEV EXT_MNT=$FS_MNT EXT_IMG=$FS_IMG
 "$FSBENCH" run --tests write,read,seeks,randread --size 16m $QUICK --format json \
 	-o "$T/ext4.json" "$EXT_MNT" 2>"$T/ext4.err"; rc=$?
 [ $rc -eq 0 ] && ok "run on ext4 over a loop device exits 0" ||
@@ -138,6 +138,25 @@ assert "device_capability" not in d
 	-o "$T/keep.json" "$T/tmpfs" 2>/dev/null
 check "--cache keep with a working set that fits in RAM: the cache-fits caveat" \
 	pycheck "$T/keep.json" 'assert "cache-fits" in [x["id"] for x in d["caveats"]], d["caveats"]'
+
+# A loop device whose backing file lives on tmpfs is memory too.
+mkdir "$T/ramimg" && mount_tmpfs "$T/ramimg" size=200m || { echo "Bail out! no tmpfs"; exit 1; }
+truncate -s 160m "$T/ramimg/img" && loop_attach "$T/ramimg/img" RDEV && mkfs.ext4 -q -F "$RDEV" &&
+	mkdir "$T/ramimg/mnt" && mount "$RDEV" "$T/ramimg/mnt" && on_exit "umount '$T/ramimg/mnt'" ||
+	{ echo "Bail out! cannot make ext4 over a tmpfs image"; exit 1; }
+"$FSBENCH" run --tests write --size 8m $QUICK --no-device-capability --format json \
+	-o "$T/ramloop.json" "$T/ramimg/mnt" 2>/dev/null
+check "ext4 on a loop device over a tmpfs file: RAM-backed, said so" pycheck "$T/ramloop.json" '
+assert d["setup"]["ram_backed_why"] == argv[0].split("/")[-1] + " over a file on tmpfs", d["setup"]
+assert "ram-backed" in [x["id"] for x in d["caveats"]], d["caveats"]
+' "$RDEV"
+if [ "$(stat -f -c %T "$(dirname "$EXT_IMG")")" = tmpfs ]; then
+	skip "ext4 on a loop device over a disk file: not RAM-backed" "the test images are on tmpfs here"
+else
+	check "ext4 on a loop device over a disk file: not RAM-backed" pycheck "$T/ext4.json" '
+assert "ram_backed" not in d["setup"], d["setup"]
+'
+fi
 
 # ---------------- this machine is a VM ----------------
 check "this machine (a KVM guest with a reporting balloon) is found to be a VM" \
