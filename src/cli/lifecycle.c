@@ -63,6 +63,11 @@ static const char usage_text[] =
 	"      --copy-size SIZE   random data copied by write, read back by read\n"
 	"                         (default 16m)\n"
 	"  -r, --repeat N         runs per phase (default 12; mkfs phases 3)\n"
+	"      --no-device-capability\n"
+	"                         do not measure the raw device first (by default: its\n"
+	"                         sequential and random figures, O_DIRECT, ~2 s, before\n"
+	"                         the fill; writes only on an image or with\n"
+	"                         --destroy-data, read-only otherwise)\n"
 	"  -l, --label NAME       name of this setup in reports (default: --fs)\n"
 	"      --seed N           seed of the copy's and the fill's random data\n"
 	"  -f, --format VIEW      %s (default text)\n"
@@ -79,6 +84,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FS = 256,
+	OPT_NO_DEVCAP,
 	OPT_TYPE,
 	OPT_IMAGE,
 	OPT_IMAGE_SIZE,
@@ -121,6 +127,7 @@ static const struct fsb_opt lc_opts[] = {
 	{ "options", OPT_OPTIONS, FSB_VAL_TEXT, NULL },
 	{ "copy-size", OPT_COPY_SIZE, FSB_VAL_SIZE, NULL },
 	{ "repeat", 'r', FSB_VAL_NUMBER, NULL },
+	{ "no-device-capability", OPT_NO_DEVCAP, FSB_VAL_NONE, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -153,6 +160,9 @@ static int lc_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_DESTROY:
 		p->destroy_data = true;
+		return 0;
+	case OPT_NO_DEVCAP:
+		p->no_devcap = true;
 		return 0;
 	case OPT_MTD:
 		if (fsb_lc_plan_mtd(p, arg))

@@ -50,6 +50,9 @@ static const char usage_text[] =
 	"      --shared-dir       the metadata jobs share one directory\n"
 	"      --stonewall        stop every job when the first one finishes\n"
 	"      --deadline SECS    stop every job this long after the start\n"
+	"      --no-device-capability\n"
+	"                         do not measure the raw device under DIR (by default\n"
+	"                         read-only, O_DIRECT, ~1 s, before the tests)\n"
 	"  -l, --label NAME       name of this setup in reports\n"
 	"      --seed N           seed for data, names and seek offsets (default random)\n"
 	"  -f, --format VIEW      %s (default text)\n"
@@ -78,6 +81,7 @@ enum {
 	OPT_SHARED_DIR,
 	OPT_STONEWALL,
 	OPT_DEADLINE,
+	OPT_NO_DEVCAP,
 };
 
 /* The words of --char-io and --links, in their enums' order. */
@@ -118,6 +122,7 @@ static const struct fsb_opt run_opts[] = {
 	{ "shared-dir", OPT_SHARED_DIR, FSB_VAL_NONE, NULL },
 	{ "stonewall", OPT_STONEWALL, FSB_VAL_NONE, NULL },
 	{ "deadline", OPT_DEADLINE, FSB_VAL_SECONDS, NULL },
+	{ "no-device-capability", OPT_NO_DEVCAP, FSB_VAL_NONE, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -220,6 +225,9 @@ static int run_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_DEADLINE:
 		return fsb_opt_seconds("--deadline", arg, &cfg->deadline_ns);
+	case OPT_NO_DEVCAP:
+		p->no_devcap = true;
+		return 0;
 	}
 	return FSB_EXIT_USAGE;
 }

@@ -12,6 +12,8 @@
  * unwinds through step 4; the caller turns that into 128 + signo.
  */
 #include "core/lifecycle.h"
+#include "core/devcap.h"
+#include "core/env.h"
 #include "core/runner.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
@@ -483,6 +485,31 @@ static int run_phases(const struct lc_run *run, const struct fsb_config *cfg,
 	return err;
 }
 
+/*
+ * The raw device's capability, before the fill so that the device is left
+ * in the fill's state (0xff: erased flash). Writes only where the device
+ * is fsbench's to overwrite (an image, or --destroy-data) and a fill
+ * follows to give it a known content again; read-only otherwise. Flash
+ * (MTD, UBI) is not measured: its block device is an emulation layer.
+ */
+static int measure_device(const struct lc_run *run, struct fsb_result *res)
+{
+	const struct fsb_lc_plan *p = run->p;
+	bool write = (p->image || p->destroy_data) && p->fill != FSB_FILL_NONE;
+
+	if (p->devcap)
+		return fsb_devcap_copy(res, p->devcap, p->devcap_param ? p->devcap_param : "on")
+			       ? -ENOMEM
+			       : 0;
+	if (p->no_devcap)
+		return fsb_devcap_record(res, NULL, false, "off: --no-device-capability");
+	if (p->mtd)
+		return fsb_devcap_record(res, NULL, false,
+					 "off: flash (MTD/UBI): the block device is an "
+					 "emulation layer, not what the filesystem uses");
+	return fsb_devcap_record(res, run->lc.dev, write, NULL);
+}
+
 /* From the mountpoint on: everything made here is released by the caller. */
 static int work(struct lc_run *run, const char *dir, const struct fsb_config *cfg,
 		struct fsb_result *res)
@@ -534,12 +561,20 @@ static int work(struct lc_run *run, const char *dir, const struct fsb_config *cf
 		}
 		run->lc.mount_src = run->mount_src;
 	}
-	if ((err = fsb_lc_fill(&run->lc)))
-		return err;
 	if (fsb_result_init(res, "lifecycle") || fill_result(run, res)) {
 		fsb_err("lifecycle: out of memory");
 		return -ENOMEM;
 	}
+	{
+		const char *slash = strrchr(run->lc.dev, '/');
+
+		if ((err = fsb_env_record(res, slash ? slash + 1 : run->lc.dev)))
+			return err;
+	}
+	if ((err = measure_device(run, res)))
+		return err;
+	if ((err = fsb_lc_fill(&run->lc)))
+		return err;
 	if ((err = run_phases(run, cfg, res)))
 		return err;
 	if (run->state.erase_checked &&

@@ -49,6 +49,12 @@ struct fsb_lc_plan {
 	enum fsb_progress progress;
 	bool quiet;
 	const char *progress_prefix; /* before each progress line; NULL: none */
+	/* --no-device-capability: the raw device is not measured. */
+	bool no_devcap;
+	/* Measured already (the matrix, before the images' fill) with its
+	 * "device_capability" param: copied instead of measuring. */
+	const struct fsb_devcap *devcap;
+	const char *devcap_param;
 	/* Resolved by fsb_lc_plan_check. */
 	const struct fsb_workload_ops *ops[FSB_LC_MAX_PHASES];
 	size_t nops;

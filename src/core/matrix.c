@@ -10,6 +10,7 @@
  * images (unless kept). A signal stops after the current setup's teardown.
  */
 #include "core/matrix.h"
+#include "core/devcap.h"
 #include "core/guest.h"
 #include "core/progress.h"
 #include "device/fill.h"
@@ -63,6 +64,10 @@ struct mx_setup {
 	const char *devs[FSB_MATRIX_MAX_DEVICES];
 	char mnt[PATH_MAX];
 	bool mnt_made, mounted;
+	/* The first device's raw capability, measured before the fill (its
+	 * figures and "device_capability" param); measured when capdoc.params
+	 * is set. */
+	struct fsb_result capdoc;
 };
 
 void fsb_matrix_config_release(struct fsb_matrix_config *cfg)
@@ -279,6 +284,28 @@ static int mark(const struct mx_ctx *m, int err)
 	return err;
 }
 
+/*
+ * The raw capability of the setup's first device, before its fill and
+ * mkfs. The device is fsbench's own: written too when a fill follows to
+ * give it a known content again (the run suite's fill, or the lifecycle's),
+ * read-only with fill = none (the image stays as made). Kept in
+ * st->capdoc for the suites. A failure is only said (fsb_devcap_record).
+ */
+static int measure_device(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct mx_setup *st)
+{
+	bool off = (s->run_plan && s->run_plan->no_devcap) ||
+		   (!s->run_plan && s->lc_plan && s->lc_plan->no_devcap);
+
+	if (off)
+		return fsb_devcap_record(&st->capdoc, NULL, false, "off: --no-device-capability");
+	if (s->mtd_erase_bytes)
+		return fsb_devcap_record(&st->capdoc, NULL, false,
+					 "off: flash (MTD/UBI): the block device is an "
+					 "emulation layer, not what the filesystem uses");
+	progress(m, s, "measure the raw device %s", st->lo[0].path);
+	return fsb_devcap_record(&st->capdoc, st->lo[0].path, s->fill != FSB_FILL_NONE, NULL);
+}
+
 /* Images, their fill (when the run suite uses them) and loop devices. */
 static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_setup *s,
 			struct mx_setup *st)
@@ -298,14 +325,6 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 		if ((err = fsb_image_create(img, path, s->image_bytes)) ||
 		    (err = mark(m, fsb_marker_add_image(m->work, path, img->fd, img->created))))
 			return err;
-		/* The lifecycle fills its device itself; only the run suite
-		 * needs the images in their state before mkfs now. */
-		if (s->run && s->fill != FSB_FILL_NONE) {
-			progress(m, s, "fill %s with %s", img->path, fsb_fill_name(s->fill));
-			err = fsb_fill_fd(img->fd, img->path, s->image_bytes, s->fill, seed + j);
-			if (err)
-				return err;
-		}
 		err = fsb_loopdev_attach(&st->lo[j], img->fd, img->path, true);
 		if (err || (err = mark(m, fsb_marker_add_loop(m->work, st->lo[j].path))))
 			return err;
@@ -314,6 +333,17 @@ static int make_devices(struct mx_ctx *m, size_t idx, const struct fsb_matrix_se
 				 "'%s' refused it): the host's cache may flatter reads",
 				 st->lo[j].path, img->path);
 		st->devs[j] = st->lo[j].path;
+		if (!j && (err = measure_device(m, s, st)))
+			return err;
+		/* The lifecycle fills its device itself; only the run suite
+		 * needs the images in their state before mkfs now. After the
+		 * device was measured: its writes are overwritten. */
+		if (s->run && s->fill != FSB_FILL_NONE) {
+			progress(m, s, "fill %s with %s", img->path, fsb_fill_name(s->fill));
+			err = fsb_fill_fd(img->fd, img->path, s->image_bytes, s->fill, seed + j);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -404,6 +434,10 @@ static int run_suite(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct 
 		return -ENOMEM;
 	plan.progress = m->p->progress;
 	plan.progress_prefix = m->prefix;
+	if (st->capdoc.params) {
+		plan.devcap = &st->capdoc.devcap;
+		plan.devcap_param = fsb_result_get_str(&st->capdoc, "device_capability", NULL);
+	}
 	progress(m, s, "fsbench run %s", s->run);
 	if ((err = fsb_run_execute(&plan, st->mnt, r, NULL))) {
 		drop_result(r);
@@ -436,6 +470,11 @@ static int run_lifecycle(struct mx_ctx *m, const struct fsb_matrix_setup *s, str
 	if (plan && r) {
 		*plan = *s->lc_plan;
 		plan->device = st->lo[0].path;
+		if (st->capdoc.params) {
+			plan->devcap = &st->capdoc.devcap;
+			plan->devcap_param = fsb_result_get_str(&st->capdoc, "device_capability",
+								NULL);
+		}
 		plan->progress = m->p->progress;
 		plan->progress_prefix = m->prefix;
 		progress(m, s, "fsbench lifecycle %s on %s", s->lifecycle, st->lo[0].path);
@@ -472,6 +511,9 @@ static int guest_words(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
 		return -ENOMEM;
 	}
 	w[n++] = line[0];
+	/* A guest's disk is a file on the host seen through virtio under
+	 * emulation: its raw figures would describe neither. */
+	w[n++] = "--no-device-capability";
 	if (!suite) {
 		w[n++] = "--fs";
 		w[n++] = s->type;
@@ -580,6 +622,7 @@ static int run_guest(struct mx_ctx *m, const struct fsb_matrix_setup *s, struct 
 /* Always, whatever happened: umount, detach, remove images. */
 static void teardown(struct mx_ctx *m, struct mx_setup *st)
 {
+	fsb_result_release(&st->capdoc);
 	/* A mount that will not go (a process sits in it) is detached
 	 * lazily: nothing of ours stays in the mount table. */
 	if (st->mounted && fsb_umount(st->mnt) && !fsb_umount_lazy(st->mnt))

@@ -5,6 +5,8 @@
  */
 #include "core/run.h"
 #include "core/clean.h"
+#include "core/devcap.h"
+#include "core/env.h"
 #include "core/group.h"
 #include "core/registry.h"
 #include "core/runner.h"
@@ -383,7 +385,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	char scratch[PATH_MAX] = "", statpath[PATH_MAX], devname[64], devpath[80];
 	const char *device_note = NULL;
 	const struct fsb_test_result *t;
-	bool have_dev;
+	bool have_dev, got_dev;
 	int err, rm;
 
 	if (!p->seed_set)
@@ -406,6 +408,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
 					  sizeof(devname));
+	got_dev = have_dev;
 	/*
 	 * Device truth only where the device is the test's own: the disk that
 	 * holds / also carries the system's and everyone's I/O, so its counters
@@ -427,6 +430,21 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 		err = -ENOMEM;
 		goto out;
 	}
+	if ((err = fsb_env_record(res, got_dev ? devname : NULL)))
+		goto out;
+	/*
+	 * The raw device first, read-only (O_RDONLY, never written: the
+	 * filesystem on it is someone's), before the tests' files exist.
+	 */
+	if (p->devcap)
+		err = fsb_devcap_copy(res, p->devcap, p->devcap_param ? p->devcap_param : "on");
+	else
+		err = fsb_devcap_record(res, have_dev ? devpath : NULL, false,
+					p->no_devcap ? "off: --no-device-capability"
+					: have_dev   ? NULL
+						     : device_note);
+	if (err)
+		goto out;
 	err = measure(p, &cfg, scratch, have_dev ? statpath : NULL, fsb_fsinfo_is_cow(fsi.fs_type),
 		      res);
 	if (!err && fsb_stop_requested())

@@ -33,6 +33,13 @@ struct fsb_run_plan {
 	enum fsb_progress progress;
 	bool quiet;		     /* no progress lines (warnings: the caller's) */
 	const char *progress_prefix; /* before each progress line; NULL: none */
+	/* --no-device-capability: the raw device under DIR is not measured. */
+	bool no_devcap;
+	/* The device's capability measured already (the matrix, before the
+	 * images' fill, with writes) and its "device_capability" param: copied
+	 * into the result instead of measuring. NULL: measure here, read-only. */
+	const struct fsb_devcap *devcap;
+	const char *devcap_param;
 };
 
 /* The defaults: --size 1g, --chunk 8k, 3 runs of at least 0.5 s, --cache drop,

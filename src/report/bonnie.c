@@ -4,6 +4,7 @@
  * header and row functions are separate so the matrix view prints all its
  * setups under one header (with a label column as wide as its labels).
  */
+#include "report/caveats.h"
 #include "report/writer.h"
 #include "util/text.h"
 
@@ -178,7 +179,9 @@ int fsb_write_bonnie(FILE *out, const struct fsb_result *r)
 
 	if (err)
 		return err;
-	if ((err = fsb_bonnie_header(out, r)) || (err = fsb_bonnie_row(out, r)))
+	if ((err = fsb_bonnie_header(out, r)) || (err = fsb_bonnie_row(out, r)) ||
+	    (err = fsb_writer_method_note(out, r)))
 		return err;
-	return fsb_writer_method_note(out, r);
+	fsb_text_print_devcap(out, r);
+	return fsb_caveats_print(out, r, "");
 }

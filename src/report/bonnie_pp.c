@@ -8,6 +8,7 @@
  * sits on its own line because "fsbench-0.1.0" does not fit the 19-column
  * name field that bonnie++ shares with its version.
  */
+#include "report/caveats.h"
 #include "report/writer.h"
 #include "util/size.h"
 #include "util/text.h"
@@ -235,5 +236,9 @@ int fsb_write_bonnie_pp(FILE *out, const struct fsb_result *r)
 	/* The note goes before the CSV line, which stays last for tail -1. */
 	if ((err = fsb_writer_method_note(out, r)))
 		return err;
+	fsb_text_print_devcap(out, r);
+	if ((err = fsb_caveats_print(out, r, "")))
+		return err;
+	/* Its fields stay bonnie++'s: the caveats never go into it. */
 	return fsb_csv_line(out, r);
 }

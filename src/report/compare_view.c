@@ -2,6 +2,7 @@
  * The views of a comparison (report/compare.h): text, json and csv. Each
  * renders a finished table and never measures or reads files.
  */
+#include "report/caveats.h"
 #include "report/compare.h"
 #include "report/markdown.h"
 #include "report/writer.h"
@@ -39,6 +40,123 @@ static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 	}
 	fsb_unit_format(t->unit, t->median, v, sizeof(v));
 	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
+}
+
+/* Each input's figures as shares of its own raw device, when measured. */
+static void print_fractions(FILE *out, const struct fsb_compare_set *set)
+{
+	char lab[LABEL_CHARS * 4 + 8];
+	bool any = false;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct fsb_result *r = set->docs[i];
+		size_t k = 0;
+
+		for (size_t j = 0; j < r->ntests; j++) {
+			double frac;
+			bool rough;
+
+			if (!fsb_result_device_fraction(r, &r->tests[j], &frac, &rough))
+				continue;
+			if (!any)
+				fputs("\nOf the device (each input's own, measured raw before it):\n",
+				      out);
+			any = true;
+			if (!k++) {
+				fputs("  ", out);
+				fputs(fsb_text_safe(set->labels[i], LABEL_CHARS, lab, sizeof(lab)),
+				      out);
+				fputs(":", out);
+			}
+			fprintf(out, "%s %s %.0f%%%s", k > 1 ? "," : "",
+				fsb_test_title(r->tests[j].id), frac * 100,
+				rough ? " (rough)" : "");
+		}
+		if (k)
+			fputc('\n', out);
+	}
+}
+
+/* Whether doc has caveat c. */
+static bool has_caveat(const struct fsb_result *doc, const struct fsb_caveat *c)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = fsb_caveats_find(doc, cav, FSB_CAVEATS_MAX);
+
+	for (size_t k = 0; k < n; k++)
+		if (fsb_caveat_same(&cav[k], c))
+			return true;
+	return false;
+}
+
+/*
+ * The caveats that differ between the inputs ("tmpfs: the storage is
+ * memory", and nothing of it for the disk), each under its input's label,
+ * then the ones every input shares, once. Only documents that carry
+ * caveats take part: an older one says nothing either way.
+ */
+static void print_caveats(FILE *out, const struct fsb_compare_set *set)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	char lab[LABEL_CHARS * 4 + 8], buf[600];
+	size_t ndocs = 0, first = SIZE_MAX;
+	bool any = false;
+
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->docs[i]->has_caveats) {
+			ndocs++;
+			if (first == SIZE_MAX)
+				first = i;
+		}
+	}
+	if (!ndocs)
+		return;
+	for (size_t i = 0; i < set->n; i++) {
+		size_t n = fsb_caveats_find(set->docs[i], cav, FSB_CAVEATS_MAX);
+
+		for (size_t k = 0; k < n; k++) {
+			bool everyone = true;
+
+			for (size_t j = 0; j < set->n && everyone; j++)
+				if (set->docs[j]->has_caveats && !has_caveat(set->docs[j], &cav[k]))
+					everyone = false;
+			if (everyone && ndocs > 1)
+				continue;
+			if (!any)
+				fputs(ndocs > 1 ? "\nCaveats that differ between the inputs:\n"
+						: "\nCaveats:\n",
+				      out);
+			any = true;
+			fputs("  - ", out);
+			if (ndocs > 1) {
+				fputs(fsb_text_safe(set->labels[i], LABEL_CHARS, lab, sizeof(lab)),
+				      out);
+				fputs(": ", out);
+			}
+			fprintf(out, "%s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
+			fprintf(out, " (%s)\n",
+				fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+		}
+	}
+	if (ndocs < 2)
+		return;
+	/* What every input shares, from the first: said once. */
+	any = false;
+	for (size_t k = 0, n = fsb_caveats_find(set->docs[first], cav, FSB_CAVEATS_MAX); k < n;
+	     k++) {
+		bool everyone = true;
+
+		for (size_t j = 0; j < set->n && everyone; j++)
+			if (set->docs[j]->has_caveats && !has_caveat(set->docs[j], &cav[k]))
+				everyone = false;
+		if (!everyone)
+			continue;
+		if (!any)
+			fputs("\nCaveats of every input:\n", out);
+		any = true;
+		fprintf(out, "  - %s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
+		fprintf(out, " (%s)\n", fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+	}
 }
 
 int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
@@ -177,6 +295,8 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		      "figure was 0 for a job that moved data; there is no figure to compare.\n",
 		      out);
 	fputs("'!': noisy (CV above 10%).\n", out);
+	print_fractions(out, set);
+	print_caveats(out, set);
 out:
 	free(wval);
 	free(wratio);
@@ -282,6 +402,34 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	return o;
 }
 
+/*
+ * Input i's caveats as JSON: id, test, text, evidence, and "differs" when
+ * not every input that carries caveats has it.
+ */
+static struct json_object *caveats_json(struct jb *b, const struct fsb_compare_set *set, size_t i)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = fsb_caveats_find(set->docs[i], cav, FSB_CAVEATS_MAX);
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t k = 0; arr && !b->err && k < n; k++) {
+		struct json_object *o = json_object_new_object();
+		bool everyone = true;
+
+		for (size_t j = 0; j < set->n && everyone; j++)
+			if (set->docs[j]->has_caveats && !has_caveat(set->docs[j], &cav[k]))
+				everyone = false;
+		append(b, arr, o);
+		put(b, o, "id", json_object_new_string(cav[k].id));
+		if (cav[k].test[0])
+			put(b, o, "test", json_object_new_string(cav[k].test));
+		put(b, o, "text", json_object_new_string(cav[k].text));
+		put(b, o, "evidence", json_object_new_string(cav[k].evidence));
+		put(b, o, "differs", json_object_new_boolean(!everyone));
+	}
+	return arr;
+}
+
 int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			   const struct fsb_compare_table *t)
 {
@@ -331,6 +479,8 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 			if (set->docs[i]->setup.fs_type)
 				put(&b, one, "fs_type",
 				    json_object_new_string(set->docs[i]->setup.fs_type));
+			if (set->docs[i]->has_caveats)
+				put(&b, one, "caveats", caveats_json(&b, set, i));
 		}
 	}
 	rows = json_object_new_array();

@@ -14,6 +14,7 @@
  * length lies is worse than no chart).
  */
 #include "report/html.h"
+#include "report/caveats.h"
 #include "report/compare.h"
 #include "report/html_charts.h"
 #include "report/html_out.h"
@@ -1296,6 +1297,99 @@ static void write_method(struct page *p)
 	fsb_html_lit(w, "</ul>\n</section>\n");
 }
 
+/* ---- the devices and the caveats ---------------------------------------- */
+
+/* Each input's raw device, and its figures as shares of the device's. */
+static void write_devcaps(struct page *p)
+{
+	struct fsb_html_out *w = p->w;
+	char a[48], b[48], c[48], d[48];
+	bool any = false;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct fsb_result *r = p->docs[i];
+		const struct fsb_devcap *dc = &r->devcap;
+
+		if (!dc->present)
+			continue;
+		if (!any)
+			fsb_html_lit(
+				w, "<section>\n<h2>The devices themselves</h2>\n<p>Each "
+				   "device measured raw, with O_DIRECT at a deep queue, before "
+				   "the filesystem's tests; each figure below is the "
+				   "filesystem's as a share of the device's matching one.</p>\n"
+				   "<table>\n<tr><th>input</th><th>device</th><th class=\"num\">"
+				   "seq read</th><th class=\"num\">seq write</th><th class=\"num\">"
+				   "4 KiB rand read</th><th class=\"num\">4 KiB rand write</th>"
+				   "<th>of the device</th></tr>\n");
+		any = true;
+		fsb_unit_format_rate(dc->seq_read_Bps, true, a, sizeof(a));
+		if (dc->seq_write_Bps > 0)
+			fsb_unit_format_rate(dc->seq_write_Bps, true, b, sizeof(b));
+		else
+			snprintf(b, sizeof(b), "not written");
+		fsb_unit_format_rate(dc->rand_read_iops, false, c, sizeof(c));
+		if (dc->rand_write_iops > 0)
+			fsb_unit_format_rate(dc->rand_write_iops, false, d, sizeof(d));
+		else
+			snprintf(d, sizeof(d), "not written");
+		fsb_html_lit(w, "<tr>");
+		td(w, p->labels[i]);
+		td(w, dc->device ? dc->device : "?");
+		num_cell(w, a);
+		num_cell(w, b);
+		num_cell(w, c);
+		num_cell(w, d);
+		fsb_html_lit(w, "<td>");
+		for (size_t j = 0, k = 0; j < r->ntests; j++) {
+			double frac;
+			bool rough;
+
+			if (!fsb_result_device_fraction(r, &r->tests[j], &frac, &rough))
+				continue;
+			if (k++)
+				fsb_html_lit(w, ", ");
+			fsb_html_textf(w, "%s %.0f%%%s", fsb_test_title(r->tests[j].id),
+				       isfinite(frac) ? frac * 100 : 0.0,
+				       rough ? " (rough: against random reads)" : "");
+		}
+		fsb_html_lit(w, "</td></tr>\n");
+	}
+	if (any)
+		fsb_html_lit(w, "</table>\n</section>\n");
+}
+
+/* What each input's reader must know, found by fsbench from its facts. */
+static void write_caveats(struct page *p)
+{
+	struct fsb_html_out *w = p->w;
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	bool any = false;
+
+	for (size_t i = 0; i < p->n; i++) {
+		size_t n = fsb_caveats_find(p->docs[i], cav, FSB_CAVEATS_MAX);
+
+		if (!n)
+			continue;
+		if (!any)
+			fsb_html_lit(w, "<section>\n<h2>Caveats</h2>\n");
+		any = true;
+		fsb_html_lit(w, "<h3>");
+		fsb_html_text(w, p->labels[i]);
+		fsb_html_lit(w, "</h3>\n<ul>\n");
+		for (size_t k = 0; k < n; k++) {
+			fsb_html_lit(w, "<li>");
+			fsb_html_text(w, cav[k].text);
+			fsb_html_lit(w, " <small>(");
+			fsb_html_text(w, cav[k].evidence);
+			fsb_html_lit(w, ")</small></li>\n");
+		}
+		fsb_html_lit(w, "</ul>\n");
+	}
+	if (any)
+		fsb_html_lit(w, "</section>\n");
+}
+
 /* ---- the page ---------------------------------------------------------------- */
 
 int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *const *labels,
@@ -1335,7 +1429,9 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *
 	write_latency(&p);
 	fsb_html_runs_section(&w, &p.tab);
 	fsb_html_jobs_section(&w, &p.tab);
+	write_devcaps(&p);
 	write_method(&p);
+	write_caveats(&p);
 	fsb_html_lit(&w, "<footer>Made by fsbench " FSB_VERSION ". This page is self-contained: "
 			 "it needs no network and runs no scripts.</footer>\n</main>\n</body>\n"
 			 "</html>\n");

@@ -1,4 +1,5 @@
 #include "report/json.h"
+#include "report/caveats.h"
 #include "util/error.h"
 #include "util/io.h"
 
@@ -91,6 +92,10 @@ static void build_host(struct jbuild *b, struct json_object *doc, const struct f
 	put(b, o, "cpus", json_object_new_int(h->cpus > 0 ? h->cpus : 0));
 	put_u64(b, o, "ram_bytes", h->ram_bytes);
 	put_str(b, o, "hostname", h->hostname);
+	put_str(b, o, "virtualization", h->virtualization);
+	if (h->has_balloon)
+		put(b, o, "balloon_free_page_reporting",
+		    json_object_new_boolean(h->balloon_free_page_reporting));
 }
 
 static void build_setup(struct jbuild *b, struct json_object *doc, const struct fsb_setup *s)
@@ -105,6 +110,55 @@ static void build_setup(struct jbuild *b, struct json_object *doc, const struct 
 	put_str(b, o, "mount_options", s->mount_options);
 	put_str(b, o, "device", s->device);
 	put_str(b, o, "fill", s->fill);
+	if (s->ram_backed) {
+		put(b, o, "ram_backed", json_object_new_boolean(1));
+		put_str(b, o, "ram_backed_why", s->ram_backed);
+	}
+}
+
+static void build_devcap(struct jbuild *b, struct json_object *doc, const struct fsb_devcap *d)
+{
+	struct json_object *o, *how;
+
+	if (!d->present || !(o = new_obj(b, doc, "device_capability")))
+		return;
+	put_str(b, o, "device", d->device);
+	put_double(b, o, "seq_read_Bps", d->seq_read_Bps);
+	/* The writes are absent where the device could only be read. */
+	if (d->seq_write_Bps > 0)
+		put_double(b, o, "seq_write_Bps", d->seq_write_Bps);
+	put_double(b, o, "rand_read_iops", d->rand_read_iops);
+	if (d->rand_write_iops > 0)
+		put_double(b, o, "rand_write_iops", d->rand_write_iops);
+	if (!(how = new_obj(b, o, "how")))
+		return;
+	put_str(b, how, "engine", d->engine);
+	put_u64(b, how, "seq_depth", d->seq_depth);
+	put_u64(b, how, "seq_block_bytes", d->seq_block_bytes);
+	put_u64(b, how, "rand_depth", d->rand_depth);
+	put_u64(b, how, "rand_block_bytes", d->rand_block_bytes);
+	put_double(b, how, "seconds", d->seconds);
+}
+
+static void build_caveats(struct jbuild *b, struct json_object *doc, const struct fsb_result *r)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = fsb_caveats_find(r, cav, FSB_CAVEATS_MAX);
+	struct json_object *arr = json_object_new_array();
+
+	put(b, doc, "caveats", arr);
+	for (size_t i = 0; !b->err && i < n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		if (!o || json_object_array_add(arr, o)) {
+			json_object_put(o);
+			b->err = -ENOMEM;
+			return;
+		}
+		put_str(b, o, "id", cav[i].id);
+		put_str(b, o, "text", cav[i].text);
+		put_str(b, o, "evidence", cav[i].evidence);
+	}
 }
 
 static void build_params(struct jbuild *b, struct json_object *doc, const struct fsb_result *r)
@@ -208,9 +262,12 @@ static void build_hist(struct jbuild *b, struct json_object *o, const struct fsb
 	}
 }
 
-static void build_test(struct jbuild *b, struct json_object *arr, const struct fsb_test_result *t)
+static void build_test(struct jbuild *b, struct json_object *arr, const struct fsb_result *r,
+		       const struct fsb_test_result *t)
 {
 	struct json_object *o = json_object_new_object(), *runs, *sub;
+	double frac;
+	bool rough;
 
 	if (!o) {
 		b->err = -ENOMEM;
@@ -269,6 +326,13 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 		put_str(b, o, "stopped_by", t->stopped_by);
 	if (t->njobs > 1 && t->job_runs && (sub = new_obj(b, o, "per_job")))
 		build_per_job(b, sub, t);
+	/* Derived from the test and device_capability, written for readers
+	 * of the file; fsbench recomputes it when it reads one. */
+	if (fsb_result_device_fraction(r, t, &frac, &rough)) {
+		put_double(b, o, "device_fraction", frac);
+		if (rough)
+			put(b, o, "device_fraction_rough", json_object_new_boolean(1));
+	}
 }
 
 struct json_object *fsb_json_from_result(const struct fsb_result *r)
@@ -287,10 +351,13 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r)
 	build_host(&b, doc, &r->host);
 	build_setup(&b, doc, &r->setup);
 	build_params(&b, doc, r);
+	build_devcap(&b, doc, &r->devcap);
 	tests = json_object_new_array();
 	put(&b, doc, "tests", tests);
 	for (size_t i = 0; !b.err && i < r->ntests; i++)
-		build_test(&b, tests, &r->tests[i]);
+		build_test(&b, tests, r, &r->tests[i]);
+	if (r->has_caveats)
+		build_caveats(&b, doc, r);
 	if (b.err) {
 		json_object_put(doc);
 		errno = -b.err;
@@ -450,8 +517,15 @@ static int read_host(struct jread *rd, struct json_object *doc, struct fsb_host 
 	if ((err = read_str(rd, o, "host.", "kernel", false, &h->kernel)) ||
 	    (err = read_str(rd, o, "host.", "cpu", false, &h->cpu)) ||
 	    (err = read_str(rd, o, "host.", "hostname", false, &h->hostname)) ||
-	    (err = read_u64(rd, o, "host.", "ram_bytes", false, &h->ram_bytes)))
+	    (err = read_u64(rd, o, "host.", "ram_bytes", false, &h->ram_bytes)) ||
+	    (err = read_str(rd, o, "host.", "virtualization", false, &h->virtualization)))
 		return err;
+	if (lookup(o, "balloon_free_page_reporting", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			return bad(rd, "host.balloon_free_page_reporting is not a boolean");
+		h->has_balloon = true;
+		h->balloon_free_page_reporting = json_object_get_boolean(v);
+	}
 	if (lookup(o, "cpus", &v)) {
 		if ((err = get_u64(rd, v, "host.", "cpus", &cpus)))
 			return err;
@@ -473,9 +547,50 @@ static int read_setup(struct jread *rd, struct json_object *doc, struct fsb_setu
 	    (err = read_str(rd, o, "setup.", "dir", false, &s->dir)) ||
 	    (err = read_str(rd, o, "setup.", "fs_type", false, &s->fs_type)) ||
 	    (err = read_str(rd, o, "setup.", "mount_options", false, &s->mount_options)) ||
-	    (err = read_str(rd, o, "setup.", "device", false, &s->device)))
+	    (err = read_str(rd, o, "setup.", "device", false, &s->device)) ||
+	    (err = read_str(rd, o, "setup.", "ram_backed_why", false, &s->ram_backed)))
 		return err;
 	return read_str(rd, o, "setup.", "fill", false, &s->fill);
+}
+
+static int read_devcap(struct jread *rd, struct json_object *doc, struct fsb_devcap *d)
+{
+	struct json_object *o, *how;
+	uint64_t u;
+	int err = read_obj(rd, doc, "", "device_capability", &o);
+
+	if (err <= 0)
+		return err;
+	if ((err = read_str(rd, o, "device_capability.", "device", false, &d->device)) ||
+	    (err = read_double(rd, o, "device_capability.", "seq_read_Bps", true,
+			       &d->seq_read_Bps)) ||
+	    (err = read_double(rd, o, "device_capability.", "seq_write_Bps", false,
+			       &d->seq_write_Bps)) ||
+	    (err = read_double(rd, o, "device_capability.", "rand_read_iops", false,
+			       &d->rand_read_iops)) ||
+	    (err = read_double(rd, o, "device_capability.", "rand_write_iops", false,
+			       &d->rand_write_iops)))
+		return err;
+	if (d->seq_read_Bps < 0 || d->seq_write_Bps < 0 || d->rand_read_iops < 0 ||
+	    d->rand_write_iops < 0)
+		return bad(rd, "device_capability has a negative figure");
+	d->present = true;
+	if ((err = read_obj(rd, o, "device_capability.", "how", &how)) <= 0)
+		return err;
+	if ((err = read_str(rd, how, "device_capability.how.", "engine", false, &d->engine)) ||
+	    (err = read_double(rd, how, "device_capability.how.", "seconds", false, &d->seconds)))
+		return err;
+	if ((err = read_u64(rd, how, "device_capability.how.", "seq_depth", false, &u)))
+		return err;
+	d->seq_depth = u > 1u << 20 ? 1u << 20 : (unsigned)u;
+	if ((err = read_u64(rd, how, "device_capability.how.", "rand_depth", false, &u)))
+		return err;
+	d->rand_depth = u > 1u << 20 ? 1u << 20 : (unsigned)u;
+	if ((err = read_u64(rd, how, "device_capability.how.", "seq_block_bytes", false,
+			    &d->seq_block_bytes)))
+		return err;
+	return read_u64(rd, how, "device_capability.how.", "rand_block_bytes", false,
+			&d->rand_block_bytes);
 }
 
 static int read_param(struct jread *rd, struct fsb_result *r, const char *key,
@@ -912,8 +1027,11 @@ int fsb_json_to_result(struct json_object *o, struct fsb_result *out, char *why,
 		return bad(&rd, "not an fsbench result: the document is %s", json_kind(o));
 	if ((err = read_head(&rd, o, &r)) || (err = read_host(&rd, o, &r.host)) ||
 	    (err = read_setup(&rd, o, &r.setup)) || (err = read_params(&rd, o, &r)) ||
-	    (err = read_tests(&rd, o, &r)))
+	    (err = read_tests(&rd, o, &r)) || (err = read_devcap(&rd, o, &r.devcap)))
 		goto fail;
+	/* The caveats are derived again from the facts (report/caveats.h);
+	 * the key says the document has them. */
+	r.has_caveats = json_object_object_get_ex(o, "caveats", NULL);
 	*out = r;
 	return 0;
 fail:

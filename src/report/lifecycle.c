@@ -1,4 +1,5 @@
 #include "report/lifecycle.h"
+#include "report/caveats.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/size.h"
@@ -120,5 +121,10 @@ int fsb_write_lifecycle_many(FILE *out, const struct fsb_result *const *rs, size
 
 int fsb_write_lifecycle(FILE *out, const struct fsb_result *r)
 {
-	return fsb_write_lifecycle_many(out, &r, 1);
+	int err = fsb_write_lifecycle_many(out, &r, 1);
+
+	if (err)
+		return err;
+	fsb_text_print_devcap(out, r);
+	return fsb_caveats_print(out, r, "");
 }

@@ -4,6 +4,7 @@
  * row reads exactly like the row `fsbench run --format bonnie` prints.
  */
 #include "report/matrix.h"
+#include "report/caveats.h"
 #include "report/json.h"
 #include "report/writer.h"
 #include "util/error.h"
@@ -597,6 +598,67 @@ static int print_notes(FILE *out, const struct fsb_matrix_doc *d)
 	return 0;
 }
 
+/* Each setup's raw device, as measured before its filesystem was made. */
+static void print_devcaps(FILE *out, const struct fsb_matrix_doc *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_matrix_entry *e = &d->entries[i];
+
+		if (e->run_res && e->run_res->devcap.present)
+			fsb_text_print_devcap(out, e->run_res);
+		else if (e->lc_res && e->lc_res->devcap.present)
+			fsb_text_print_devcap(out, e->lc_res);
+	}
+}
+
+/* A caveat about the machine, the same for every setup: said once. */
+static bool machine_caveat(const struct fsb_caveat *c)
+{
+	return !strcmp(c->id, "vm") || !strcmp(c->id, "balloon") ||
+	       (!strcmp(c->id, "emulation") && !strncmp(c->evidence, "host.", 5));
+}
+
+static void print_doc_caveats(FILE *out, const struct fsb_matrix_entry *e,
+			      const struct fsb_result *r, const char *suite, bool *any,
+			      bool *machine_done)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = r ? fsb_caveats_find(r, cav, FSB_CAVEATS_MAX) : 0;
+	bool machine_seen = false;
+	char buf[512];
+
+	for (size_t k = 0; k < n; k++) {
+		bool m = machine_caveat(&cav[k]);
+
+		if (m && *machine_done)
+			continue;
+		machine_seen |= m;
+		if (!*any)
+			fputs("\nCaveats:\n", out);
+		*any = true;
+		fputs("  - ", out);
+		if (!m) {
+			fsb_text_put(out, e->label);
+			fprintf(out, " (%s): ", suite);
+		}
+		fprintf(out, "%s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
+		fprintf(out, " (%s)\n", fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+	}
+	*machine_done |= machine_seen;
+}
+
+static void print_caveats(FILE *out, const struct fsb_matrix_doc *d)
+{
+	bool any = false, machine_done = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		print_doc_caveats(out, &d->entries[i], d->entries[i].run_res, "run", &any,
+				  &machine_done);
+		print_doc_caveats(out, &d->entries[i], d->entries[i].lc_res, "lifecycle", &any,
+				  &machine_done);
+	}
+}
+
 int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
 {
 	int err;
@@ -609,6 +671,8 @@ int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
 	print_problems(out, d);
 	if ((err = print_notes(out, d)))
 		return err;
+	print_devcaps(out, d);
+	print_caveats(out, d);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -61,6 +61,10 @@ void fsb_result_release(struct fsb_result *r)
 	free(r->setup.mount_options);
 	free(r->setup.device);
 	free(r->setup.fill);
+	free(r->setup.ram_backed);
+	free(r->host.virtualization);
+	free(r->devcap.device);
+	free(r->devcap.engine);
 	for (size_t i = 0; i < r->nparams; i++) {
 		free(r->params[i].key);
 		free(r->params[i].s);
@@ -379,6 +383,49 @@ const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const 
 		if (!strcmp(r->tests[i].id, id))
 			return &r->tests[i];
 	return NULL;
+}
+
+bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_test_result *t,
+				double *frac, bool *rough)
+{
+	const struct fsb_devcap *d = &r->devcap;
+	double dev = 0;
+
+	*rough = false;
+	if (!d->present || t->not_measured || !t->nruns || !t->id || !t->unit)
+		return false;
+	/* Rates only: a lifecycle's "write" is a phase in seconds. */
+	if (strcmp(t->unit, !strcmp(t->id, "write") || !strcmp(t->id, "read") ? "B/s" : "ops/s"))
+		return false;
+	if (!strcmp(t->id, "write"))
+		dev = d->seq_write_Bps;
+	else if (!strcmp(t->id, "read"))
+		dev = d->seq_read_Bps;
+	else if (!strcmp(t->id, "randread"))
+		dev = d->rand_read_iops;
+	else if (!strcmp(t->id, "randwrite"))
+		dev = d->rand_write_iops;
+	else if (!strcmp(t->id, "seeks"))
+		dev = d->rand_read_iops, *rough = true;
+	if (!(dev > 0))
+		return false;
+	*frac = t->median / dev;
+	return true;
+}
+
+const char *fsb_test_title(const char *id)
+{
+	static const char *const t[][2] = {
+		{ "putc", "per-char write" },  { "write", "block write" },
+		{ "rewrite", "rewrite" },      { "getc", "per-char read" },
+		{ "read", "block read" },      { "seeks", "random seeks" },
+		{ "randread", "random read" }, { "randwrite", "random write" },
+	};
+
+	for (size_t i = 0; id && i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(id, t[i][0]))
+			return t[i][1];
+	return id ? id : "?";
 }
 
 bool fsb_test_noisy(const struct fsb_test_result *t)

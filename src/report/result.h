@@ -111,10 +111,43 @@ struct fsb_host {
 	char *hostname;
 	int cpus;
 	uint64_t ram_bytes;
+	/* What the machine is (core/env.h): "none" on bare metal, or the
+	 * hypervisor ("kvm", "qemu" for emulation under TCG, "vmware",
+	 * "microsoft", "xen", ...); NULL when not probed. */
+	char *virtualization;
+	/* virtio_balloon with free page reporting: freed memory goes back to
+	 * the host and its first touch is slow. JSON
+	 * host.balloon_free_page_reporting, present when has_balloon. */
+	bool has_balloon;
+	bool balloon_free_page_reporting;
 };
 
 struct fsb_setup {
 	char *label, *dir, *fs_type, *mount_options, *device, *fill;
+	/* NULL, or why the storage is memory: "tmpfs", "zram0", "loop
+	 * device over a file on tmpfs". JSON setup.ram_backed (true) and
+	 * setup.ram_backed_why, present only when set. */
+	char *ram_backed;
+};
+
+/*
+ * The raw device's own capability, measured before the filesystem's
+ * figures (core/devcap.h): what the device does with O_DIRECT at a deep
+ * queue, so that each figure can be read as a fraction of it. JSON
+ * "device_capability", present only when measured. A figure of 0 was not
+ * measured (the writes where the device may not be written).
+ */
+struct fsb_devcap {
+	bool present;
+	char *device; /* the block device measured */
+	double seq_read_Bps, seq_write_Bps;
+	double rand_read_iops, rand_write_iops;
+	/* How ("how" in JSON): the engine, the queue depths and block sizes
+	 * of the sequential and random figures, and each figure's time. */
+	char *engine;
+	unsigned seq_depth, rand_depth;
+	uint64_t seq_block_bytes, rand_block_bytes;
+	double seconds;
 };
 
 struct fsb_result {
@@ -134,6 +167,11 @@ struct fsb_result {
 	 * 1.03", "fio 3.33"), and every view marks the result as imported.
 	 */
 	char *source;
+	struct fsb_devcap devcap;
+	/* The document carries caveats (report/caveats.h): fsbench's own
+	 * results from this version on, and documents read with a "caveats"
+	 * key. Older documents have none, and their views stay as they were. */
+	bool has_caveats;
 };
 
 /* Initialise an empty document of the given kind (tool/version filled in). */
@@ -202,6 +240,19 @@ unsigned fsb_result_jobs(const struct fsb_result *r);
 
 /* The test with this id, or NULL. */
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id);
+
+/*
+ * The figure t as a fraction of the device's matching figure (write: seq
+ * write, read: seq read, randread: rand read, randwrite: rand write, seeks:
+ * rand read, only a rough guide, *rough set). Returns true and sets *frac
+ * when both are known. Pure.
+ */
+bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_test_result *t,
+				double *frac, bool *rough);
+
+/* What a test id means to a reader: "write" -> "block write", "seeks" ->
+ * "random seeks"; other ids as they are. Static strings. */
+const char *fsb_test_title(const char *id);
 
 /* True when the figure's spread is above FSB_NOISY_CV. */
 bool fsb_test_noisy(const struct fsb_test_result *t);

@@ -10,6 +10,7 @@
  * significant digits.
  */
 #include "util/text.h"
+#include "report/caveats.h"
 #include "report/writer.h"
 #include "util/modes.h"
 #include "util/size.h"
@@ -365,7 +366,19 @@ static void print_jobs(FILE *out, const struct fsb_test_result *t)
 	fputc('\n', out);
 }
 
-static void print_test(FILE *out, const struct fsb_test_result *t)
+/* The figure as a share of the raw device's matching one. */
+static void print_fraction(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
+{
+	double frac;
+	bool rough;
+
+	if (!fsb_result_device_fraction(r, t, &frac, &rough))
+		return;
+	fprintf(out, "%*s%.0f%% of the device%s\n", W_ID + 1, "", sane(frac) * 100,
+		rough ? " (rough: against its 4 KiB random read IOPS)" : "");
+}
+
+static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
 {
 	char median[96], lo[64], hi[64], range[160], cv[32], cpu[32], p99[96], work[48];
 
@@ -386,6 +399,7 @@ static void print_test(FILE *out, const struct fsb_test_result *t)
 	    work);
 	print_jobs(out, t);
 	print_device(out, t);
+	print_fraction(out, r, t);
 }
 
 /* What a cache mode means for the figures, when a reader might not know. */
@@ -479,6 +493,53 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline");
 }
 
+void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
+{
+	const struct fsb_devcap *d = &r->devcap;
+	const char *label = r->setup.label ? r->setup.label : "the filesystem";
+	char a[48], b[48], c[48], e[48];
+	bool any = false;
+
+	if (!d->present)
+		return;
+	fsb_unit_format_rate(d->seq_read_Bps, true, a, sizeof(a));
+	fsb_unit_format_rate(d->rand_read_iops, false, c, sizeof(c));
+	fputs("\nThe device ", out);
+	fsb_text_put(out, d->device ? d->device : "?");
+	fprintf(out, " itself: sequential read %s", a);
+	if (d->seq_write_Bps > 0) {
+		fsb_unit_format_rate(d->seq_write_Bps, true, b, sizeof(b));
+		fprintf(out, ", write %s", b);
+	}
+	fprintf(out, "; 4 KiB random read %s", c);
+	if (d->rand_write_iops > 0) {
+		fsb_unit_format_rate(d->rand_write_iops, false, e, sizeof(e));
+		fprintf(out, ", write %s", e);
+	}
+	fputs("\n(", out);
+	fsb_text_put(out, d->engine ? d->engine : "?");
+	fprintf(out, ", O_DIRECT, depth %u at %llu KiB and %u at %llu KiB, %.1f s each%s).\n",
+		d->seq_depth, (unsigned long long)(d->seq_block_bytes >> 10), d->rand_depth,
+		(unsigned long long)(d->rand_block_bytes >> 10), sane(d->seconds),
+		d->seq_write_Bps > 0 ? "" : ", read-only");
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		double frac;
+		bool rough;
+
+		if (!fsb_result_device_fraction(r, t, &frac, &rough))
+			continue;
+		if (!any)
+			fputs("Of the device:\n", out);
+		any = true;
+		fputs("  ", out);
+		fsb_text_put(out, label);
+		fprintf(out, " %s: %.0f%% of the device%s\n", fsb_test_title(t->id),
+			sane(frac) * 100,
+			rough ? " (rough guide: seeks against 4 KiB random reads)" : "");
+	}
+}
+
 int fsb_write_text(FILE *out, const struct fsb_result *r)
 {
 	print_header(out, r);
@@ -488,8 +549,10 @@ int fsb_write_text(FILE *out, const struct fsb_result *r)
 	} else {
 		row(out, "test", "median", "[min – max]", "cv", "", "%cpu", "p99 lat", "work");
 		for (size_t i = 0; i < r->ntests; i++)
-			print_test(out, &r->tests[i]);
+			print_test(out, r, &r->tests[i]);
 	}
 	print_footer(out, r);
+	fsb_text_print_devcap(out, r);
+	fsb_caveats_print(out, r, "");
 	return ferror(out) ? -EIO : 0;
 }

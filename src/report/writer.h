@@ -76,6 +76,13 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, st
 /* Modern human-readable report: header, one line per test, footnote. */
 int fsb_write_text(FILE *out, const struct fsb_result *r);
 
+/*
+ * The raw device's capability (r->devcap) in a few lines, and each figure
+ * that has a matching device figure as a share of it ("xfs block write:
+ * 71% of the device"). Nothing when the device was not measured.
+ */
+void fsb_text_print_devcap(FILE *out, const struct fsb_result *r);
+
 /* bonnie 1.2 table (the ext2/ext3/reiserfs report in docs/references.md). */
 int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
 /*

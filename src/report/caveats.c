@@ -1,0 +1,312 @@
+/*
+ * Automatic caveats (report/caveats.h). Each rule reads facts the
+ * executors recorded; none measures. The thresholds are the ones the
+ * design states (noisy: CV above 10%) or plain reading of the numbers
+ * (another process's I/O: the device moved well beyond what the test did).
+ */
+#include "report/caveats.h"
+#include "util/size.h"
+#include "util/text.h"
+#include "util/units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+struct cav_list {
+	struct fsb_caveat *v;
+	size_t n, max;
+};
+
+static void add(struct cav_list *l, const char *id, const char *test, const char *evidence,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void add(struct cav_list *l, const char *id, const char *test, const char *evidence,
+		const char *fmt, ...)
+{
+	struct fsb_caveat *c;
+	va_list ap;
+
+	if (l->n >= l->max)
+		return;
+	c = &l->v[l->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	snprintf(c->test, sizeof(c->test), "%s", test ? test : "");
+	snprintf(c->evidence, sizeof(c->evidence), "%s", evidence);
+	va_start(ap, fmt);
+	vsnprintf(c->text, sizeof(c->text), fmt, ap);
+	va_end(ap);
+}
+
+/* What to call a test in a sentence: "block write", "the mkfs phase". */
+static const char *title(const struct fsb_test_result *t, char *buf, size_t len)
+{
+	if (t->unit && !strcmp(t->unit, "s")) {
+		snprintf(buf, len, "the %s phase", t->id ? t->id : "?");
+		return buf;
+	}
+	return fsb_test_title(t->id);
+}
+
+/* The storage is memory, or the working set fits in it with --cache keep. */
+static void ram(const struct fsb_result *r, struct cav_list *l)
+{
+	const char *cache = fsb_result_get_str(r, "cache", NULL);
+	uint64_t size = fsb_result_get_u64(r, "size_bytes", 0) * fsb_result_jobs(r);
+	char ev[256], a[32], b[32];
+
+	if (r->setup.ram_backed) {
+		snprintf(ev, sizeof(ev), "setup.ram_backed: %s", r->setup.ram_backed);
+		add(l, "ram-backed", NULL, ev,
+		    "the storage is memory (%s): the figures are RAM's, not a disk's",
+		    r->setup.ram_backed);
+	}
+	if (cache && !strcmp(cache, "keep") && size && r->host.ram_bytes &&
+	    size <= r->host.ram_bytes) {
+		fsb_size_format_human(size, a, sizeof(a));
+		fsb_size_format_human(r->host.ram_bytes, b, sizeof(b));
+		snprintf(ev, sizeof(ev), "cache keep, working set %s, RAM %s", a, b);
+		add(l, "cache-fits", NULL, ev,
+		    "the working set fits in RAM and the page cache is kept: reads may come "
+		    "from memory");
+	}
+}
+
+static void machine(const struct fsb_result *r, struct cav_list *l)
+{
+	const char *v = r->host.virtualization;
+	const struct fsb_param *acc = fsb_result_param(r, "guest_accel");
+	char ev[256];
+
+	if (v && strcmp(v, "none")) {
+		snprintf(ev, sizeof(ev), "host.virtualization: %s", v);
+		if (!strcmp(v, "qemu"))
+			add(l, "emulation", NULL, ev,
+			    "the machine is emulated (QEMU without KVM, TCG): absolute figures "
+			    "say little about real hardware");
+		else
+			add(l, "vm", NULL, ev,
+			    "the machine is a virtual machine (%s): its devices and CPU are the "
+			    "host's, shared and virtualised",
+			    v);
+	}
+	if (r->host.has_balloon && r->host.balloon_free_page_reporting)
+		add(l, "balloon", NULL, "host.balloon_free_page_reporting: true",
+		    "memory is balloon-managed with free page reporting: the first touch of "
+		    "freed memory is slow, and the write figures move with it");
+	if (acc && acc->type == FSB_PARAM_STR && acc->s && !strcmp(acc->s, "tcg")) {
+		snprintf(ev, sizeof(ev), "params.guest_accel: tcg");
+		add(l, "emulation", NULL, ev,
+		    "ran in a QEMU guest under emulation (TCG): absolute times are not "
+		    "comparable with a host's");
+	}
+}
+
+static void counters(const struct fsb_result *r, struct cav_list *l)
+{
+	const char *ds = fsb_result_get_str(r, "device_stats", NULL);
+	char ev[256];
+
+	if (!ds || strncmp(ds, "off", 3))
+		return;
+	snprintf(ev, sizeof(ev), "params.device_stats: %.200s", ds);
+	add(l, "device-counters-off", NULL, ev,
+	    "no device counters (bytes at the device, write amplification): %.200s",
+	    ds[3] == ':' ? ds + 5 : "off");
+}
+
+/* Noisy (CV above 10%) or drifting (monotonic over >= 5 runs, > 10%). */
+static void spread(const struct fsb_result *r, struct cav_list *l)
+{
+	char ev[256], name[64];
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		bool up = true, down = true;
+		size_t n = t->nruns, len;
+
+		if (t->not_measured || !n)
+			continue;
+		if (fsb_test_noisy(t)) {
+			struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, t->median);
+			char num[64];
+
+			len = (size_t)snprintf(ev, sizeof(ev),
+					       "cv %.1f%% over %zu runs:", t->cv * 100, n);
+			for (size_t k = 0; k < n && len < sizeof(ev); k++)
+				len += (size_t)snprintf(
+					ev + len, sizeof(ev) - len, "%s %s", k ? "," : "",
+					fsb_unit_number(&sc, t->runs[k], num, sizeof(num)));
+			if (len < sizeof(ev))
+				snprintf(ev + len, sizeof(ev) - len, " %s", sc.unit);
+			add(l, "noisy", t->id, ev, "%s is noisy: its runs differ by more than 10%%",
+			    title(t, name, sizeof(name)));
+		}
+		if (n < FSB_CAVEAT_DRIFT_RUNS || !(t->runs[0] > 0))
+			continue;
+		for (size_t k = 1; k < n; k++) {
+			up &= t->runs[k] >= t->runs[k - 1];
+			down &= t->runs[k] <= t->runs[k - 1];
+		}
+		if ((up || down) && fabs(t->runs[n - 1] / t->runs[0] - 1) > FSB_CAVEAT_DRIFT) {
+			struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, t->median);
+			char a[64], b[64];
+
+			snprintf(ev, sizeof(ev), "%zu runs, first %s, last %s (%+.0f%%)", n,
+				 fsb_unit_with(&sc, t->runs[0], a, sizeof(a)),
+				 fsb_unit_with(&sc, t->runs[n - 1], b, sizeof(b)),
+				 (t->runs[n - 1] / t->runs[0] - 1) * 100);
+			add(l, "drift", t->id, ev, "%s drifts: every run %s than the one before",
+			    title(t, name, sizeof(name)), up ? "faster" : "slower");
+		}
+	}
+}
+
+static void short_runs(const struct fsb_result *r, struct cav_list *l)
+{
+	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
+	char ev[256], name[64];
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+
+		if (!t->short_reason || strcmp(t->short_reason, "space"))
+			continue;
+		snprintf(ev, sizeof(ev), "short_reason space, mean run %.3f s, --min-time %.3g s",
+			 t->elapsed_s, mt && mt->type == FSB_PARAM_DOUBLE ? mt->d : 0.0);
+		add(l, "short-space", t->id, ev,
+		    "%s ran shorter than --min-time: the free space ran out",
+		    title(t, name, sizeof(name)));
+	}
+}
+
+/* compress= or compress-force= among mount options. */
+static bool compress_option(const char *opts, char *what, size_t len)
+{
+	const char *p = opts;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if ((n > 9 && !strncmp(p, "compress=", 9)) ||
+		    (n > 15 && !strncmp(p, "compress-force=", 15))) {
+			snprintf(what, len, "%.*s", (int)(n > 64 ? 64 : n), p);
+			return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+static void compression(const struct fsb_result *r, struct cav_list *l)
+{
+	const char *fs = r->setup.fs_type, *data = fsb_result_get_str(r, "data", "random");
+	char what[96], ev[256];
+
+	if (!fs || !r->ntests)
+		return;
+	if (!strcmp(fs, "btrfs")) {
+		char opt[80];
+
+		if (!compress_option(r->setup.mount_options, opt, sizeof(opt)))
+			return;
+		snprintf(what, sizeof(what), "btrfs %s", opt);
+	} else if (!strcmp(fs, "jffs2") || !strcmp(fs, "ubifs")) {
+		snprintf(what, sizeof(what), "%s", fs);
+	} else {
+		return;
+	}
+	snprintf(ev, sizeof(ev), "data %s, %s", data, what);
+	if (!strcmp(data, "random"))
+		add(l, "compress-random", NULL, ev,
+		    "random data on a compressing filesystem (%s): it cannot compress it, so "
+		    "the figures show none of its compression",
+		    what);
+	else if (!strcmp(data, "zero"))
+		add(l, "compress-zero", NULL, ev,
+		    "zeros on a compressing filesystem (%s): they compress to almost nothing "
+		    "and flatter the figures",
+		    what);
+}
+
+/* Write amplification a filesystem plausibly has: journal and metadata
+ * (ext*, xfs), copy-on-write trees (btrfs). Beyond it, someone else wrote. */
+static double plausible_wa(const char *fs)
+{
+	return fs && !strcmp(fs, "btrfs") ? 6.0 : 3.0;
+}
+
+static void other_io(const struct fsb_result *r, struct cav_list *l)
+{
+	unsigned jobs = fsb_result_jobs(r);
+	char ev[256], a[32], b[32], name[64];
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		bool rd, wr;
+		double own;
+
+		if (!t->has_device || !t->id || !t->unit || strcmp(t->unit, "B/s"))
+			continue;
+		rd = !strcmp(t->id, "read") || !strcmp(t->id, "getc");
+		wr = !strcmp(t->id, "write") || !strcmp(t->id, "putc") || !strcmp(t->id, "rewrite");
+		own = (double)t->work * jobs;
+		if (rd && (double)t->dev_read_bytes > 2 * own + FSB_CAVEAT_OTHER_SLACK) {
+			fsb_size_format_human(t->dev_read_bytes, a, sizeof(a));
+			fsb_size_format_human((uint64_t)own, b, sizeof(b));
+			snprintf(ev, sizeof(ev), "device read %s per run, the test read %s", a, b);
+			add(l, "other-io", t->id, ev,
+			    "another process read from the device during %s",
+			    title(t, name, sizeof(name)));
+		}
+		if (wr && (double)t->dev_write_bytes >
+				  plausible_wa(r->setup.fs_type) * own + FSB_CAVEAT_OTHER_SLACK) {
+			fsb_size_format_human(t->dev_write_bytes, a, sizeof(a));
+			fsb_size_format_human((uint64_t)own, b, sizeof(b));
+			snprintf(ev, sizeof(ev), "device written %s per run, the test wrote %s", a,
+				 b);
+			add(l, "other-io", t->id, ev,
+			    "another process wrote to the device during %s",
+			    title(t, name, sizeof(name)));
+		}
+	}
+}
+
+size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size_t max)
+{
+	struct cav_list l = { .v = out, .max = max };
+
+	if (!r->has_caveats)
+		return 0;
+	ram(r, &l);
+	machine(r, &l);
+	counters(r, &l);
+	compression(r, &l);
+	short_runs(r, &l);
+	spread(r, &l);
+	other_io(r, &l);
+	return l.n;
+}
+
+bool fsb_caveat_same(const struct fsb_caveat *a, const struct fsb_caveat *b)
+{
+	return !strcmp(a->id, b->id) && !strcmp(a->test, b->test);
+}
+
+int fsb_caveats_print(FILE *out, const struct fsb_result *r, const char *prefix)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = fsb_caveats_find(r, cav, FSB_CAVEATS_MAX);
+	char buf[1024];
+
+	if (!n)
+		return 0;
+	fprintf(out, "\n%sCaveats:\n", prefix);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s  - %s (%s)\n", prefix,
+			fsb_text_safe(cav[i].text, 0, buf, sizeof(buf) / 2),
+			fsb_text_safe(cav[i].evidence, 0, buf + sizeof(buf) / 2, sizeof(buf) / 2));
+	return ferror(out) ? -EIO : 0;
+}

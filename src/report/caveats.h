@@ -1,0 +1,51 @@
+/*
+ * Automatic caveats: what a reader must know to read a result right,
+ * derived from the facts recorded in the document (the environment probes,
+ * the parameters, each test's runs and device counters) by a pure function,
+ * so that a result file from another machine shows its own caveats. Every
+ * human-readable view ends with them; JSON has a "caveats" array.
+ */
+#ifndef FSB_REPORT_CAVEATS_H
+#define FSB_REPORT_CAVEATS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/result.h"
+
+#define FSB_CAVEATS_MAX 48
+
+/* Thresholds (DESIGN: a figure whose CV exceeds 10% is noisy). */
+#define FSB_CAVEAT_DRIFT 0.10		 /* first to last run, monotonic */
+#define FSB_CAVEAT_DRIFT_RUNS 5		 /* at least this many runs */
+#define FSB_CAVEAT_OTHER_SLACK 1048576.0 /* bytes the test may be off by */
+
+struct fsb_caveat {
+	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
+	 * "short-space", "emulation", "device-counters-off",
+	 * "compress-random", "compress-zero", "other-io" */
+	char id[32];
+	char test[32]; /* the test it is about, or "" */
+	char text[256];
+	char evidence[256];
+};
+
+/*
+ * The caveats that apply to r, in a fixed order, at most max of them into
+ * out. Returns how many. Pure: reads only the document. A document without
+ * has_caveats gets none (older documents render as they did).
+ */
+size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size_t max);
+
+/*
+ * Print r's caveats as the end of a text view: a blank line, "Caveats:"
+ * and one line each ("  - text (evidence)"), made terminal-safe. Nothing
+ * when there are none. prefix goes before each line ("" or "  ").
+ * Returns 0 or -EIO.
+ */
+int fsb_caveats_print(FILE *out, const struct fsb_result *r, const char *prefix);
+
+/* Whether two caveats are the same kind about the same test. */
+bool fsb_caveat_same(const struct fsb_caveat *a, const struct fsb_caveat *b);
+
+#endif

@@ -1,0 +1,517 @@
+/*
+ * Automatic caveats and the device's capability: the pure caveat rules
+ * on documents made here (each caveat made to happen, and its near miss),
+ * each figure's share of the device, the environment probes on fake /sys
+ * and /proc trees, and the JSON keys that carry them (round trip; an old
+ * document without them has no caveats).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "device/env.h"
+#include "report/caveats.h"
+#include "report/json.h"
+#include "report/result.h"
+#include "report/writer.h"
+
+/* ---- documents --------------------------------------------------------- */
+
+static void doc_init(struct fsb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(fsb_result_init(r, "run"), 0);
+	r->has_caveats = true;
+	assert_int_equal(fsb_strset(&r->setup.label, "xfs"), 0);
+	assert_int_equal(fsb_strset(&r->setup.fs_type, "xfs"), 0);
+	assert_int_equal(fsb_strset(&r->host.virtualization, "none"), 0);
+	assert_int_equal(fsb_result_param_str(r, "cache", "drop"), 0);
+	assert_int_equal(fsb_result_param_u64(r, "size_bytes", 1ull << 30), 0);
+	assert_int_equal(fsb_result_param_double(r, "min_time_s", 0.5), 0);
+	assert_int_equal(fsb_result_param_str(r, "device_stats", "on"), 0);
+	r->host.ram_bytes = 8ull << 30;
+}
+
+static struct fsb_test_result *add(struct fsb_result *r, const char *id, const char *unit,
+				   const double *runs, size_t n)
+{
+	struct fsb_test_result *t = fsb_result_add_test(r, id, unit);
+
+	assert_non_null(t);
+	assert_int_equal(fsb_test_set_runs(t, runs, n), 0);
+	return t;
+}
+
+static const double steady[] = { 100e6, 101e6, 99e6 };
+
+/* The caveats of r, and whether one with this id (and test) is there. */
+static size_t find(const struct fsb_result *r, struct fsb_caveat *cav)
+{
+	return fsb_caveats_find(r, cav, FSB_CAVEATS_MAX);
+}
+
+static const struct fsb_caveat *has(const struct fsb_result *r, const char *id, const char *test)
+{
+	static struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	size_t n = find(r, cav);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cav[i].id, id) && (!test || !strcmp(cav[i].test, test)))
+			return &cav[i];
+	return NULL;
+}
+
+/* ---- caveats ------------------------------------------------------------ */
+
+static void test_quiet_document(void **state)
+{
+	struct fsb_result r;
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_int_equal(find(&r, cav), 0);
+	/* An older document has none, even with a noisy figure. */
+	r.has_caveats = false;
+	add(&r, "read", "B/s", (const double[]){ 10e6, 50e6, 100e6 }, 3);
+	assert_int_equal(find(&r, cav), 0);
+	fsb_result_release(&r);
+}
+
+static void test_ram(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_int_equal(fsb_strset(&r.setup.ram_backed, "tmpfs"), 0);
+	assert_non_null(c = has(&r, "ram-backed", NULL));
+	assert_non_null(strstr(c->text, "tmpfs"));
+	assert_non_null(strstr(c->evidence, "setup.ram_backed: tmpfs"));
+	assert_null(has(&r, "cache-fits", NULL));
+	/* keep: the working set (1 GiB) fits in 8 GiB. */
+	assert_int_equal(fsb_result_param_str(&r, "cache", "keep"), 0);
+	assert_non_null(c = has(&r, "cache-fits", NULL));
+	assert_non_null(strstr(c->evidence, "1.0 GiB"));
+	/* Not when it does not fit (4 jobs x 4 GiB in 8 GiB). */
+	assert_int_equal(fsb_result_param_u64(&r, "size_bytes", 4ull << 30), 0);
+	assert_int_equal(fsb_result_param_u64(&r, "jobs", 4), 0);
+	assert_null(has(&r, "cache-fits", NULL));
+	fsb_result_release(&r);
+}
+
+static void test_machine(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_null(has(&r, "vm", NULL));
+	assert_int_equal(fsb_strset(&r.host.virtualization, "kvm"), 0);
+	assert_non_null(c = has(&r, "vm", NULL));
+	assert_non_null(strstr(c->evidence, "kvm"));
+	assert_null(has(&r, "emulation", NULL));
+	assert_int_equal(fsb_strset(&r.host.virtualization, "qemu"), 0);
+	assert_non_null(has(&r, "emulation", NULL));
+	assert_null(has(&r, "vm", NULL));
+	r.host.has_balloon = true;
+	assert_null(has(&r, "balloon", NULL));
+	r.host.balloon_free_page_reporting = true;
+	assert_non_null(c = has(&r, "balloon", NULL));
+	assert_non_null(strstr(c->text, "write figures"));
+	fsb_result_release(&r);
+
+	/* A guest under TCG, and the device counters off and why. */
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_int_equal(fsb_result_param_str(&r, "guest_accel", "kvm"), 0);
+	assert_null(has(&r, "emulation", NULL));
+	assert_int_equal(fsb_result_param_str(&r, "guest_accel", "tcg"), 0);
+	assert_non_null(c = has(&r, "emulation", NULL));
+	assert_non_null(strstr(c->evidence, "guest_accel: tcg"));
+	assert_int_equal(fsb_result_param_str(&r, "device_stats",
+					      "off: no block device behind the filesystem"),
+			 0);
+	assert_non_null(c = has(&r, "device-counters-off", NULL));
+	assert_non_null(strstr(c->text, "no block device behind the filesystem"));
+	fsb_result_release(&r);
+}
+
+static void test_noise_and_drift(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", (const double[]){ 100e6, 140e6, 80e6 }, 3);
+	add(&r, "read", "B/s", (const double[]){ 100e6, 104e6, 108e6, 112e6, 116e6 }, 5);
+	add(&r, "getc", "B/s", (const double[]){ 100e6, 104e6, 108e6, 116e6 }, 4);
+	add(&r, "putc", "B/s", (const double[]){ 100e6, 104e6, 102e6, 112e6, 116e6 }, 5);
+	add(&r, "seeks", "ops/s", (const double[]){ 1000, 990, 980, 970, 960 }, 5);
+	assert_non_null(c = has(&r, "noisy", "write"));
+	assert_non_null(strstr(c->text, "block write is noisy"));
+	assert_non_null(strstr(c->evidence, "cv 28.6% over 3 runs: 95.4, 134, 76.3 MiB/s"));
+	assert_null(has(&r, "noisy", "read"));
+	/* Monotonic over 5 runs, +16%: drifts. */
+	assert_non_null(c = has(&r, "drift", "read"));
+	assert_non_null(strstr(c->text, "faster"));
+	assert_non_null(strstr(c->evidence, "+16%"));
+	/* 4 runs are too few; not monotonic; monotonic but only -4%. */
+	assert_null(has(&r, "drift", "getc"));
+	assert_null(has(&r, "drift", "putc"));
+	assert_null(has(&r, "drift", "seeks"));
+	fsb_result_release(&r);
+}
+
+static void test_short_space(void **state)
+{
+	struct fsb_result r;
+	struct fsb_test_result *t;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	t = add(&r, "write", "B/s", steady, 3);
+	t->elapsed_s = 0.21;
+	assert_null(has(&r, "short-space", NULL));
+	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "space"), 0);
+	assert_non_null(c = has(&r, "short-space", "write"));
+	assert_non_null(strstr(c->evidence, "mean run 0.210 s"));
+	assert_non_null(strstr(c->evidence, "--min-time 0.5 s"));
+	fsb_result_release(&r);
+}
+
+static void test_compression(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_int_equal(fsb_strset(&r.setup.fs_type, "btrfs"), 0);
+	assert_int_equal(fsb_strset(&r.setup.mount_options, "rw,relatime,space_cache=v2"), 0);
+	assert_null(has(&r, "compress-random", NULL));
+	assert_int_equal(
+		fsb_strset(&r.setup.mount_options, "rw,relatime,compress=zstd:3,space_cache=v2"),
+		0);
+	/* No data param: random. */
+	assert_non_null(c = has(&r, "compress-random", NULL));
+	assert_non_null(strstr(c->text, "btrfs compress=zstd:3"));
+	assert_int_equal(fsb_result_param_str(&r, "data", "zero"), 0);
+	assert_null(has(&r, "compress-random", NULL));
+	assert_non_null(has(&r, "compress-zero", NULL));
+	assert_int_equal(fsb_result_param_str(&r, "data", "compressible:50"), 0);
+	assert_null(has(&r, "compress-zero", NULL));
+	assert_null(has(&r, "compress-random", NULL));
+	assert_int_equal(fsb_result_param_str(&r, "data", "random"), 0);
+	assert_int_equal(fsb_strset(&r.setup.mount_options, "rw,compress-force=lzo"), 0);
+	assert_non_null(has(&r, "compress-random", NULL));
+	assert_int_equal(fsb_strset(&r.setup.fs_type, "jffs2"), 0);
+	assert_non_null(c = has(&r, "compress-random", NULL));
+	assert_non_null(strstr(c->text, "jffs2"));
+	assert_int_equal(fsb_strset(&r.setup.fs_type, "xfs"), 0);
+	assert_null(has(&r, "compress-random", NULL));
+	fsb_result_release(&r);
+}
+
+static void test_other_io(void **state)
+{
+	struct fsb_result r;
+	struct fsb_test_result *w, *rd;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	w = add(&r, "write", "B/s", steady, 3);
+	w->work = 100 << 20;
+	w->has_device = true;
+	w->dev_write_bytes = 250ull << 20; /* journal and metadata: plausible */
+	rd = add(&r, "read", "B/s", steady, 3);
+	rd = &r.tests[1];
+	rd->work = 100 << 20;
+	rd->has_device = true;
+	rd->dev_read_bytes = 150ull << 20;
+	assert_null(has(&r, "other-io", NULL));
+	r.tests[0].dev_write_bytes = 400ull << 20;
+	r.tests[1].dev_read_bytes = 300ull << 20;
+	assert_non_null(c = has(&r, "other-io", "write"));
+	assert_non_null(strstr(c->text, "wrote to the device during block write"));
+	assert_non_null(strstr(c->evidence, "400.0 MiB"));
+	assert_non_null(c = has(&r, "other-io", "read"));
+	assert_non_null(strstr(c->text, "read from the device during block read"));
+	/* btrfs copies on write: 4x is still its own. */
+	assert_int_equal(fsb_strset(&r.setup.fs_type, "btrfs"), 0);
+	assert_null(has(&r, "other-io", "write"));
+	fsb_result_release(&r);
+}
+
+/* ---- the device's capability ---------------------------------------------- */
+
+static void test_device_fraction(void **state)
+{
+	struct fsb_result r;
+	double f;
+	bool rough;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	add(&r, "read", "B/s", steady, 3);
+	add(&r, "seeks", "ops/s", (const double[]){ 500, 500, 500 }, 3);
+	add(&r, "randread", "ops/s", (const double[]){ 2000, 2000, 2000 }, 3);
+	add(&r, "randwrite", "ops/s", (const double[]){ 1000, 1000, 1000 }, 3);
+	add(&r, "rewrite", "B/s", steady, 3);
+	assert_false(fsb_result_device_fraction(&r, &r.tests[0], &f, &rough));
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 400e6;
+	r.devcap.rand_read_iops = 10000;
+	/* Read-only: no write figure, no write fraction. */
+	assert_false(fsb_result_device_fraction(&r, &r.tests[0], &f, &rough));
+	assert_true(fsb_result_device_fraction(&r, &r.tests[1], &f, &rough));
+	assert_float_equal(f, 0.25, 1e-9);
+	assert_false(rough);
+	assert_true(fsb_result_device_fraction(&r, &r.tests[2], &f, &rough));
+	assert_float_equal(f, 0.05, 1e-9);
+	assert_true(rough);
+	assert_true(fsb_result_device_fraction(&r, &r.tests[3], &f, &rough));
+	assert_float_equal(f, 0.2, 1e-9);
+	assert_false(fsb_result_device_fraction(&r, &r.tests[4], &f, &rough));
+	r.devcap.seq_write_Bps = 125e6;
+	r.devcap.rand_write_iops = 4000;
+	assert_true(fsb_result_device_fraction(&r, &r.tests[0], &f, &rough));
+	assert_float_equal(f, 0.8, 1e-9);
+	assert_true(fsb_result_device_fraction(&r, &r.tests[4], &f, &rough));
+	assert_float_equal(f, 0.25, 1e-9);
+	/* No device figure matches a rewrite. */
+	assert_false(fsb_result_device_fraction(&r, &r.tests[5], &f, &rough));
+	fsb_result_release(&r);
+
+	/* A lifecycle's write phase is in seconds: no fraction. */
+	doc_init(&r);
+	add(&r, "write", "s", (const double[]){ 0.1, 0.1, 0.1 }, 3);
+	r.devcap.present = true;
+	r.devcap.seq_write_Bps = 125e6;
+	assert_false(fsb_result_device_fraction(&r, &r.tests[0], &f, &rough));
+	fsb_result_release(&r);
+}
+
+/* The text view says it as a reader would: "xfs block write: 80% of the device". */
+static void test_text_view(void **state)
+{
+	struct fsb_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 400e6;
+	r.devcap.seq_write_Bps = 125e6;
+	r.devcap.rand_read_iops = 10000;
+	r.devcap.seq_depth = 16;
+	r.devcap.rand_depth = 32;
+	r.devcap.seq_block_bytes = 1 << 20;
+	r.devcap.rand_block_bytes = 4096;
+	r.devcap.seconds = 0.5;
+	assert_int_equal(fsb_strset(&r.devcap.device, "/dev/loop7"), 0);
+	assert_int_equal(fsb_strset(&r.devcap.engine, "io_uring"), 0);
+	assert_int_equal(fsb_strset(&r.setup.ram_backed, "loop7 over a file on tmpfs"), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(fsb_write_text(f, &r), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "80% of the device\n"));
+	assert_non_null(strstr(buf, "  xfs block write: 80% of the device\n"));
+	assert_non_null(strstr(buf, "The device /dev/loop7 itself: sequential read 381 MiB/s, "
+				    "write 119 MiB/s"));
+	/* The caveats end the view. */
+	assert_non_null(strstr(buf, "\nCaveats:\n  - the storage is memory (loop7 over a file on "
+				    "tmpfs)"));
+	free(buf);
+	fsb_result_release(&r);
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct fsb_result r, back;
+	struct json_object *doc, *v, *t0;
+	char why[256];
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", (const double[]){ 100e6, 140e6, 80e6 }, 3);
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 400e6;
+	r.devcap.seq_write_Bps = 125e6;
+	r.devcap.rand_read_iops = 10000;
+	r.devcap.seq_depth = 16;
+	r.devcap.rand_depth = 32;
+	r.devcap.seq_block_bytes = 1 << 20;
+	r.devcap.rand_block_bytes = 4096;
+	r.devcap.seconds = 0.5;
+	assert_int_equal(fsb_strset(&r.devcap.engine, "psync"), 0);
+	assert_int_equal(fsb_strset(&r.host.virtualization, "kvm"), 0);
+	r.host.has_balloon = r.host.balloon_free_page_reporting = true;
+	assert_int_equal(fsb_strset(&r.setup.ram_backed, "tmpfs"), 0);
+	assert_non_null(doc = fsb_json_from_result(&r));
+	assert_true(json_object_object_get_ex(doc, "caveats", &v));
+	assert_int_equal(json_object_array_length(v), 4); /* ram, vm, balloon, noisy */
+	assert_string_equal(json_object_get_string(
+				    json_object_object_get(json_object_array_get_idx(v, 0), "id")),
+			    "ram-backed");
+	assert_non_null(json_object_object_get(json_object_array_get_idx(v, 3), "evidence"));
+	t0 = json_object_array_get_idx(json_object_object_get(doc, "tests"), 0);
+	assert_float_equal(json_object_get_double(json_object_object_get(t0, "device_fraction")),
+			   100e6 / 125e6, 1e-9);
+	v = json_object_object_get(doc, "device_capability");
+	assert_non_null(v);
+	assert_null(json_object_object_get(v, "rand_write_iops")); /* not measured */
+	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_true(back.has_caveats);
+	assert_true(back.devcap.present);
+	assert_float_equal(back.devcap.seq_write_Bps, 125e6, 1e-3);
+	assert_float_equal(back.devcap.rand_write_iops, 0, 0);
+	assert_int_equal(back.devcap.rand_depth, 32);
+	assert_string_equal(back.devcap.engine, "psync");
+	assert_string_equal(back.host.virtualization, "kvm");
+	assert_true(back.host.has_balloon && back.host.balloon_free_page_reporting);
+	assert_string_equal(back.setup.ram_backed, "tmpfs");
+	json_object_put(doc);
+	fsb_result_release(&back);
+
+	/* An older document: no caveats key, none derived. */
+	r.has_caveats = false;
+	assert_non_null(doc = fsb_json_from_result(&r));
+	assert_false(json_object_object_get_ex(doc, "caveats", NULL));
+	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_false(back.has_caveats);
+	json_object_put(doc);
+	fsb_result_release(&back);
+	fsb_result_release(&r);
+}
+
+/* ---- environment probes on fake trees ------------------------------------------ */
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[4096], cmd[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_tree(const char *root)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_env_virt(void **state)
+{
+	char root[] = "/tmp/fsb-env-XXXXXX", out[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fsb_env_virt(root, NULL, out, sizeof(out));
+	assert_string_equal(out, "none");
+	put_file(root, "proc/cpuinfo",
+		 "processor\t: 0\nflags\t\t: fpu vme sse2 hypervisor lahf_lm\n");
+	fsb_env_virt(root, NULL, out, sizeof(out));
+	assert_string_equal(out, "vm");
+	put_file(root, "sys/class/dmi/id/sys_vendor", "QEMU\n");
+	fsb_env_virt(root, NULL, out, sizeof(out));
+	assert_string_equal(out, "qemu");
+	/* CPUID says what runs it: KVM under a QEMU machine model. */
+	fsb_env_virt(root, "KVMKVMKVM", out, sizeof(out));
+	assert_string_equal(out, "kvm");
+	fsb_env_virt(root, "TCGTCGTCGTCG", out, sizeof(out));
+	assert_string_equal(out, "qemu");
+	put_file(root, "sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n");
+	put_file(root, "sys/class/dmi/id/product_name", "Virtual Machine\n");
+	fsb_env_virt(root, NULL, out, sizeof(out));
+	assert_string_equal(out, "microsoft");
+	put_file(root, "sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+	put_file(root, "sys/class/dmi/id/product_name", "PowerEdge R740\n");
+	put_file(root, "proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme sse2\n");
+	fsb_env_virt(root, NULL, out, sizeof(out));
+	assert_string_equal(out, "none");
+	rm_tree(root);
+}
+
+static void test_env_balloon(void **state)
+{
+	char root[] = "/tmp/fsb-env-XXXXXX", out[128];
+	bool has, rep;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	fsb_env_balloon(root, &has, &rep);
+	assert_false(has);
+	assert_false(rep);
+	put_file(root, "sys/bus/virtio/drivers/virtio_balloon/bind", "");
+	fsb_env_balloon(root, &has, &rep);
+	assert_false(has);
+	/* Bits 1 and 2 (stats, deflate on OOM), not 5. */
+	put_file(root, "sys/bus/virtio/drivers/virtio_balloon/virtio0/features",
+		 "0110000000000000000000000000000010000000\n");
+	fsb_env_balloon(root, &has, &rep);
+	assert_true(has);
+	assert_false(rep);
+	/* Free page reporting: bit 5 (as on this machine). */
+	put_file(root, "sys/bus/virtio/drivers/virtio_balloon/virtio0/features",
+		 "0110010100000000000000000000000010000000\n");
+	fsb_env_balloon(root, &has, &rep);
+	assert_true(has);
+	assert_true(rep);
+
+	/* RAM-backed storage, by type and by device. */
+	assert_true(fsb_env_ram_backed(root, "tmpfs", NULL, out, sizeof(out)));
+	assert_string_equal(out, "tmpfs");
+	assert_true(fsb_env_ram_backed(root, "ext4", "zram0", out, sizeof(out)));
+	assert_string_equal(out, "zram0 (zram)");
+	assert_true(fsb_env_ram_backed(root, "ext4", "ram1", out, sizeof(out)));
+	assert_string_equal(out, "ram1 (brd)");
+	assert_false(fsb_env_ram_backed(root, "ext4", "sda1", out, sizeof(out)));
+	assert_false(fsb_env_ram_backed(root, "ext4", "loop9", out, sizeof(out)));
+	assert_false(fsb_env_ram_backed(root, "xfs", NULL, out, sizeof(out)));
+	rm_tree(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quiet_document), cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),	       cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),    cmocka_unit_test(test_compression),
+		cmocka_unit_test(test_other_io),       cmocka_unit_test(test_device_fraction),
+		cmocka_unit_test(test_text_view),      cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_env_virt),       cmocka_unit_test(test_env_balloon),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
