@@ -133,13 +133,16 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	}
 	if (!own && fsb_stop_requested())
 		own = -EINTR;
-	/* Every setup is done (or one failed: then nobody runs). */
+	/* Every setup is done (or one failed: then nobody runs); the kernel's
+	 * caches dropped once per host when the drop is deferred to here. */
 	st = fsb_group_barrier(g, own, NULL);
+	if (!st)
+		st = fsb_group_settle_cache(g, 0);
 	if (st)
 		goto out;
+	/* After every member's setup, before any member's run. */
+	fsb_group_rearm(g);
 	if (root) {
-		/* After every member's setup, before any member's run. */
-		atomic_store(g->halt, FSB_HALT_NONE);
 		res->have_dev = rn->diskstat_path && !fsb_diskstat_read(rn->diskstat_path, &d0);
 		if (res->have_dev && m->inflight_path[0])
 			sampler = fsb_inflight_start(m->inflight_path);
