@@ -438,6 +438,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	shared = m.g->size > 1 &&
 		 ((ops->flags & FSB_WL_NAMES) ? cfg->shared_dir : cfg->shared_file);
 	ctx.dir = shared || !rn->job_dir ? rn->dir : rn->job_dir;
+	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES)))
+		ctx.dir = rn->read_dir;
 	ctx.job = m.g->rank;
 	ctx.njobs = m.g->size;
 	ctx.shared = shared;
