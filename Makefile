@@ -114,6 +114,11 @@ build/mpi/%.o: %.c build/gen/flags
 fsbench-mpi: $(MPI_OBJ) build/libfsbench.a
 	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
+# bench/mpi-barrier.c: the cost of fsbench-mpi's fences (bench/mpi.sh).
+build/bench/mpi-barrier: bench/mpi-barrier.c $(MPI_SRC:%.c=build/mpi/%.o) build/libfsbench.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
 mpi:
 	@./scripts/deps.sh mpi
 	@$(MAKE) --no-print-directory fsbench-mpi

@@ -745,9 +745,11 @@ static int world_execute(const struct fsb_run_plan *p, const char *dir, struct f
 
 	/* Every rank keeps its first error; member 0 alone says it. */
 	fsb_err_capture_begin(&scope, &mine, true);
-	err = fsb_err_capture_end(&scope, execute_world(p, dir, res));
+	err = execute_world(p, dir, res);
+	/* Described here, before the scope's end writes strerror in. */
+	me.own = mine.msg[0] && err != -EINTR;
+	err = fsb_err_capture_end(&scope, err);
 	me.code = err;
-	me.own = mine.msg[0] && mine.code != -EINTR;
 	snprintf(me.msg, sizeof(me.msg), "%s", mine.msg);
 	if (G->rank == 0 && !(all = calloc(G->size, sizeof(*all))))
 		me.own = 0;

@@ -162,9 +162,13 @@ int fsb_test_set_jobs(struct fsb_test_result *t, const double *job_runs, size_t 
  * 0, -EINVAL (no runs yet) or -ENOMEM. */
 int fsb_test_set_times(struct fsb_test_result *t, const uint64_t *start_ns, const uint64_t *end_ns);
 
-/* The job count of a result: its "jobs" parameter, 1 when absent (older
- * documents have none). */
+/* The members that ran each test at once: the "jobs" parameter times the
+ * "ranks" one (fsbench-mpi), each 1 when absent (older documents have
+ * none). */
 unsigned fsb_result_jobs(const struct fsb_result *r);
+
+/* The MPI ranks of a result (fsbench-mpi's "ranks"), 1 when absent. */
+unsigned fsb_result_ranks(const struct fsb_result *r);
 
 /* The test with this id, or NULL. */
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id);
