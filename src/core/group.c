@@ -501,12 +501,18 @@ static struct local *local_new(unsigned n, struct fsb_group *outer)
 	}
 	for (unsigned k = 0; k < n; k++) {
 		L->members[k] = (struct fsb_group){
-			.ops = &local_ops, .rank = k, .size = n, .halt = halt, .priv = L
+			.ops = &local_ops,
+			.rank = k,
+			.size = n,
+			.local_rank = k,
+			.halt = halt,
+			.priv = L,
 		};
 		if (outer)
 			L->views[k] = (struct fsb_group){ .ops = &comp_ops,
 							  .rank = outer->rank * n + k,
 							  .size = outer->size * n,
+							  .local_rank = k,
 							  .halt = halt,
 							  .priv = &L->members[k] };
 	}

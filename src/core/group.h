@@ -71,6 +71,9 @@ struct fsb_group {
 	const struct fsb_group_ops *ops;
 	unsigned rank; /* this member, 0 .. size - 1; 0 reports */
 	unsigned size; /* members */
+	/* This member among those of its process (0: the one that measures
+	 * the process, e.g. its CPU time); rank for one process. */
+	unsigned local_rank;
 	/* The stop word (enum fsb_halt in workloads/workload.h) every member
 	 * and every process they fork sees: a shared mapping. */
 	atomic_int *halt;

@@ -6,7 +6,8 @@
 # jobs) over first start to last end, the per-member spread. A rank that
 # fails makes every rank stop and remove its files, and rank 0 names the
 # rank, its host and its error; SIGINT to mpirun leaves no scratch.
-# --stonewall reaches the other ranks; --reorder reads another rank's file.
+# --stonewall reaches the other ranks; --reorder reads another rank's file;
+# what ranks killed by SIGKILL leave, fsbench clean removes.
 # The plain fsbench links no MPI. Skipped without Open MPI or root.
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,8 @@ mpi() {
 	shift
 	timeout 300 "${MPIRUN[@]}" -np "$np" "$MPI_BIN" "$@" </dev/null
 }
-mpi_procs() { pgrep -f "$MPI_BIN" || true; }
+# This script's ranks: their command line names its temporary directory.
+mpi_procs() { pgrep -f -- "$MPI_BIN run .*$T" || true; }
 
 # The ranks' aggregate: members = ranks x jobs, each figure their work over
 # first start to last end; the per-member spread; the run's facts.
@@ -152,7 +154,10 @@ spoil() {
 		return
 	fi
 	sleep 0.3
-	eval "$action"
+	# (a rank may make the file again between the two steps of a swap)
+	for _ in 1 2 3 4 5; do
+		eval "$action" 2>/dev/null && break
+	done
 	wait $pid
 	rc=$?
 	if [ $rc -ne 0 ] && { [ -z "$want" ] || head -n1 "$T/$name.err" | grep -qE "$want"; }; then
@@ -177,6 +182,37 @@ spoil "--reorder: a rank reads another's file" rank-2/block.dat 'rm -f "$F" && m
 	"${LONG[@]}" --reorder
 # SIGINT to mpirun mid-run: mpirun's SIGTERM to every rank, each cleans up.
 spoil "SIGINT to mpirun" rank-3/block.dat 'kill -INT $pid' "" "${LONG[@]}"
+
+# SIGKILL to every rank mid-run (what nothing can clean up after): the
+# scratch directory (rank 0's marker, every rank-N inside) is left, and
+# fsbench clean removes all of it.
+"${MPIRUN[@]}" -np 4 "$MPI_BIN" run --quiet "${LONG[@]}" "$D" </dev/null >/dev/null \
+	2>"$T/kill.err" &
+pid=$!
+for _ in $(seq 600); do
+	compgen -G "$D/fsbench.*/rank-3/block.dat" >/dev/null && break
+	sleep 0.05
+done
+# Only this mpirun's children: the ranks of this test.
+pkill -KILL -P $pid
+wait $pid
+# Rank 0, whose pid the marker names, gone and reaped (clean leaves the
+# files of a pid that still exists, a zombie included).
+owner=$(sed -n 's/^pid=//p' "$D"/fsbench.*/.fsbench-owner 2>/dev/null | head -n1)
+for _ in $(seq 200); do
+	[ -n "$owner" ] && [ -e "/proc/$owner" ] || break
+	sleep 0.05
+done
+check "SIGKILL to every rank: the scratch directory is left" \
+	bash -c "compgen -G '$D/fsbench.*/rank-3' >/dev/null"
+"$TOP/fsbench" clean "$D" >"$T/clean.out" 2>&1
+if no_scratch_left "$D"; then
+	ok "fsbench clean removes what the killed ranks left (every rank-N)"
+else
+	nok "fsbench clean removes what the killed ranks left (every rank-N)"
+	diag "$T/clean.out"
+	ps -o pid,ppid,stat,cmd -p "$owner" | sed 's/^/#   /' 
+fi
 
 # On xfs over a loop device (this script's own; released at exit).
 if make_fs xfs 1g; then
