@@ -99,14 +99,14 @@ args_of() {
 	esac
 }
 
-# mpi_fig FS TEST N -> appends fsbench-mpi's aggregate to res/mpi.FS.TEST.N
+# mpi_fig PART FS TEST N -> appends fsbench-mpi's aggregate to res/mpiPART.FS.TEST.N
 mpi_fig() {
-	local fs=$1 test=$2 n=$3 args
+	local part=$1 fs=$2 test=$3 n=$4 args
 	read -ra args <<<"$(args_of "$test") --repeat 1 --min-time 0.01"
 	log_cmd "mpirun -np $n fsbench-mpi run ${args[*]} DIR"
 	"${MPIRUN[@]}" -np "$n" "$FSBENCH_MPI" run --quiet "${args[@]}" --format json "$W/$fs" \
 		</dev/null >"$W/m.json" 2>"$W/err" || { cat "$W/err" >&2; die "fsbench-mpi failed"; }
-	fsb_get "$W/m.json" "$test" 't["median"]' >>"$W/res/mpi.$fs.$test.$n"
+	fsb_get "$W/m.json" "$test" 't["median"]' >>"$W/res/mpi$part.$fs.$test.$n"
 }
 # procs_fig FS TEST N -> appends the aggregate of N processes to res/procs.FS.TEST.N
 procs_fig() {
@@ -154,9 +154,9 @@ if part 1; then
 			fs=${c%%:*} test=${c#*:}
 			for n in $RANKS; do
 				if ((r % 2)); then
-					mpi_fig "$fs" "$test" "$n"; procs_fig "$fs" "$test" "$n"
+					mpi_fig 1 "$fs" "$test" "$n"; procs_fig "$fs" "$test" "$n"
 				else
-					procs_fig "$fs" "$test" "$n"; mpi_fig "$fs" "$test" "$n"
+					procs_fig "$fs" "$test" "$n"; mpi_fig 1 "$fs" "$test" "$n"
 				fi
 			done
 		done
@@ -182,9 +182,9 @@ if part 3; then
 			for test in write read; do
 				for n in $RANKS; do
 					if ((r % 2)); then
-						mpi_fig "$fs" "$test" "$n"; fio_fig "$fs" "$test" "$n"
+						mpi_fig 3 "$fs" "$test" "$n"; fio_fig "$fs" "$test" "$n"
 					else
-						fio_fig "$fs" "$test" "$n"; mpi_fig "$fs" "$test" "$n"
+						fio_fig "$fs" "$test" "$n"; mpi_fig 3 "$fs" "$test" "$n"
 					fi
 				done
 			done
@@ -211,7 +211,7 @@ if "1" in parts:
     for fs, test, unit, scale in (("xfs", "read", "MiB/s", 2**20), ("tmpfs", "read", "MiB/s", 2**20),
                                   ("tmpfs", "seq-create", "/s", 1)):
         for n in ranks:
-            a, b = vals("mpi.%s.%s.%s" % (fs, test, n)), vals("procs.%s.%s.%s" % (fs, test, n))
+            a, b = vals("mpi1.%s.%s.%s" % (fs, test, n)), vals("procs.%s.%s.%s" % (fs, test, n))
             if not a or not b:
                 continue
             ma, mb = statistics.median(a), statistics.median(b)
@@ -232,7 +232,7 @@ if "3" in parts:
     for fs in ("tmpfs", "xfs"):
         for test in ("write", "read"):
             for n in ranks:
-                a, b = vals("mpi.%s.%s.%s" % (fs, test, n)), vals("fio.%s.%s.%s" % (fs, test, n))
+                a, b = vals("mpi3.%s.%s.%s" % (fs, test, n)), vals("fio.%s.%s.%s" % (fs, test, n))
                 if not a or not b:
                     continue
                 ma, mb = statistics.median(a), statistics.median(b)

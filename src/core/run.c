@@ -354,7 +354,8 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 /* Options that do nothing in this plan: said once, before any work. */
 static void warn_idle_options(const struct fsb_run_plan *p, const struct fsb_config *c)
 {
-	unsigned n = c->jobs ? c->jobs : 1;
+	/* Every rank runs the jobs: the members are ranks x jobs. */
+	unsigned n = (c->jobs ? c->jobs : 1) * (world ? world->group->size : 1);
 	bool names = false, files = has_file_test(p);
 
 	for (size_t i = 0; i < p->nops; i++)

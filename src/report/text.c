@@ -549,10 +549,11 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
 	if (fsb_result_ranks(r) > 1)
 		fprintf(out,
-			"%u MPI ranks x %u jobs ran each test at once: a figure is their "
+			"%u MPI ranks x %u job%s ran each test at once: a figure is their "
 			"aggregate,\nthe work of all over the time from the first start to the last "
 			"end of a run.\n",
-			fsb_result_ranks(r), fsb_result_jobs(r) / fsb_result_ranks(r));
+			fsb_result_ranks(r), fsb_result_jobs(r) / fsb_result_ranks(r),
+			fsb_result_jobs(r) / fsb_result_ranks(r) == 1 ? "" : "s");
 	else if (fsb_result_jobs(r) > 1)
 		fprintf(out,
 			"%u jobs ran each test at once: a figure is their aggregate, the work of "

@@ -123,6 +123,12 @@ if run_mpi stonewall 4 "$D" --tests write --size 128m --repeat 1 --min-time 0.05
 		"$T/stonewall.json" 'assert d["tests"][0].get("stopped_by") == "stonewall", d["tests"][0]'
 fi
 
+# --stonewall with one job per rank is no idle option: the ranks are members.
+mpi 2 run --size 8m --tests write --repeat 1 --min-time 0.05 --stonewall --progress never "$D" \
+	>/dev/null 2>"$T/warn.err"
+check "--stonewall with 2 ranks of one job: no 'does nothing' warning" \
+	bash -c "! grep -q 'does nothing' '$T/warn.err'"
+
 # A usage error: said once (by rank 0), exit 2; other commands refused.
 mpi 4 run --bogus "$D" >"$T/usage.out" 2>"$T/usage.err"
 rc=$?

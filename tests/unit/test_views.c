@@ -331,7 +331,7 @@ static void mpi_doc(void **state)
 	text = render(fsb_writer_find("text")->write, &r);
 	assert_non_null(strstr(text, "per rank "));
 	assert_non_null(strstr(text, "per host "));
-	assert_non_null(strstr(text, "4 MPI ranks x 1 jobs ran each test at once"));
+	assert_non_null(strstr(text, "4 MPI ranks x 1 job ran each test at once"));
 	free(text);
 	fsb_result_release(&r);
 }
