@@ -731,7 +731,8 @@ out:
 /* How a rank ended, for member 0 to say which failed and why. */
 struct rank_end {
 	int code;
-	int own; /* a failure of its own (not only the others' passed on) */
+	int own;   /* a failure of its own (not only the others' passed on) */
+	int signo; /* the signal that stopped it, else 0 */
 	char msg[512];
 };
 
@@ -742,7 +743,7 @@ static int world_execute(const struct fsb_run_plan *p, const char *dir, struct f
 	struct fsb_error mine = { 0 };
 	struct fsb_err_scope scope;
 	struct rank_end me = { 0 }, *all = NULL;
-	int err, st;
+	int err, st, room;
 
 	/* Every rank keeps its first error; member 0 alone says it. */
 	fsb_err_capture_begin(&scope, &mine, true);
@@ -751,19 +752,27 @@ static int world_execute(const struct fsb_run_plan *p, const char *dir, struct f
 	me.own = mine.msg[0] && err != -EINTR;
 	err = fsb_err_capture_end(&scope, err);
 	me.code = err;
+	me.signo = fsb_stop_requested() ? fsb_stop_signo() : 0;
 	snprintf(me.msg, sizeof(me.msg), "%s", mine.msg);
-	if (G->rank == 0 && !(all = calloc(G->size, sizeof(*all))))
-		me.own = 0;
-	st = fsb_group_gather(G, err, &me, sizeof(me), all);
+	/* Rank 0's room for every rank's end, agreed on before the gather. */
+	room = G->rank || (all = calloc(G->size, sizeof(*all))) != NULL;
+	st = fsb_group_bcast(G, 0, &room, sizeof(room));
+	if (!st && room)
+		st = fsb_group_gather(G, err, &me, sizeof(me), all);
 	err = err ? err : st;
 	fsb_err_capture_begin(&scope, e, false);
 	if (all && err && !(err == -EINTR && fsb_stop_requested())) {
-		unsigned k = 0;
+		unsigned k = 0, s = 0;
 
 		while (k < G->size && !all[k].own)
 			k++;
+		while (s < G->size && !all[s].signo)
+			s++;
 		if (k < G->size)
 			fsb_err("rank %u on %s: %s", k, world->hosts[k], all[k].msg);
+		else if (s < G->size)
+			fsb_err("rank %u on %s: stopped by %s", s, world->hosts[s],
+				strsignal(all[s].signo));
 		else
 			fsb_err("run: %u ranks: %s", G->size,
 				mine.msg[0] ? mine.msg : "another rank failed");

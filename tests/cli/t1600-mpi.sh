@@ -189,6 +189,19 @@ spoil "--reorder: a rank reads another's file" rank-2/block.dat 'rm -f "$F" && m
 # SIGINT to mpirun mid-run: mpirun's SIGTERM to every rank, each cleans up.
 spoil "SIGINT to mpirun" rank-3/block.dat 'kill -INT $pid' "" "${LONG[@]}"
 
+# SIGTERM to one rank alone (not through mpirun): every rank stops at the
+# next fence, and rank 0 says which one a signal stopped.
+term_rank3() {
+	local c
+	for c in $(pgrep -P $pid); do
+		if tr '\0' '\n' <"/proc/$c/environ" 2>/dev/null | grep -qx OMPI_COMM_WORLD_RANK=3; then
+			kill -TERM "$c"
+		fi
+	done
+}
+spoil "SIGTERM to rank 3" rank-3/block.dat term_rank3 \
+	"^fsbench: rank 3 on [^:]*: stopped by Terminated" "${LONG[@]}"
+
 # SIGKILL to every rank mid-run (what nothing can clean up after): the
 # scratch directory (rank 0's marker, every rank-N inside) is left, and
 # fsbench clean removes all of it.
