@@ -518,13 +518,14 @@ static int world_measure(struct world_run *w)
 
 	w->j.errs = calloc(n, sizeof(*w->j.errs));
 	w->j.own = calloc(n, sizeof(*w->j.own));
-	if (!rcs || !w->j.errs || !w->j.own) {
-		/* The other ranks wait in a collective this rank never joins:
-		 * mpirun ends them when this one exits non-zero. */
+	err = !rcs || !w->j.errs || !w->j.own ? -ENOMEM : 0;
+	if (err)
 		fsb_err("run: out of memory for %u jobs", n);
-		err = -ENOMEM;
+	/* Every rank starts its jobs, or none does. (Threads that cannot be
+	 * made, below, are not agreed on: this rank's fences then fall out of
+	 * step with the others', which fail or wait until mpirun ends them.) */
+	if ((err = fsb_group_barrier(world->group, err, NULL)))
 		goto out;
-	}
 	if (w->j.progress)
 		fsb_progress_timer_start(250);
 	err = fsb_group_compose_run(world->group, n, world_member, w, rcs);
