@@ -42,7 +42,9 @@ update-file = $(shell mkdir -p $(dir $(1)) && printf '%s\n' '$(subst ','\'',$(2)
 $(call update-file,build/gen/commit.h,#define FSB_COMMIT "$(COMMIT)")
 $(call update-file,build/gen/flags,$(sort $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LDLIBS)))
 
-LIB_SRC   := $(sort $(wildcard src/*/*.c))
+# src/core/group_mpi.c includes mpi.h: only fsbench-mpi has it (below).
+MPI_SRC   := src/core/group_mpi.c
+LIB_SRC   := $(filter-out $(MPI_SRC),$(sort $(wildcard src/*/*.c)))
 LIB_OBJ   := $(LIB_SRC:%.c=build/%.o)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=build/tests/%)
@@ -69,7 +71,7 @@ FIU_RUNS     ?= 2000
 FIU_SECONDS  ?= 900
 
 .PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
-	fiu-build completion dist
+	fiu-build completion dist mpi
 
 all:
 	@./scripts/deps.sh build
@@ -97,6 +99,29 @@ fsbench: build/src/main.o build/libfsbench.a
 
 build/san/fsbench: build/san/src/main.o build/san/libfsbench.a
 	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# fsbench-mpi (`make mpi`): the same library with the MPI group
+# (src/core/group_mpi.c) and its own main (src/main_mpi.c), compiled and
+# linked by mpicc (Open MPI: libopenmpi-dev, openmpi-bin). ./fsbench never
+# links MPI.
+MPICC     ?= mpicc
+MPI_OBJ   := build/mpi/src/main_mpi.o $(MPI_SRC:%.c=build/mpi/%.o)
+
+build/mpi/%.o: %.c build/gen/flags
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+fsbench-mpi: $(MPI_OBJ) build/libfsbench.a
+	$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+# bench/mpi-barrier.c: the cost of fsbench-mpi's fences (bench/mpi.sh).
+build/bench/mpi-barrier: bench/mpi-barrier.c $(MPI_SRC:%.c=build/mpi/%.o) build/libfsbench.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+mpi:
+	@./scripts/deps.sh mpi
+	@$(MAKE) --no-print-directory fsbench-mpi
 
 # The bash completion, printed by the binary from its own option tables
 # (src/cli/completion.c), so it always matches what the binary parses.
@@ -157,6 +182,8 @@ cli-test:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
 	@$(MAKE) --no-print-directory fsbench build/san/fsbench
+	@if command -v $(MPICC) >/dev/null; then $(MAKE) --no-print-directory fsbench-mpi; \
+		else echo "fsbench: no $(MPICC) (Open MPI): the MPI tests will be skipped" >&2; fi
 	@./tests/run-all.sh --cli
 
 # Every test: cmocka unit tests and end-to-end tests, both on the
@@ -167,6 +194,8 @@ test:
 	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
 	@$(MAKE) --no-print-directory $(UNIT_BIN) fsbench build/san/fsbench
 	@$(MAKE) --no-print-directory build/fiu/fsbench || echo "fsbench: no fault-injection build: t9100 will be skipped" >&2
+	@if command -v $(MPICC) >/dev/null; then $(MAKE) --no-print-directory fsbench-mpi; \
+		else echo "fsbench: no $(MPICC) (Open MPI): the MPI tests will be skipped" >&2; fi
 	@./tests/run-all.sh $(UNIT_BIN)
 
 bench:
@@ -251,7 +280,7 @@ dist:
 	rm -rf build/dist; echo "$$out"
 
 clean:
-	rm -rf build fsbench
+	rm -rf build fsbench fsbench-mpi
 
 -include $(LIB_OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d) $(FIU_OBJ:.o=.d) build/src/main.d \
-	build/san/src/main.d build/fiu/src/main.d
+	build/san/src/main.d build/fiu/src/main.d $(MPI_OBJ:.o=.d)

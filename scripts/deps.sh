@@ -5,6 +5,7 @@
 #   scripts/deps.sh test    - also what every test needs (`make test`, `make cli-test`)
 #   scripts/deps.sh fuzz    - also clang and libFuzzer (`make fuzz`, `make fuzz-build`)
 #   scripts/deps.sh bench   - also the peers `make bench` compares with
+#   scripts/deps.sh mpi     - also Open MPI, for fsbench-mpi (`make mpi`)
 #   scripts/deps.sh guest   - what `make guest-kernel` needs: depmod (kmod),
 #                             and apt's lists knowing linux-image-amd64
 # Non-root users get the apt-get command to run instead. FSBENCH_DEPS=no
@@ -14,9 +15,9 @@ set -eu
 [ "${FSBENCH_DEPS:-}" = no ] && exit 0
 what=${1:-build}
 case $what in
-build | unit | test | fuzz | bench | guest) ;;
+build | unit | test | fuzz | bench | guest | mpi) ;;
 *)
-	echo "usage: scripts/deps.sh build|unit|test|fuzz|bench|guest" >&2
+	echo "usage: scripts/deps.sh build|unit|test|fuzz|bench|guest|mpi" >&2
 	exit 2
 	;;
 esac
@@ -35,6 +36,10 @@ if [ "$what" = test ]; then
 	# The Debian package's test (t9500-deb.sh): dpkg-buildpackage and
 	# readelf (dpkg-dev, binutils), dh (debhelper), lintian.
 	pkgs="$pkgs dpkg-dev binutils debhelper lintian"
+fi
+if [ "$what" = test ] || [ "$what" = mpi ] || [ "$what" = bench ]; then
+	# fsbench-mpi (make mpi) and its tests (t1600-mpi.sh): mpicc, mpirun.
+	pkgs="$pkgs libopenmpi-dev openmpi-bin"
 fi
 if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	# The fuzz harnesses (tests/fuzz): clang, and libFuzzer's runtime, which

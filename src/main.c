@@ -1,4 +1,8 @@
-/* fsbench: argv -> command table -> exit code; nothing else. */
+/*
+ * fsbench: argv -> command table -> exit code; nothing else. fsbench-mpi's
+ * main (src/main_mpi.c) includes this file with FSB_MAIN_NO_ENTRY and
+ * calls fsb_main between MPI's start and end.
+ */
 #include "cli/commands.h"
 #include "core/registry.h"
 #include "engines/engine.h"
@@ -20,7 +24,7 @@ static void usage(FILE *out)
 	fprintf(out, "\n'fsbench COMMAND --help' describes a command; see also fsbench(1).\n");
 }
 
-int main(int argc, char **argv)
+static int fsb_main(int argc, char **argv)
 {
 	if (fsb_registry_check() || fsb_engine_check())
 		return FSB_EXIT_FAIL;
@@ -51,3 +55,10 @@ int main(int argc, char **argv)
 	/* No command word: `fsbench [OPTIONS] [DIR]` is `fsbench run ...`. */
 	return fsb_cmd_run(argc, argv);
 }
+
+#ifndef FSB_MAIN_NO_ENTRY
+int main(int argc, char **argv)
+{
+	return fsb_main(argc, argv);
+}
+#endif

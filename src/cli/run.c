@@ -53,6 +53,8 @@ static const char usage_text[] =
 	"      --no-device-capability\n"
 	"                         do not measure the raw device under DIR (by default\n"
 	"                         read-only, O_DIRECT, ~1 s, before the tests)\n"
+	"      --reorder          fsbench-mpi: each rank reads back the files another\n"
+	"                         host's rank wrote (IOR's -C), not its own\n"
 	"  -l, --label NAME       name of this setup in reports\n"
 	"      --seed N           seed for data, names and seek offsets (default random)\n"
 	"  -f, --format VIEW      %s (default text)\n"
@@ -82,6 +84,7 @@ enum {
 	OPT_STONEWALL,
 	OPT_DEADLINE,
 	OPT_NO_DEVCAP,
+	OPT_REORDER,
 };
 
 /* The words of --char-io and --links, in their enums' order. */
@@ -123,6 +126,7 @@ static const struct fsb_opt run_opts[] = {
 	{ "stonewall", OPT_STONEWALL, FSB_VAL_NONE, NULL },
 	{ "deadline", OPT_DEADLINE, FSB_VAL_SECONDS, NULL },
 	{ "no-device-capability", OPT_NO_DEVCAP, FSB_VAL_NONE, NULL },
+	{ "reorder", OPT_REORDER, FSB_VAL_NONE, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -228,6 +232,9 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_NO_DEVCAP:
 		p->no_devcap = true;
 		return 0;
+	case OPT_REORDER:
+		p->reorder = true;
+		return 0;
 	}
 	return FSB_EXIT_USAGE;
 }
@@ -273,18 +280,20 @@ int fsb_cmd_run(int argc, char **argv)
 	struct fsb_output out = { 0 };
 	const struct fsb_writer *w;
 	int rc = fsb_run_parse(argc, argv, NULL, &cli), err;
+	bool reports = fsb_run_reports();
 
 	if (rc || fsb_cli_answered(&cli.co, print_usage))
 		return rc;
 	w = fsb_writer_select(cli.co.format ? cli.co.format : "text", "run");
-	/* Last: the only check that holds something. */
-	if (!w || fsb_output_open(&out, cli.co.output, NULL, 0))
+	/* Last: the only check that holds something. Only the process that
+	 * reports (fsbench-mpi's rank 0) opens the output. */
+	if (!w || (reports && fsb_output_open(&out, cli.co.output, NULL, 0)))
 		return FSB_EXIT_USAGE;
-	fsb_warn_set_quiet(cli.plan.quiet);
+	fsb_warn_set_quiet(cli.plan.quiet || !reports);
 	err = fsb_run_execute(&cli.plan, cli.dir, &res, NULL);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-	else if (err || fsb_writer_output(w, &res, &out))
+	else if (err || (reports && fsb_writer_output(w, &res, &out)))
 		rc = FSB_EXIT_FAIL;
 	fsb_result_release(&res);
 	fsb_output_release(&out);

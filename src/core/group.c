@@ -1,6 +1,7 @@
 /*
- * The job group's implementations: a single process, and local jobs (one
- * thread per member). See group.h.
+ * The job group's implementations: a single process, local jobs (one
+ * thread per member), and local jobs composed with an outer group (MPI
+ * ranks). See group.h.
  */
 #include "core/group.h"
 #include "stats/clock.h"
@@ -84,9 +85,30 @@ static int single_gather(struct fsb_group *g, int status, const void *mine, size
 	return status;
 }
 
+static int single_bcast(struct fsb_group *g, int status, void *buf, size_t len)
+{
+	(void)g;
+	(void)buf;
+	(void)len;
+	return status;
+}
+
 static void any_abort(struct fsb_group *g)
 {
 	fsb_halt_raise(g->halt, FSB_HALT_ABORT);
+}
+
+void fsb_group_rearm(struct fsb_group *g)
+{
+	if (g->ops->rearm)
+		g->ops->rearm(g);
+	else if (!g->rank)
+		atomic_store(g->halt, FSB_HALT_NONE);
+}
+
+int fsb_group_settle_cache(struct fsb_group *g, int status)
+{
+	return g->ops->settle_cache ? g->ops->settle_cache(g, status) : status;
 }
 
 static const struct fsb_group_ops single_ops = {
@@ -94,6 +116,7 @@ static const struct fsb_group_ops single_ops = {
 	.barrier = single_barrier,
 	.reduce = single_reduce,
 	.gather = single_gather,
+	.bcast = single_bcast,
 	.abort = any_abort,
 };
 
@@ -120,7 +143,7 @@ void fsb_group_single_release(struct fsb_group *g)
 
 /* ---- local jobs: threads ---- */
 
-enum coll_kind { COLL_BARRIER, COLL_REDUCE, COLL_GATHER };
+enum coll_kind { COLL_BARRIER, COLL_REDUCE, COLL_GATHER, COLL_BCAST };
 
 /* What a member brings to a collective; its results go back through the
  * pointers, written by the last member to arrive while the others wait
@@ -146,6 +169,12 @@ struct local {
 	bool go, cancel, mismatch;
 	struct deposit *dep;
 	struct fsb_group *members;
+	/* Composed with an outer group: each member's handle for the run
+	 * (views[k].priv is &members[k]), and the outer group. */
+	struct fsb_group *views;
+	struct fsb_group *outer;
+	bool own_halt; /* the stop word is this group's mapping */
+	void *gbuf;    /* local member 0's gather of the threads' parts */
 	pthread_t *threads;
 	bool *ended;
 	int (*fn)(struct fsb_group *g, void *arg);
@@ -199,6 +228,10 @@ static void complete(struct local *L)
 	case COLL_GATHER:
 		for (unsigned k = 0; k < L->size && L->dep[0].all && !L->mismatch; k++)
 			memcpy((char *)L->dep[0].all + k * L->len, L->dep[k].mine, L->len);
+		break;
+	case COLL_BCAST:
+		for (unsigned k = 1; k < L->size && !L->mismatch; k++)
+			memcpy(L->dep[k].all, L->dep[0].all, L->len);
 		break;
 	}
 	for (unsigned k = 0; k < L->size; k++)
@@ -260,12 +293,134 @@ static int local_gather(struct fsb_group *g, int status, const void *mine, size_
 	return collective(g, COLL_GATHER, &d, NULL, 0, len);
 }
 
+static int local_bcast(struct fsb_group *g, int status, void *buf, size_t len)
+{
+	struct deposit d = { .status = status, .all = buf };
+
+	return collective(g, COLL_BCAST, &d, NULL, 0, len);
+}
+
 static const struct fsb_group_ops local_ops = {
 	.name = "local",
 	.barrier = local_barrier,
 	.reduce = local_reduce,
 	.gather = local_gather,
+	.bcast = local_bcast,
 	.abort = any_abort,
+};
+
+/* ---- local jobs composed with an outer group ---- */
+
+/*
+ * Each collective is three steps: among the threads (the local outcome),
+ * local member 0 with the outer group (one call per process, so outer
+ * sees one member per process), and back to the threads. The last step
+ * carries local member 0's outer status while the others bring 0: the
+ * worst of those is the outer one, which already holds every thread's.
+ */
+static struct fsb_group *inner_of(struct fsb_group *g)
+{
+	return g->priv;
+}
+
+static struct local *local_of(struct fsb_group *g)
+{
+	return inner_of(g)->priv;
+}
+
+static int comp_barrier(struct fsb_group *g, int status, uint64_t *origin_ns)
+{
+	struct fsb_group *in = inner_of(g);
+	int s = local_barrier(in, status, NULL);
+
+	if (!in->rank)
+		s = fsb_group_barrier(local_of(g)->outer, s, NULL);
+	/* The origin: this process's exit from the whole barrier. */
+	return local_barrier(in, in->rank ? 0 : s, origin_ns);
+}
+
+static int comp_reduce(struct fsb_group *g, int status, uint64_t *vals,
+		       const enum fsb_group_op *how, size_t n)
+{
+	struct fsb_group *in = inner_of(g);
+	int s = local_reduce(in, status, vals, how, n);
+
+	if (!in->rank)
+		s = fsb_group_reduce(local_of(g)->outer, s, vals, how, n);
+	return local_bcast(in, in->rank ? 0 : s, vals, n * sizeof(*vals));
+}
+
+static int comp_gather(struct fsb_group *g, int status, const void *mine, size_t len, void *all)
+{
+	struct fsb_group *in = inner_of(g);
+	struct local *L = local_of(g);
+	int s = 0;
+
+	/* Local member 0's room for its threads' parts, kept for the next
+	 * gather; the threads agree first on whether it is there. */
+	if (!in->rank) {
+		void *b = realloc(L->gbuf, len ? L->size * len : 1);
+
+		if (b)
+			L->gbuf = b;
+		else
+			s = -ENOMEM;
+	}
+	s = local_barrier(in, fsb_group_worst(status, s), NULL);
+	if (s) {
+		/* A failure (that room among them): every process still calls
+		 * the outer gather, with nothing to give; the outer group's
+		 * status says why to all. */
+		if (!in->rank)
+			s = fsb_group_gather(L->outer, s, NULL, 0, NULL);
+		return local_barrier(in, in->rank ? 0 : s, NULL);
+	}
+	s = local_gather(in, s, mine, len, L->gbuf);
+	if (!in->rank)
+		s = fsb_group_gather(L->outer, s, L->gbuf, L->size * len, g->rank ? NULL : all);
+	return local_barrier(in, in->rank ? 0 : s, NULL);
+}
+
+static int comp_bcast(struct fsb_group *g, int status, void *buf, size_t len)
+{
+	struct fsb_group *in = inner_of(g);
+	int s = local_barrier(in, status, NULL);
+
+	if (!in->rank)
+		s = fsb_group_bcast(local_of(g)->outer, s, buf, len);
+	return local_bcast(in, in->rank ? 0 : s, buf, len);
+}
+
+static void comp_abort(struct fsb_group *g)
+{
+	fsb_group_abort(local_of(g)->outer);
+}
+
+static void comp_rearm(struct fsb_group *g)
+{
+	if (!inner_of(g)->rank)
+		fsb_group_rearm(local_of(g)->outer);
+}
+
+static int comp_settle_cache(struct fsb_group *g, int status)
+{
+	struct fsb_group *in = inner_of(g);
+	int s = local_barrier(in, status, NULL);
+
+	if (!in->rank)
+		s = fsb_group_settle_cache(local_of(g)->outer, s);
+	return local_barrier(in, in->rank ? 0 : s, NULL);
+}
+
+static const struct fsb_group_ops comp_ops = {
+	.name = "composed",
+	.barrier = comp_barrier,
+	.reduce = comp_reduce,
+	.gather = comp_gather,
+	.bcast = comp_bcast,
+	.abort = comp_abort,
+	.rearm = comp_rearm,
+	.settle_cache = comp_settle_cache,
 };
 
 static void *member_main(void *p)
@@ -283,7 +438,7 @@ static void *member_main(void *p)
 	run = !L->cancel;
 	pthread_mutex_unlock(&L->mu);
 	if (run)
-		rc = L->fn(g, L->arg);
+		rc = L->fn(L->views ? &L->views[g->rank] : g, L->arg);
 	pthread_mutex_lock(&L->mu);
 	L->rcs[g->rank] = rc;
 	L->ended[g->rank] = true;
@@ -297,19 +452,22 @@ static void local_free(struct local *L)
 {
 	if (!L)
 		return;
-	if (L->members)
+	if (L->members && L->own_halt)
 		halt_unmap(L->members[0].halt);
 	pthread_cond_destroy(&L->done_cv);
 	pthread_cond_destroy(&L->cv);
 	pthread_mutex_destroy(&L->mu);
 	free(L->dep);
 	free(L->members);
+	free(L->views);
+	free(L->gbuf);
 	free(L->threads);
 	free(L->ended);
 	free(L);
 }
 
-static struct local *local_new(unsigned n)
+/* n members; their stop word is outer's when composed, else a new one. */
+static struct local *local_new(unsigned n, struct fsb_group *outer)
 {
 	struct local *L = calloc(1, sizeof(*L));
 	pthread_condattr_t ca;
@@ -328,18 +486,36 @@ static struct local *local_new(unsigned n)
 	L->members = calloc(n, sizeof(*L->members));
 	L->threads = calloc(n, sizeof(*L->threads));
 	L->ended = calloc(n, sizeof(*L->ended));
-	halt = L->members ? halt_map() : NULL;
-	if (!L->dep || !L->members || !L->threads || !L->ended || !halt) {
-		halt_unmap(halt);
+	L->outer = outer;
+	if (outer)
+		L->views = calloc(n, sizeof(*L->views));
+	L->own_halt = !outer;
+	halt = !L->members ? NULL : outer ? outer->halt : halt_map();
+	if (!L->dep || !L->members || !L->threads || !L->ended || !halt || (outer && !L->views)) {
+		if (L->own_halt)
+			halt_unmap(halt);
 		free(L->members);
 		L->members = NULL;
 		local_free(L);
 		return NULL;
 	}
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; k < n; k++) {
 		L->members[k] = (struct fsb_group){
-			.ops = &local_ops, .rank = k, .size = n, .halt = halt, .priv = L
+			.ops = &local_ops,
+			.rank = k,
+			.size = n,
+			.local_rank = k,
+			.halt = halt,
+			.priv = L,
 		};
+		if (outer)
+			L->views[k] = (struct fsb_group){ .ops = &comp_ops,
+							  .rank = outer->rank * n + k,
+							  .size = outer->size * n,
+							  .local_rank = k,
+							  .halt = halt,
+							  .priv = &L->members[k] };
+	}
 	return L;
 }
 
@@ -366,7 +542,8 @@ static void coordinate(struct local *L)
 	pthread_mutex_unlock(&L->mu);
 }
 
-int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
+static int run_members(struct fsb_group *outer, unsigned n,
+		       int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
 {
 	struct local *L;
 	unsigned made = 0;
@@ -374,7 +551,7 @@ int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), v
 
 	if (!n)
 		return -EINVAL;
-	L = local_new(n);
+	L = local_new(n, outer);
 	if (!L) {
 		fsb_err("cannot set up %u jobs: out of memory", n);
 		return -ENOMEM;
@@ -410,4 +587,15 @@ int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), v
 		pthread_join(L->threads[k], NULL);
 	local_free(L);
 	return err;
+}
+
+int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
+{
+	return run_members(NULL, n, fn, arg, rcs);
+}
+
+int fsb_group_compose_run(struct fsb_group *outer, unsigned n,
+			  int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
+{
+	return run_members(outer, n, fn, arg, rcs);
 }

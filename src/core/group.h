@@ -21,8 +21,12 @@
  * start and the latest end.
  *
  * Implementations: a single process (one member: every collective is the
- * identity) and local jobs (one thread per member, fsb_group_local_run);
- * MPI ranks fit the same operations.
+ * identity), local jobs (one thread per member, fsb_group_local_run) and
+ * MPI ranks (core/group_mpi.h, one member per process, built only into
+ * fsbench-mpi). They compose: local jobs inside each member of an outer
+ * group (fsb_group_compose_run) make one group of outer size x jobs
+ * members, whose collectives meet among the threads first, then one
+ * thread per process (the local member 0) takes them to the outer group.
  */
 #ifndef FSB_CORE_GROUP_H
 #define FSB_CORE_GROUP_H
@@ -36,7 +40,7 @@ struct fsb_group;
 enum fsb_group_op { FSB_GROUP_SUM, FSB_GROUP_MIN, FSB_GROUP_MAX };
 
 struct fsb_group_ops {
-	const char *name; /* "single", "local" */
+	const char *name; /* "single", "local", "composed", "mpi" */
 	/* Wait for every member. *origin_ns (may be NULL): this member's
 	 * CLOCK_MONOTONIC at its exit from the barrier. */
 	int (*barrier)(struct fsb_group *g, int status, uint64_t *origin_ns);
@@ -46,9 +50,20 @@ struct fsb_group_ops {
 	/* Member 0 gets every member's len bytes of mine in all, in member
 	 * order (all: size * len bytes; ignored in the other members). */
 	int (*gather)(struct fsb_group *g, int status, const void *mine, size_t len, void *all);
+	/* Member 0's len bytes of buf into every member's buf. */
+	int (*bcast)(struct fsb_group *g, int status, void *buf, size_t len);
 	/* Make every member stop issuing work now (raises halt to ABORT).
 	 * Not a collective: any member may call it at any time. */
 	void (*abort)(struct fsb_group *g);
+	/* Between every member's setup and the start gate: the stop word back
+	 * to FSB_HALT_NONE for the next run, by one member per stop word.
+	 * NULL: member 0 does it. Not a collective (no waiting). */
+	void (*rearm)(struct fsb_group *g);
+	/* A collective after every member's setup: the kernel's caches
+	 * dropped once per host when a setup asked for it and the drop was
+	 * deferred (device/cache.h: fsb_cache_defer_global), the others
+	 * waiting. NULL: nothing to do (each setup dropped its own). */
+	int (*settle_cache)(struct fsb_group *g, int status);
 };
 
 /* One member's handle. */
@@ -56,6 +71,9 @@ struct fsb_group {
 	const struct fsb_group_ops *ops;
 	unsigned rank; /* this member, 0 .. size - 1; 0 reports */
 	unsigned size; /* members */
+	/* This member among those of its process (0: the one that measures
+	 * the process, e.g. its CPU time); rank for one process. */
+	unsigned local_rank;
 	/* The stop word (enum fsb_halt in workloads/workload.h) every member
 	 * and every process they fork sees: a shared mapping. */
 	atomic_int *halt;
@@ -88,10 +106,22 @@ static inline int fsb_group_gather(struct fsb_group *g, int status, const void *
 	return g->ops->gather(g, status, mine, len, all);
 }
 
+static inline int fsb_group_bcast(struct fsb_group *g, int status, void *buf, size_t len)
+{
+	return g->ops->bcast(g, status, buf, len);
+}
+
 static inline void fsb_group_abort(struct fsb_group *g)
 {
 	g->ops->abort(g);
 }
+
+/* Before a run's start gate: the stop word cleared (see ops->rearm). */
+void fsb_group_rearm(struct fsb_group *g);
+
+/* After every member's setup: see ops->settle_cache. Returns the worst
+ * status of all. */
+int fsb_group_settle_cache(struct fsb_group *g, int status);
 
 /*
  * A group of one member: this thread. Its stop word is in a fresh shared
@@ -114,5 +144,21 @@ void fsb_group_single_release(struct fsb_group *g);
  * not be made (then no member ran).
  */
 int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs);
+
+/*
+ * fsb_group_local_run inside one member of outer (another process's view
+ * of a group spanning processes, or a test's stand-in): the n threads are
+ * members outer->rank * n .. outer->rank * n + n - 1 of a group of
+ * outer->size * n members, and share outer's stop word. Every collective
+ * meets among the threads, then the local member 0 alone takes it to
+ * outer (one call per process), then the outcome comes back to the
+ * threads: the worst status of all members everywhere, reduced values,
+ * member 0's broadcast, the gather in member order (global member 0
+ * only). The stop word is rearmed by local member 0 through outer's
+ * rearm. outer is used by one thread at a time. Returns as
+ * fsb_group_local_run.
+ */
+int fsb_group_compose_run(struct fsb_group *outer, unsigned n,
+			  int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs);
 
 #endif

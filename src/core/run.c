@@ -28,6 +28,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* fsbench-mpi's ranks (fsb_run_set_world); NULL: this process alone. */
+static const struct fsb_run_world *world;
+
 static const char *const run_families[] = { "throughput", "files", "random", "null", NULL };
 
 const char *fsb_run_test_names(void)
@@ -236,13 +239,15 @@ struct jobs_run {
 
 /* The tests through the runner, in order; the first failure stops them.
  * Every member calls it alike (a collective); member 0 fills the result. */
-static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *job_dir)
+static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *job_dir,
+		     const char *read_dir)
 {
 	struct fsb_runner rn = {
 		.cfg = j->cfg,
 		.dir = j->scratch,
 		.group = g,
 		.job_dir = job_dir,
+		.read_dir = read_dir,
 		.diskstat_path = j->statpath,
 		.prog = g->rank ? NULL : j->prog,
 		.cow = j->cow,
@@ -280,7 +285,7 @@ static int job_member(struct fsb_group *g, void *arg)
 	/* A job without its directory fails them all, before any work. */
 	err = fsb_group_barrier(g, err, NULL);
 	if (!err)
-		err = run_tests(j, g, dir);
+		err = run_tests(j, g, dir, NULL);
 	j->own[g->rank] = e->msg[0] != '\0';
 	return fsb_err_capture_end(&scope, err);
 }
@@ -344,7 +349,7 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		err = run_jobs(&j, n);
 	} else if (!(err = fsb_group_single_init(&one))) {
 		/* One job: this thread, in the scratch directory itself. */
-		err = run_tests(&j, &one, NULL);
+		err = run_tests(&j, &one, NULL, NULL);
 		fsb_group_single_release(&one);
 	}
 	if (prog.on)
@@ -356,7 +361,8 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 /* Options that do nothing in this plan: said once, before any work. */
 static void warn_idle_options(const struct fsb_run_plan *p, const struct fsb_config *c)
 {
-	unsigned n = c->jobs ? c->jobs : 1;
+	/* Every rank runs the jobs: the members are ranks x jobs. */
+	unsigned n = (c->jobs ? c->jobs : 1) * (world ? world->group->size : 1);
 	bool names = false, files = has_file_test(p);
 
 	for (size_t i = 0; i < p->nops; i++)
@@ -373,6 +379,8 @@ static void warn_idle_options(const struct fsb_run_plan *p, const struct fsb_con
 	if (c->shared_file && !files)
 		fsb_warn("--shared-file does nothing here: no selected test works on a file "
 			 "(the metadata tests share a directory with --shared-dir)");
+	if (p->reorder && !world)
+		fsb_warn("--reorder does nothing here: it is for fsbench-mpi's ranks");
 	if (c->shared_dir && !names)
 		fsb_warn("--shared-dir does nothing here: no metadata test is selected "
 			 "(tests on a file share one with --shared-file)");
@@ -465,11 +473,352 @@ out:
 	return err;
 }
 
+/* ---- many processes: fsbench-mpi's ranks ---- */
+
+void fsb_run_set_world(const struct fsb_run_world *w)
+{
+	world = w;
+}
+
+bool fsb_run_reports(void)
+{
+	return !world || world->group->rank == 0;
+}
+
+/* What a rank's jobs (threads) work with. */
+struct world_run {
+	struct jobs_run j;
+	unsigned jobs;		   /* per rank */
+	const char *rank_dir;	   /* this rank's rank-N */
+	const char *read_rank_dir; /* --reorder: the rank-M it reads; NULL: none */
+};
+
+/*
+ * One job of one rank (a member of the ranks x jobs group): its directory
+ * is the rank's, or job-K below it with --jobs, made by itself; with
+ * --reorder it reads the same job's directory of another rank.
+ */
+static int world_member(struct fsb_group *g, void *arg)
+{
+	struct world_run *w = arg;
+	unsigned k = g->rank % w->jobs;
+	struct fsb_error *e = &w->j.errs[k];
+	struct fsb_err_scope scope;
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	const char *mine = w->rank_dir, *reads = w->read_rank_dir;
+	int err = 0;
+
+	fsb_err_capture_begin(&scope, e, true);
+	if (w->jobs > 1) {
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/job-%u", w->rank_dir, k) >=
+			    sizeof(dir) ||
+		    (reads &&
+		     (size_t)snprintf(rdir, sizeof(rdir), "%s/job-%u", reads, k) >= sizeof(rdir))) {
+			err = -ENAMETOOLONG;
+			fsb_err_errno(err, "cannot name the directory of job %u in '%s'", k,
+				      w->rank_dir);
+		} else if (fsb_io_mkdirat(AT_FDCWD, dir, 0700) < 0) {
+			err = -errno;
+			fsb_err_errno(err, "cannot create directory '%s'", dir);
+		}
+		mine = dir;
+		reads = reads ? rdir : NULL;
+	}
+	/* Every job of every rank has its directory before any reads one. */
+	err = fsb_group_barrier(g, err, NULL);
+	if (!err)
+		err = run_tests(&w->j, g, mine, reads);
+	w->j.own[k] = e->msg[0] != '\0';
+	return fsb_err_capture_end(&scope, err);
+}
+
+/* This rank's jobs, composed with the world's group; the rank's own
+ * failure described once (the job that failed named with --jobs). */
+static int world_measure(struct world_run *w)
+{
+	const struct fsb_run_plan *p = w->j.p;
+	unsigned n = w->jobs;
+	int *rcs = calloc(n, sizeof(*rcs)), err;
+	struct fsb_prog prog;
+
+	w->j.errs = calloc(n, sizeof(*w->j.errs));
+	w->j.own = calloc(n, sizeof(*w->j.own));
+	err = !rcs || !w->j.errs || !w->j.own ? -ENOMEM : 0;
+	if (err)
+		fsb_err("run: out of memory for %u jobs", n);
+	/* Every rank starts its jobs, or none does. (Threads that cannot be
+	 * made, below, are not agreed on: this rank's fences then fall out of
+	 * step with the others', which fail or wait until mpirun ends them.) */
+	if ((err = fsb_group_barrier(world->group, err, NULL)))
+		goto out;
+	/* Rank 0 alone shows progress (its member 0 tells the printer). */
+	fsb_prog_init(&prog, world->group->rank ? FSB_PROGRESS_NEVER : p->progress, p->quiet,
+		      p->progress_prefix, p->nops, w->j.cfg->repeat,
+		      (double)w->j.cfg->min_time_ns / 1e9, fsb_clock_ns());
+	w->j.prog = &prog;
+	if (prog.on)
+		fsb_progress_timer_start(250);
+	err = fsb_group_compose_run(world->group, n, world_member, w, rcs);
+	if (prog.on)
+		fsb_progress_timer_stop();
+	fsb_prog_done(&prog, err, fsb_clock_ns());
+	if (err)
+		goto out;
+	err = rcs[0];
+	if (!err || (err == -EINTR && fsb_stop_requested()))
+		goto out;
+	for (unsigned k = 0; k < n; k++) {
+		if (w->j.own[k] && w->j.errs[k].code != -EINTR) {
+			if (n > 1)
+				fsb_err("job %u: %s", k, w->j.errs[k].msg);
+			else
+				fsb_err("%s", w->j.errs[k].msg);
+			goto out;
+		}
+	}
+out:
+	free(rcs);
+	free(w->j.errs);
+	free(w->j.own);
+	return err;
+}
+
+/* The run's facts about the ranks, in member 0's result. */
+static int fill_world(struct fsb_result *r, unsigned jobs, bool reorder)
+{
+	const struct fsb_group *G = world->group;
+	size_t len = 0, cap = (size_t)G->size * 64 + 1;
+	char *hosts = malloc(cap), *list = malloc(cap);
+	size_t llen = 0;
+	int err = 0;
+
+	if (!hosts || !list) {
+		free(hosts);
+		free(list);
+		return -ENOMEM;
+	}
+	hosts[0] = list[0] = '\0';
+	/* Each rank's host, in rank order, and the distinct ones. */
+	for (unsigned k = 0; k < G->size; k++) {
+		const char *h = world->hosts[k];
+		bool seen = false;
+
+		len += (size_t)snprintf(hosts + len, len < cap ? cap - len : 0, "%s%.60s",
+					k ? "," : "", h);
+		for (unsigned i = 0; i < k && !seen; i++)
+			seen = !strcmp(world->hosts[i], h);
+		if (!seen)
+			llen += (size_t)snprintf(list + llen, llen < cap ? cap - llen : 0,
+						 "%s%.60s", llen ? "," : "", h);
+	}
+	err |= fsb_result_param_u64(r, "ranks", G->size);
+	err |= fsb_result_param_u64(r, "nodes", world->nodes);
+	err |= fsb_result_param_str(r, "hosts", list);
+	err |= fsb_result_param_str(r, "rank_hosts", hosts);
+	err |= fsb_result_param_u64(r, "members", (uint64_t)G->size * jobs);
+	err |= fsb_result_param_bool(r, "reorder", reorder);
+	err |= fsb_result_param_str(r, "mpi_library", world->library);
+	free(hosts);
+	free(list);
+	return err ? -ENOMEM : 0;
+}
+
+/* Make path, a directory of this rank's: 0 or -errno (described). */
+static int make_dir(const char *path)
+{
+	int err;
+
+	if (fsb_io_mkdirat(AT_FDCWD, path, 0700) == 0)
+		return 0;
+	err = -errno;
+	fsb_err_errno(err, "cannot create directory '%s'", path);
+	return err;
+}
+
+static int execute_world(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res)
+{
+	struct fsb_group *G = world->group;
+	bool lead = G->rank == 0, made = false;
+	struct fsb_config cfg = p->cfg;
+	struct fsb_fsinfo fsi = { 0 };
+	char scratch[PATH_MAX] = "", rank_dir[PATH_MAX], read_dir[PATH_MAX], statpath[PATH_MAX];
+	char devname[64], devpath[80];
+	const char *device_note = NULL;
+	unsigned jobs = cfg.jobs ? cfg.jobs : 1;
+	struct world_run w = { .jobs = jobs };
+	struct stat st;
+	bool have_dev;
+	int err = 0, rm;
+
+	/* One seed for all: the ranks' data is the same pattern. */
+	if (!p->seed_set)
+		cfg.seed = fsb_default_seed();
+	if ((err = fsb_group_bcast(G, 0, &cfg.seed, sizeof(cfg.seed))))
+		return err;
+	if (lead)
+		warn_idle_options(p, &cfg);
+	if (!(err = fsb_runner_check_needs(p->ops, p->nops, fsb_runner_have())))
+		err = check_dir(dir);
+	if ((err = fsb_group_barrier(G, err, NULL)))
+		return err;
+	if (lead) {
+		/* On a shared filesystem every rank's files are in DIR: the
+		 * space check counts ranks x jobs. */
+		struct fsb_config every = cfg;
+
+		every.jobs = jobs * G->size;
+		fsb_clean_warn_stale(dir);
+		err = fsb_runner_check_space(&every, p->ops, p->nops, dir);
+		if (!err && (err = fsb_scratch_create(dir, scratch, sizeof(scratch))))
+			fsb_err_errno(err, "run: cannot create a scratch directory in '%s'", dir);
+	}
+	if ((err = fsb_group_bcast(G, err, scratch, sizeof(scratch))))
+		return err;
+	/* From here on every way out removes this rank's directory, and
+	 * member 0 the top one after the last barrier. */
+	if (stat(scratch, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		err = -ENOENT;
+		fsb_err("run: cannot see '%s', made by rank 0: DIR must be on a filesystem every "
+			"rank shares",
+			scratch);
+	} else if ((size_t)snprintf(rank_dir, sizeof(rank_dir), "%s/rank-%u", scratch, G->rank) >=
+		   sizeof(rank_dir)) {
+		err = -ENAMETOOLONG;
+		fsb_err_errno(err, "cannot name the directory of rank %u in '%s'", G->rank,
+			      scratch);
+	} else if (!(err = make_dir(rank_dir))) {
+		made = true;
+	}
+	if ((err = fsb_group_barrier(G, err, NULL)))
+		goto out;
+	w.rank_dir = rank_dir;
+	if (p->reorder && G->size > 1) {
+		/* IOR's -C: the rank a host further on; on one host (no other
+		 * host's writes to read) the next rank. */
+		unsigned other = (G->rank + world->ranks_per_node) % G->size;
+
+		if (other == G->rank)
+			other = (G->rank + 1) % G->size;
+		snprintf(read_dir, sizeof(read_dir), "%s/rank-%u", scratch, other);
+		w.read_rank_dir = read_dir;
+	}
+	fsb_fsinfo_for_path(scratch, &fsi);
+	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
+					  sizeof(devname));
+	if (have_dev && shares_root(scratch)) {
+		have_dev = false;
+		device_note = "off: the filesystem of / (its I/O is not only the test's)";
+	}
+	if (have_dev)
+		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
+	if (!have_dev && !device_note)
+		device_note = "off: no block device behind the filesystem";
+	if (lead && (fsb_result_init(res, "run") ||
+		     fill_result(p, &cfg, scratch, &fsi, have_dev ? devpath : NULL, res) ||
+		     fsb_result_param_str(res, "device_stats", have_dev ? "on" : device_note) ||
+		     fill_world(res, jobs, w.read_rank_dir != NULL))) {
+		fsb_err("run: out of memory");
+		err = -ENOMEM;
+	}
+	if ((err = fsb_group_barrier(G, err, NULL)))
+		goto out;
+	w.j = (struct jobs_run){
+		.p = p,
+		.cfg = &cfg,
+		.scratch = scratch,
+		.statpath = have_dev ? statpath : NULL,
+		.cow = fsb_fsinfo_is_cow(fsi.fs_type),
+		.res = lead ? res : NULL,
+	};
+	err = world_measure(&w);
+	if (!err && fsb_stop_requested())
+		err = -EINTR;
+	if (lead && !err) {
+		const struct fsb_test_result *t = fsb_result_find(res, "putc");
+
+		if (!t)
+			t = fsb_result_find(res, "getc");
+		if (t && fsb_result_param_u64(res, "char_size_bytes", t->work))
+			err = -ENOMEM;
+	}
+out:
+	/* Every rank is done with every directory (--reorder reads another
+	 * rank's) before any removes its own. */
+	err = fsb_group_barrier(G, err, NULL);
+	rm = made ? fsb_scratch_remove(rank_dir) : 0;
+	if (rm)
+		fsb_err_errno(rm, "run: cannot remove '%s'", rank_dir);
+	err = fsb_group_barrier(G, fsb_group_worst(err, rm), NULL);
+	if (lead) {
+		rm = fsb_scratch_remove(scratch);
+		if (rm) {
+			fsb_err_errno(rm, "run: cannot remove scratch directory '%s'", scratch);
+			err = err ? err : rm;
+		}
+	}
+	return err;
+}
+
+/* How a rank ended, for member 0 to say which failed and why. */
+struct rank_end {
+	int code;
+	int own;   /* a failure of its own (not only the others' passed on) */
+	int signo; /* the signal that stopped it, else 0 */
+	char msg[512];
+};
+
+static int world_execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res,
+			 struct fsb_error *e)
+{
+	struct fsb_group *G = world->group;
+	struct fsb_error mine = { 0 };
+	struct fsb_err_scope scope;
+	struct rank_end me = { 0 }, *all = NULL;
+	int err, st, room;
+
+	/* Every rank keeps its first error; member 0 alone says it. */
+	fsb_err_capture_begin(&scope, &mine, true);
+	err = execute_world(p, dir, res);
+	/* Described here, before the scope's end writes strerror in. */
+	me.own = mine.msg[0] && err != -EINTR;
+	err = fsb_err_capture_end(&scope, err);
+	me.code = err;
+	me.signo = fsb_stop_requested() ? fsb_stop_signo() : 0;
+	snprintf(me.msg, sizeof(me.msg), "%s", mine.msg);
+	/* Rank 0's room for every rank's end, agreed on before the gather. */
+	room = G->rank || (all = calloc(G->size, sizeof(*all))) != NULL;
+	st = fsb_group_bcast(G, 0, &room, sizeof(room));
+	if (!st && room)
+		st = fsb_group_gather(G, err, &me, sizeof(me), all);
+	err = err ? err : st;
+	fsb_err_capture_begin(&scope, e, false);
+	if (all && err && !(err == -EINTR && fsb_stop_requested())) {
+		unsigned k = 0, s = 0;
+
+		while (k < G->size && !all[k].own)
+			k++;
+		while (s < G->size && !all[s].signo)
+			s++;
+		if (k < G->size)
+			fsb_err("rank %u on %s: %s", k, world->hosts[k], all[k].msg);
+		else if (s < G->size)
+			fsb_err("rank %u on %s: stopped by %s", s, world->hosts[s],
+				strsignal(all[s].signo));
+		else
+			fsb_err("run: %u ranks: %s", G->size,
+				mine.msg[0] ? mine.msg : "another rank failed");
+	}
+	free(all);
+	return fsb_err_capture_end(&scope, err);
+}
+
 int fsb_run_execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res,
 		    struct fsb_error *e)
 {
 	struct fsb_err_scope scope;
 
+	if (world)
+		return world_execute(p, dir, res, e);
 	fsb_err_capture_begin(&scope, e, false);
 	return fsb_err_capture_end(&scope, execute(p, dir, res));
 }

@@ -32,6 +32,7 @@ struct fsb_run_plan {
 	size_t nops;
 	enum fsb_progress progress;
 	bool quiet;		     /* no progress lines (warnings: the caller's) */
+	bool reorder;		     /* --reorder: read another rank's files */
 	const char *progress_prefix; /* before each progress line; NULL: none */
 	/* --no-device-capability: the raw device under DIR is not measured. */
 	bool no_devcap;
@@ -64,6 +65,25 @@ const char *fsb_run_test_names(void);
 const char *fsb_run_engine_names(void);
 
 /*
+ * Processes that run one plan together: fsbench-mpi's ranks. Set once by
+ * its main before any command; the plain fsbench has none.
+ */
+struct fsb_run_world {
+	struct fsb_group *group;  /* one member per process (core/group.h) */
+	const char *const *hosts; /* each member's host name */
+	unsigned nodes;		  /* distinct hosts */
+	unsigned ranks_per_node;  /* the fewest ranks on a host (--reorder) */
+	const char *library;	  /* the MPI library's version line */
+	bool watcher;		  /* stop words reach the other ranks at once */
+};
+
+/* Run every later plan across w (borrowed; NULL: this process alone). */
+void fsb_run_set_world(const struct fsb_run_world *w);
+
+/* Whether this process writes the result (no world, or its member 0). */
+bool fsb_run_reports(void);
+
+/*
  * Run the plan in a fresh scratch directory under dir (which must exist and
  * be writable): refuse what cannot fit first (the space check), then each
  * test through the runner, and make res a "run" document (res zeroed by
@@ -71,6 +91,14 @@ const char *fsb_run_engine_names(void);
  * and the figures. The scratch directory is removed
  * on every way out. The first error described is also kept in e (may be
  * NULL). Returns 0, -EINTR when a stop signal ended it, or -errno.
+ *
+ * With a world (fsb_run_set_world), a collective of its processes: member
+ * 0 makes the scratch directory (with the marker) and tells the others
+ * its name; each process works in its own rank-N below it (job-K below
+ * that with --jobs) and removes it; member 0 removes the top after the
+ * last barrier and alone fills res (with ranks, hosts, the MPI library)
+ * and describes a failure, naming the first rank that failed, its host
+ * and its own message; the others describe nothing.
  */
 int fsb_run_execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res,
 		    struct fsb_error *e);

@@ -72,9 +72,9 @@ struct one_run {
 	uint64_t ops, bytes;		      /* of all members */
 	uint64_t first_start_ns, last_end_ns; /* relative to the origin */
 	int halt;			      /* enum fsb_halt that cut a job short */
+	uint64_t cpu_ns;		      /* every process's: each member and reaped child */
 	/* member 0 */
 	uint64_t origin_ns; /* its start gate, CLOCK_MONOTONIC */
-	uint64_t cpu_ns;    /* the process: every member and reaped child */
 	uint64_t dev_read, dev_write;
 	bool have_dev;
 	struct fsb_inflight_summary inflight;
@@ -97,8 +97,8 @@ struct measure {
 static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *hist,
 		    struct progress_state *ps, struct one_run *res, struct job_rec *recs)
 {
-	static const enum fsb_group_op how[5] = { FSB_GROUP_SUM, FSB_GROUP_SUM, FSB_GROUP_MIN,
-						  FSB_GROUP_MAX, FSB_GROUP_MAX };
+	static const enum fsb_group_op how[6] = { FSB_GROUP_SUM, FSB_GROUP_SUM, FSB_GROUP_MIN,
+						  FSB_GROUP_MAX, FSB_GROUP_MAX, FSB_GROUP_SUM };
 	const struct fsb_runner *rn = m->rn;
 	const struct fsb_workload_ops *ops = m->ops;
 	const struct fsb_config *cfg = rn->cfg;
@@ -109,7 +109,10 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	struct job_rec me = { 0 };
 	bool root = g->rank == 0;
 	void *priv = NULL;
-	uint64_t t0, t1, c0 = 0, tc0, origin = 0, v[5];
+	uint64_t t0, t1, c0 = 0, tc0, origin = 0, pcpu = 0, v[6];
+	/* One member per process measures the process's CPU time (every
+	 * member thread and reaped child); the processes' add up. */
+	bool proc_lead = g->local_rank == 0;
 	int own = 0, st;
 
 	memset(res, 0, sizeof(*res));
@@ -128,13 +131,16 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	}
 	if (!own && fsb_stop_requested())
 		own = -EINTR;
-	/* Every setup is done (or one failed: then nobody runs). */
+	/* Every setup is done (or one failed: then nobody runs); the kernel's
+	 * caches dropped once per host when the drop is deferred to here. */
 	st = fsb_group_barrier(g, own, NULL);
+	if (!st)
+		st = fsb_group_settle_cache(g, 0);
 	if (st)
 		goto out;
+	/* After every member's setup, before any member's run. */
+	fsb_group_rearm(g);
 	if (root) {
-		/* After every member's setup, before any member's run. */
-		atomic_store(g->halt, FSB_HALT_NONE);
 		res->have_dev = rn->diskstat_path && !fsb_diskstat_read(rn->diskstat_path, &d0);
 		if (res->have_dev && m->inflight_path[0])
 			sampler = fsb_inflight_start(m->inflight_path);
@@ -143,8 +149,9 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 			sink.progress_arg = ps;
 			ps->work = ctx->work;
 		}
-		c0 = fsb_cpu_ns();
 	}
+	if (proc_lead)
+		c0 = fsb_cpu_ns();
 	/* The start gate: every member starts now. */
 	fsb_group_barrier(g, 0, &origin);
 	if (g->size > 1 || cfg->deadline_ns)
@@ -167,8 +174,9 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	else if (!own && cfg->stonewall)
 		fsb_halt_raise(g->halt, FSB_HALT_STONEWALL);
 	st = fsb_group_barrier(g, own, NULL);
+	if (proc_lead)
+		pcpu = fsb_cpu_ns() - c0;
 	if (root) {
-		res->cpu_ns = fsb_cpu_ns() - c0;
 		fsb_inflight_stop(sampler, &res->inflight);
 		if (res->have_dev && !fsb_diskstat_read(rn->diskstat_path, &d1)) {
 			res->dev_read = fsb_diskstat_read_bytes(&d0, &d1);
@@ -194,7 +202,9 @@ out:
 	/* Why this member was cut short, if it was: a stop word raised
 	 * after every member had finished cut nobody. */
 	v[4] = sink.stopped ? (uint64_t)atomic_load(g->halt) : FSB_HALT_NONE;
-	st = fsb_group_reduce(g, st, v, how, 5);
+	v[5] = pcpu;
+	st = fsb_group_reduce(g, st, v, how, 6);
+	res->cpu_ns = v[5];
 	res->ops = v[0];
 	res->bytes = v[1];
 	res->first_start_ns = v[2];
@@ -434,6 +444,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	shared = m.g->size > 1 &&
 		 ((ops->flags & FSB_WL_NAMES) ? cfg->shared_dir : cfg->shared_file);
 	ctx.dir = shared || !rn->job_dir ? rn->dir : rn->job_dir;
+	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES)))
+		ctx.dir = rn->read_dir;
 	ctx.job = m.g->rank;
 	ctx.njobs = m.g->size;
 	ctx.shared = shared;

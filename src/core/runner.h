@@ -19,6 +19,10 @@ struct fsb_runner {
 	 * not share (no --shared-file / --shared-dir) works. */
 	struct fsb_group *group;
 	const char *job_dir;
+	/* --reorder (ranks): where a test that only reads its file (no
+	 * FSB_WL_WRITES, no FSB_WL_NAMES) finds it, another rank's directory
+	 * (NULL: its own), so that it never reads from its own writes' cache. */
+	const char *read_dir;
 	const void *ext;	   /* passed to workloads as ctx->ext */
 	const char *diskstat_path; /* /sys/.../stat of the device, or NULL */
 	/* The progress printer (core/progress.h), which member 0 tells of

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -20,6 +21,21 @@ int fsb_cache_open_flags(enum fsb_cache_mode m, enum fsb_cache_io io)
 	return fsb_cache_bypass(m, io) ? O_DIRECT : 0;
 }
 
+/* The global drop deferred (many processes per host: one drops for all),
+ * and whether one was asked for since it was last taken. */
+static atomic_bool defer_global, global_asked;
+
+void fsb_cache_defer_global(bool on)
+{
+	atomic_store(&defer_global, on);
+	atomic_store(&global_asked, false);
+}
+
+bool fsb_cache_take_deferred(void)
+{
+	return atomic_exchange(&global_asked, false);
+}
+
 int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
 {
 	int err = 0;
@@ -32,8 +48,12 @@ int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
 	if (fd >= 0 && (err = fsb_cache_drop_fd(fd)))
 		return err;
 	/* What cannot bypass the cache starts from a cold one, as in drop. */
-	if (!fsb_cache_bypass(m, io))
-		err = fsb_cache_drop_global();
+	if (!fsb_cache_bypass(m, io)) {
+		if (atomic_load(&defer_global))
+			atomic_store(&global_asked, true);
+		else
+			err = fsb_cache_drop_global();
+	}
 	return err;
 }
 

@@ -45,6 +45,19 @@ int fsb_cache_open_flags(enum fsb_cache_mode m, enum fsb_cache_io io);
 int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io);
 
 /*
+ * Several processes on one host (MPI ranks): from now on
+ * fsb_cache_prepare_read only notes that the kernel's caches should be
+ * dropped, and one process per host drops them once every process has
+ * prepared (core/group.h, settle_cache), so that no drop lands in the
+ * middle of another process's timed run. on = false: drop at once again.
+ */
+void fsb_cache_defer_global(bool on);
+
+/* Whether a deferred global drop was asked for since the last call (and
+ * forget it). */
+bool fsb_cache_take_deferred(void);
+
+/*
  * Make a file's pages clean and evict them: fsync, then
  * posix_fadvise(POSIX_FADV_DONTNEED) over the whole file. 0 or -errno.
  */

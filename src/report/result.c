@@ -370,11 +370,22 @@ int fsb_test_set_hist_buckets(struct fsb_test_result *t, const struct fsb_hist_b
 	return 0;
 }
 
+unsigned fsb_result_ranks(const struct fsb_result *r)
+{
+	uint64_t n = fsb_result_get_u64(r, "ranks", 1);
+
+	return n >= 1 && n <= 1u << 20 ? (unsigned)n : 1;
+}
+
 unsigned fsb_result_jobs(const struct fsb_result *r)
 {
 	uint64_t n = fsb_result_get_u64(r, "jobs", 1);
 
-	return n >= 1 && n <= 1u << 20 ? (unsigned)n : 1;
+	if (n < 1 || n > 1u << 20)
+		n = 1;
+	/* Every rank ran the jobs: the members are ranks x jobs. */
+	n *= fsb_result_ranks(r);
+	return n <= 1u << 20 ? (unsigned)n : 1;
 }
 
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id)

@@ -234,9 +234,13 @@ int fsb_test_set_hist(struct fsb_test_result *t, const struct fsb_hist *h);
  */
 int fsb_test_set_hist_buckets(struct fsb_test_result *t, const struct fsb_hist_bucket *b, size_t n);
 
-/* The job count of a result: its "jobs" parameter, 1 when absent (older
- * documents have none). */
+/* The members that ran each test at once: the "jobs" parameter times the
+ * "ranks" one (fsbench-mpi), each 1 when absent (older documents have
+ * none). */
 unsigned fsb_result_jobs(const struct fsb_result *r);
+
+/* The MPI ranks of a result (fsbench-mpi's "ranks"), 1 when absent. */
+unsigned fsb_result_ranks(const struct fsb_result *r);
 
 /* The test with this id, or NULL. */
 const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const char *id);

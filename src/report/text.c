@@ -12,6 +12,8 @@
 #include "util/text.h"
 #include "report/caveats.h"
 #include "report/writer.h"
+#include "stats/aggregate.h"
+#include "stats/summary.h"
 #include "util/modes.h"
 #include "util/size.h"
 #include "util/units.h"
@@ -333,26 +335,37 @@ static void print_device(FILE *out, const struct fsb_test_result *t)
 	fputc('\n', out);
 }
 
+/* "per job 410 – 520 (median 470 MiB/s)": a spread in the row's scale. */
+static void print_spread(FILE *out, const char *label, const struct fsb_test_result *t, double lo_v,
+			 double med_v, double hi_v)
+{
+	struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, med_v);
+	char lo[64], hi[64], med[96];
+
+	fsb_unit_number(&sc, lo_v, lo, sizeof(lo));
+	fsb_unit_number(&sc, hi_v, hi, sizeof(hi));
+	fsb_unit_with(&sc, med_v, med, sizeof(med));
+	fprintf(out, "%*s%s %s – %s (median ", W_ID + 1, "", label, lo, hi);
+	fsb_text_put(out, med);
+	fputc(')', out);
+}
+
 /*
  * With jobs, under the aggregate: each job's own rate (the spread of the
  * jobs' medians, in the row's scale) and %CPU, so a straggler shows:
- * "per job 410 – 520 MiB/s (median 470), %cpu 22.0 – 25.1".
+ * "per job 410 – 520 MiB/s (median 470), %cpu 22.0 – 25.1". With MPI
+ * ranks of one job each, the members are the ranks: "per rank".
  */
-static void print_jobs(FILE *out, const struct fsb_test_result *t)
+static void print_jobs(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
 {
-	struct fsb_unit_scale sc;
-	char lo[64], hi[64], med[96];
 	double cmin = 0, cmax = 0;
 
 	if (t->njobs < 2 || !t->job_runs)
 		return;
-	sc = fsb_unit_scale_for(t->unit, t->job_median);
-	fsb_unit_number(&sc, t->job_min, lo, sizeof(lo));
-	fsb_unit_number(&sc, t->job_max, hi, sizeof(hi));
-	fsb_unit_with(&sc, t->job_median, med, sizeof(med));
-	fprintf(out, "%*sper job %s – %s (median ", W_ID + 1, "", lo, hi);
-	fsb_text_put(out, med);
-	fputc(')', out);
+	print_spread(out,
+		     fsb_result_ranks(r) > 1 && fsb_result_ranks(r) == t->njobs ? "per rank"
+										: "per job",
+		     t, t->job_min, t->job_median, t->job_max);
 	for (size_t j = 0; t->job_cpu_pct && j < t->njobs; j++) {
 		double c = sane(t->job_cpu_pct[j]);
 
@@ -378,6 +391,71 @@ static void print_fraction(FILE *out, const struct fsb_result *r, const struct f
 		rough ? " (rough: against its 4 KiB random read IOPS)" : "");
 }
 
+/* The summary of n group figures on its own spread line. */
+static void print_group_line(FILE *out, const char *label, const struct fsb_test_result *t,
+			     const double *v, size_t n)
+{
+	struct fsb_summary s;
+
+	if (n < 2 || fsb_summary_compute(v, n, &s))
+		return;
+	print_spread(out, label, t, s.min, s.median, s.max);
+	fputc('\n', out);
+}
+
+/*
+ * With MPI ranks: the spread of the ranks (when each runs several jobs: a
+ * rank's figure is the sum of its jobs' medians) and of the hosts (when
+ * there are several: the sum of their ranks'), so a slow client shows.
+ * The members are rank-major (rank r's job k is member r x jobs + k).
+ */
+static void print_ranks(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
+{
+	unsigned ranks = fsb_result_ranks(r);
+	const char *hosts = fsb_result_get_str(r, "rank_hosts", NULL);
+	double *jm = NULL, *rank = NULL, *host = NULL;
+	char **names = NULL, *copy = NULL, *save = NULL;
+	size_t jobs, nh = 0;
+	struct fsb_summary all;
+
+	if (ranks < 2 || !t->job_runs || t->njobs % ranks || !t->nruns)
+		return;
+	jobs = t->njobs / ranks;
+	jm = calloc(t->njobs, sizeof(*jm));
+	rank = calloc(ranks, sizeof(*rank));
+	host = calloc(ranks, sizeof(*host));
+	names = calloc(ranks, sizeof(*names));
+	if (!jm || !rank || !host || !names ||
+	    fsb_agg_spread(t->job_runs, t->njobs, t->nruns, jm, &all))
+		goto out;
+	for (size_t k = 0; k < t->njobs; k++)
+		rank[k / jobs] += jm[k];
+	if (jobs > 1)
+		print_group_line(out, "per rank", t, rank, ranks);
+	if (!hosts || !(copy = strdup(hosts)))
+		goto out;
+	/* Each rank's host, in rank order; the ranks of a host add up. */
+	for (unsigned k = 0; k < ranks; k++) {
+		char *h = strtok_r(k ? NULL : copy, ",", &save);
+		size_t i = 0;
+
+		if (!h)
+			goto out;
+		while (i < nh && strcmp(names[i], h))
+			i++;
+		if (i == nh)
+			names[nh++] = h;
+		host[i] += rank[k];
+	}
+	print_group_line(out, "per host", t, host, nh);
+out:
+	free(jm);
+	free(rank);
+	free(host);
+	free(names);
+	free(copy);
+}
+
 static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
 {
 	char median[96], lo[64], hi[64], range[160], cv[32], cpu[32], p99[96], work[48];
@@ -397,7 +475,8 @@ static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_t
 	fmt_work(work, sizeof(work), t);
 	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "", cpu, p99,
 	    work);
-	print_jobs(out, t);
+	print_jobs(out, r, t);
+	print_ranks(out, r, t);
 	print_device(out, t);
 	print_fraction(out, r, t);
 }
@@ -482,7 +561,14 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
-	if (fsb_result_jobs(r) > 1)
+	if (fsb_result_ranks(r) > 1)
+		fprintf(out,
+			"%u MPI ranks x %u job%s ran each test at once: a figure is their "
+			"aggregate,\nthe work of all over the time from the first start to the last "
+			"end of a run.\n",
+			fsb_result_ranks(r), fsb_result_jobs(r) / fsb_result_ranks(r),
+			fsb_result_jobs(r) / fsb_result_ranks(r) == 1 ? "" : "s");
+	else if (fsb_result_jobs(r) > 1)
 		fprintf(out,
 			"%u jobs ran each test at once: a figure is their aggregate, the work of "
 			"all\njobs over the time from the first start to the last end of a run.\n",

@@ -313,6 +313,29 @@ static void run_doc(void **state)
 	fsb_result_release(&r);
 }
 
+/*
+ * fsbench-mpi's result (4 ranks, edited to 2 hosts): every run view reads
+ * it; text has the per-rank and per-host spread and the ranks footnote,
+ * the CSV's concurrency field is the 4 members.
+ */
+static void mpi_doc(void **state)
+{
+	struct fsb_result r;
+	char *text;
+
+	(void)state;
+	check_doc("mpi.json", FSB_KIND_RUN, run_views, sizeof(run_views) / sizeof(run_views[0]));
+	load("mpi.json", &r);
+	assert_int_equal(fsb_result_ranks(&r), 4);
+	assert_int_equal(fsb_result_jobs(&r), 4);
+	text = render(fsb_writer_find("text")->write, &r);
+	assert_non_null(strstr(text, "per rank "));
+	assert_non_null(strstr(text, "per host "));
+	assert_non_null(strstr(text, "4 MPI ranks x 1 job ran each test at once"));
+	free(text);
+	fsb_result_release(&r);
+}
+
 static void lifecycle_doc(void **state)
 {
 	struct fsb_result r;
@@ -385,9 +408,8 @@ static void html_report(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(run_doc),
-		cmocka_unit_test(lifecycle_doc),
-		cmocka_unit_test(matrix_doc),
+		cmocka_unit_test(run_doc),	 cmocka_unit_test(mpi_doc),
+		cmocka_unit_test(lifecycle_doc), cmocka_unit_test(matrix_doc),
 		cmocka_unit_test(html_report),
 	};
 

@@ -1,0 +1,80 @@
+/*
+ * fsbench-mpi: fsbench's command table run by every MPI rank, the run's
+ * tests across all of them (core/run.h's world: the MPI group of
+ * core/group_mpi.h, composed with each rank's --jobs). Rank 0 alone
+ * writes to standard output and describes errors; the others' standard
+ * output goes nowhere and their errors reach rank 0 through the group.
+ * Only `run` (and --help, --version) runs on more than one rank: the other
+ * commands own devices and mounts, which N copies at once must not touch.
+ */
+#define FSB_MAIN_NO_ENTRY
+#include "main.c"
+
+#include "core/group_mpi.h"
+#include "core/run.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Whether argv runs `run` (the command word, or none: run is implied). */
+static bool runs_run(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] == '-')
+		return true;
+	return !strcmp(argv[1], "run") || !fsb_command_find(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	struct fsb_mpi_world w;
+	struct fsb_run_world rw;
+	const char **hosts = NULL;
+	struct fsb_err_scope quiet;
+	int rc;
+
+	if (fsb_mpi_init(&argc, &argv, &w))
+		return FSB_EXIT_FAIL;
+	if (w.g.rank) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		/* Nothing on standard output but rank 0's, no error but the
+		 * one rank 0 says (a usage error is every rank's: once). */
+		if (fd >= 0) {
+			fflush(stdout);
+			dup2(fd, STDOUT_FILENO);
+			close(fd);
+		}
+		fsb_err_capture_begin(&quiet, NULL, true);
+	}
+	if (w.g.size > 1 && !runs_run(argc, argv)) {
+		fsb_err("fsbench-mpi runs 'run' across ranks; use fsbench for '%s'", argv[1]);
+		rc = FSB_EXIT_USAGE;
+		goto out;
+	}
+	hosts = calloc(w.g.size, sizeof(*hosts));
+	if (!hosts) {
+		fsb_err("out of memory");
+		rc = FSB_EXIT_FAIL;
+		goto out;
+	}
+	for (unsigned k = 0; k < w.g.size; k++)
+		hosts[k] = w.hosts[k];
+	rw = (struct fsb_run_world){
+		.group = &w.g,
+		.hosts = hosts,
+		.nodes = w.nodes,
+		.ranks_per_node = w.ranks_per_node,
+		.library = w.library,
+		.watcher = w.watcher,
+	};
+	fsb_run_set_world(&rw);
+	rc = fsb_main(argc, argv);
+	fsb_run_set_world(NULL);
+out:
+	if (w.g.rank)
+		fsb_err_capture_end(&quiet, 0);
+	free(hosts);
+	fsb_mpi_finalize(&w);
+	return rc;
+}
