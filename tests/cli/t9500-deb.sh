@@ -16,6 +16,10 @@
 #     tarball's commit, a short run works, the man page (compressed)
 #     renders, the bash completion is what the binary prints, the example
 #     matrix files and the docs are there;
+#   - fsbench-mpi_VERSION.deb (when mpicc is here; the build profile
+#     nompi leaves it out): usr/bin/fsbench-mpi linking Open MPI, Depends
+#     on fsbench of the same version and openmpi-bin, its man page a link
+#     to fsbench's; fsbench itself links no MPI;
 #   - lintian (-I -E --pedantic) reports nothing but what
 #     debian/fsbench.lintian-overrides overrides, each override with a
 #     comment above it.
@@ -173,6 +177,29 @@ if [ -z "$missing" ]; then
 else
 	nok "the examples, README.md, docs/*.md and the copyright are in usr/share/doc/fsbench"
 	echo "#   missing or different:$missing"
+fi
+
+# ---- fsbench-mpi, its own package ----
+mdeb=$T/src/fsbench-mpi_${ver}_$arch.deb
+if command -v mpicc >/dev/null 2>&1; then
+	mkdir "$T/mroot"
+	dpkg -x "$mdeb" "$T/mroot" 2>"$T/mdeb.err"
+	mbin=$T/mroot/usr/bin/fsbench-mpi
+	mdep=$(dpkg-deb -f "$mdeb" Depends 2>/dev/null)
+	if [ -x "$mbin" ] && readelf -d "$mbin" | grep -q 'NEEDED.*libmpi' &&
+		! readelf -d "$bin" | grep -q 'NEEDED.*libmpi' &&
+		echo "$mdep" | grep -q "fsbench (= $ver)" && echo "$mdep" | grep -q 'openmpi-bin' &&
+		echo "$mdep" | grep -q 'libopenmpi' &&
+		[ "$(readlink "$T/mroot/usr/share/man/man1/fsbench-mpi.1.gz")" = fsbench.1.gz ] &&
+		[ "$(dpkg-deb -c "$mdeb" | grep -c 'usr/share/doc/fsbench-mpi/copyright')" -eq 1 ]; then
+		ok "fsbench-mpi_${ver}_$arch.deb: usr/bin/fsbench-mpi with Open MPI, Depends on fsbench (= $ver) and openmpi-bin, man page linked; fsbench links no MPI"
+	else
+		nok "fsbench-mpi_${ver}_$arch.deb: usr/bin/fsbench-mpi with Open MPI, Depends on fsbench (= $ver) and openmpi-bin"
+		echo "#   Depends: '$mdep'"
+		diag "$T/mdeb.err"
+	fi
+else
+	skip "fsbench-mpi's package" "mpicc is not installed (scripts/deps.sh test installs Open MPI)"
 fi
 
 # ---- lintian ----
