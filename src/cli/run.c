@@ -38,6 +38,9 @@ static const char usage_text[] =
 	"  -r, --repeat N         measured runs per figure (default 3)\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
+	"      --data PATTERN     the written data: random (default), zero,\n"
+	"                         compressible:PCT (shrinks by PCT%% under zstd/zlib)\n"
+	"                         or dedupe:PCT (PCT%% of chunks repeat an earlier one)\n"
 	"      --engine NAME      I/O engine of the block and random tests: %s\n"
 	"                         (default psync)\n"
 	"      --iodepth N        I/Os in flight per job, 1 to 1024 (default 1)\n"
@@ -77,6 +80,7 @@ enum {
 	OPT_SHARED_DIR,
 	OPT_STONEWALL,
 	OPT_DEADLINE,
+	OPT_DATA,
 };
 
 /* The words of --char-io and --links, in their enums' order. */
@@ -117,6 +121,7 @@ static const struct fsb_opt run_opts[] = {
 	{ "shared-dir", OPT_SHARED_DIR, FSB_VAL_NONE, NULL },
 	{ "stonewall", OPT_STONEWALL, FSB_VAL_NONE, NULL },
 	{ "deadline", OPT_DEADLINE, FSB_VAL_SECONDS, NULL },
+	{ "data", OPT_DATA, FSB_VAL_TEXT, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -219,6 +224,8 @@ static int run_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_DEADLINE:
 		return fsb_opt_seconds("--deadline", arg, &cfg->deadline_ns);
+	case OPT_DATA:
+		return fsb_opt_data(arg, &cfg->data);
 	}
 	return FSB_EXIT_USAGE;
 }

@@ -167,7 +167,7 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 		       struct fsb_result *r)
 {
 	static const char *const links[] = { "none", "hard", "soft" };
-	char list[512] = "";
+	char list[512] = "", data[32];
 	size_t len = 0;
 	int err = 0;
 
@@ -203,6 +203,7 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 	err |= fsb_result_param_double(r, "min_time_s", (double)c->min_time_ns / 1e9);
 	err |= fsb_result_param_str(r, "cache", fsb_cache_mode_name(c->cache));
 	err |= fsb_result_param_u64(r, "seed", c->seed);
+	err |= fsb_result_param_str(r, "data", fsb_data_format(&c->data, data, sizeof(data)));
 	err |= fsb_result_param_str(r, "tests", list);
 	err |= fsb_result_param_u64(r, "jobs", c->jobs ? c->jobs : 1);
 	err |= fsb_result_param_bool(r, "shared_file", c->shared_file);

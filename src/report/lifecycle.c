@@ -81,6 +81,12 @@ static void block(FILE *out, const struct fsb_result *r, size_t p, const struct 
 	fprintf(out, "real\t%s\n", fsb_lifecycle_fmt_real(t->max, a, sizeof(a)));
 	fprintf(out, "real\t%s\n", fsb_lifecycle_fmt_real(t->median, a, sizeof(a)));
 	fprintf(out, "real\t%s\n", fsb_lifecycle_fmt_real(t->min, a, sizeof(a)));
+	/* The copy's data, where a copy is timed (absent before --data). */
+	if (phases[p].sized && fsb_result_get_str(r, "data", NULL)) {
+		fputs("data\t", out);
+		fsb_text_put(out, fsb_result_get_str(r, "data", NULL));
+		fputc('\n', out);
+	}
 	if (t->has_device) {
 		fsb_size_format_human(t->dev_read_bytes, b, sizeof(b));
 		fsb_size_format_human(t->dev_write_bytes, c, sizeof(c));

@@ -449,6 +449,33 @@ static const struct fsb_test_result *phase(const struct fsb_result *r, const cha
 }
 
 /* Rows setups, columns phases: "median [min-max]" in milliseconds. */
+/* The lifecycle copies' --data: one for all, or "per setup" (each
+ * setup's lifecycle line above says which). Nothing for documents from
+ * before --data. */
+static void print_lc_data(FILE *out, const struct fsb_matrix_doc *d)
+{
+	const char *data = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const char *s = d->entries[i].lc_res
+					? fsb_result_get_str(d->entries[i].lc_res, "data", NULL)
+					: NULL;
+
+		if (!s)
+			continue;
+		if (data && strcmp(data, s)) {
+			fputs(", its data per setup", out);
+			return;
+		}
+		data = s;
+	}
+	if (data) {
+		fputs(" of ", out);
+		fsb_text_put(out, data);
+		fputs(" data", out);
+	}
+}
+
 static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 {
 	size_t width[NPHASES] = { 0 }, lw = 10, last = 0;
@@ -491,6 +518,7 @@ static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 		fsb_size_format_human(fsb_result_get_u64(first, "copy_size_bytes", 0), size,
 				      sizeof(size));
 		fprintf(out, "; the copy is %s", size);
+		print_lc_data(out, d);
 	}
 	fputc('\n', out);
 	fprintf(out, "%-*s |", (int)lw, "Filesystem");

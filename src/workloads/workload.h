@@ -64,6 +64,7 @@ struct fsb_config {
 	uint64_t min_time_ns; /* shortest acceptable run (--min-time) */
 	enum fsb_cache_mode cache;
 	uint64_t seed;
+	struct fsb_data data; /* --data: what the written bytes are (workloads/pattern.h) */
 	const char *label;
 	/* throughput suite */
 	uint64_t size_bytes;	  /* --size: the block test file set */
