@@ -401,7 +401,9 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	/* From here on every path out removes the scratch directory. */
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
-					  sizeof(devname));
+					  sizeof(devname)) ||
+		   !fsb_diskstat_path_for_mount(fsi.fs_type, fsi.source, statpath, sizeof(statpath),
+						devname, sizeof(devname));
 	/*
 	 * Device truth only where the device is the test's own: the disk that
 	 * holds / also carries the system's and everyone's I/O, so its counters

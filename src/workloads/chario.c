@@ -298,6 +298,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 		if (err)
 			fsb_err_errno(err, "getc: cannot drop the page cache");
 	}
+	fsb_pattern_release(&pat);
 	close(fd);
 	return err;
 }
