@@ -66,7 +66,7 @@ static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test
 	p->chunk = cfg->chunk_bytes;
 	p->work = ctx->work;
 	p->base = fsb_ctx_base(ctx, ctx->work);
-	if (err || (err = fsb_block_pattern_init(&p->pat, cfg, test, p->chunk)))
+	if (err || (err = fsb_block_pattern_init(&p->pat, ctx, test, p->chunk)))
 		return err;
 	p->bufs = fsb_block_bufs_alloc(p->chunk, depth);
 	if (!p->bufs) {

@@ -45,10 +45,10 @@ int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char
 	return -EIO;
 }
 
-int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_config *cfg, const char *test,
+int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, const char *test,
 			   size_t chunk_bytes)
 {
-	int err = fsb_pattern_init(pat, &cfg->data, cfg->seed, chunk_bytes);
+	int err = fsb_pattern_init(pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), chunk_bytes);
 
 	if (err == -EINVAL)
 		fsb_err("%s: chunks of %zu bytes cannot hold the data pattern", test, chunk_bytes);
@@ -92,7 +92,7 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	}
 	have = (uint64_t)st.st_size / chunk_bytes * chunk_bytes;
 	if (have < bytes) {
-		if ((err = fsb_block_pattern_init(&pat, cfg, test, chunk_bytes)))
+		if ((err = fsb_block_pattern_init(&pat, ctx, test, chunk_bytes)))
 			goto out;
 		buf = fsb_block_bufs_alloc(chunk_bytes, batch);
 		if (!buf) {

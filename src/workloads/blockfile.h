@@ -28,11 +28,11 @@
 void *fsb_block_bufs_alloc(size_t chunk_bytes, size_t count);
 
 /*
- * The data pattern of the test's chunks (--data, --seed; see
- * workloads/pattern.h), made outside the clock. Returns 0 or -errno after
+ * The data pattern of the test's chunks (--data, and the job's seed:
+ * fsb_ctx_data_seed; see workloads/pattern.h), made outside the clock. Returns 0 or -errno after
  * describing the failure. Release with fsb_pattern_release.
  */
-int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_config *cfg, const char *test,
+int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, const char *test,
 			   size_t chunk_bytes);
 
 /*

@@ -129,7 +129,7 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 	p->cur_at = UINT64_MAX;
 	if (err)
 		return err;
-	err = fsb_pattern_init(&p->pat, &ctx->cfg->data, ctx->cfg->seed, CHAR_CHUNK);
+	err = fsb_pattern_init(&p->pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), CHAR_CHUNK);
 	if (err) {
 		fsb_err_errno(err, "%s: cannot make the data pattern", test);
 		return err;
@@ -265,7 +265,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 	err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, path, sizeof(path));
 	if (err)
 		return err;
-	err = fsb_pattern_init(&pat, &ctx->cfg->data, ctx->cfg->seed, CHAR_CHUNK);
+	err = fsb_pattern_init(&pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), CHAR_CHUNK);
 	if (err) {
 		fsb_pattern_release(&pat);
 		fsb_err_errno(err, "getc: cannot make the data pattern");

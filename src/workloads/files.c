@@ -862,7 +862,8 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 	r->first = malloc(CHUNK);
 	r->rbuf = t->op == OP_STAT ? malloc(CHUNK) : NULL;
 	if (!r->first || (t->op == OP_STAT && !r->rbuf) ||
-	    fsb_pattern_init(&r->pat, &ctx->cfg->data, r->set.seed, FSB_PATTERN_STREAM_CHUNK))
+	    fsb_pattern_init(&r->pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx),
+			     FSB_PATTERN_STREAM_CHUNK))
 		return -ENOMEM;
 
 	if (t->op != OP_CREATE && !set_read(ctx->dir, r->marker, &have) &&

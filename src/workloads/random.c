@@ -151,7 +151,7 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 		fsb_err_errno(-err, "%s: cannot advise random access on '%s'", test, p->path);
 		return -err;
 	}
-	if ((err = fsb_block_pattern_init(&p->pat, cfg, test, p->block)))
+	if ((err = fsb_block_pattern_init(&p->pat, ctx, test, p->block)))
 		return err;
 	p->bufs = fsb_block_bufs_alloc(p->block, depth);
 	if (!p->bufs) {

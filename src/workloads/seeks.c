@@ -279,7 +279,8 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 
 	fsb_hist_init(&slot->hist);
 	s.bufs = calloc(depth, sizeof(*s.bufs));
-	if (!bufs || !s.bufs || fsb_pattern_init(&s.pat, &cfg->data, cfg->seed, s.chunk))
+	if (!bufs || !s.bufs ||
+	    fsb_pattern_init(&s.pat, &cfg->data, fsb_ctx_data_seed(ctx), s.chunk))
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);

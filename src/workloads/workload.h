@@ -205,6 +205,19 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 	return fsb_sink_halted(out) ? FSB_SINK_STOP : 0;
 }
 
+/*
+ * The seed of the data this job writes (workloads/pattern.h): the run's
+ * seed for job 0, another for each other job with files of its own, so
+ * the jobs' files are not copies of one another (which a deduplicating
+ * layer would store once); the run's for a file the jobs share, whose
+ * every range job 0 may prepare.
+ */
+static inline uint64_t fsb_ctx_data_seed(const struct fsb_ctx *ctx)
+{
+	return ctx->shared ? ctx->cfg->seed
+			   : ctx->cfg->seed + (uint64_t)ctx->job * 0x9e3779b97f4a7c15ull;
+}
+
 /* Requirements a workload declares (checked by the runner up front). */
 enum {
 	FSB_NEEDS_ROOT = 1u << 0,

@@ -54,6 +54,15 @@ assert d["params"]["data"] == argv[0], d["params"].get("data")
 assert len(d["tests"]) == 14, [t["id"] for t in d["tests"]]
 ' "$data"
 done
+# Jobs: each with files of its own (its own data seed) or sharing one file
+# (one seed: job 0 prepares every range); every range verifies.
+for share in "" --shared-file --shared-dir; do
+	"$FSBENCH" run --quiet --data dedupe:50 --jobs 3 $share "${ALL[@]}" --format json \
+		-o "$T/jobs.json" "$D" 2>"$T/jobs.err"; rc=$?
+	check "--data dedupe:50 --jobs 3 $share: every job verifies its data (exit $rc)" \
+		test $rc -eq 0
+done
+
 # The views say it (HTML from the last JSON; text and bonnie++ from runs).
 ONE=(--quiet --data dedupe:100 --tests write --size 4m --repeat 1 --min-time 0.02)
 "$FSBENCH" run "${ONE[@]}" -f text "$D" >"$T/text" 2>"$T/err"
