@@ -1,5 +1,4 @@
 #include "workloads/pattern.h"
-#include "workloads/names.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -108,21 +107,25 @@ void fsb_pattern_release(struct fsb_pattern *pat)
 	pat->pool = NULL;
 }
 
-/* Whether chunk index i repeats an earlier chunk (dedupe): its place in
- * its group's permutation (keyed by the seed and the group) is among the
- * first k, so every group holds exactly k repeats: the share is exact
- * over any run of whole groups, not only on average. */
+/*
+ * Whether chunk index i repeats an earlier chunk (dedupe). The group's
+ * positions 1..127 are ranked by an affine map mod 127, a prime, with a
+ * multiplier and offset from the seed and the group: a permutation, so
+ * exactly k of them rank below k and the share is exact over whole groups,
+ * at a multiply and a modulo per chunk (a source is found in a few steps).
+ */
 static bool repeats(const struct fsb_pattern *pat, uint64_t i)
 {
 	unsigned k = (GROUP * pat->data.pct + 50) / 100;
-	struct fsb_names_perm perm;
+	uint64_t h;
 
 	if (i % GROUP == 0)
 		return false;
 	if (k > GROUP - 1)
 		k = GROUP - 1;
-	fsb_names_perm_init(&perm, GROUP - 1, mix((pat->seed ^ SALT_DEDUPE) + i / GROUP));
-	return fsb_names_perm_at(&perm, i % GROUP - 1) < k;
+	h = mix((pat->seed ^ SALT_DEDUPE) * CHECK_MUL + i / GROUP);
+	return ((i % GROUP - 1) * (1 + h % (GROUP - 2)) + (h >> 32) % (GROUP - 1)) % (GROUP - 1) <
+	       k;
 }
 
 uint64_t fsb_pattern_source(const struct fsb_pattern *pat, uint64_t offset)
