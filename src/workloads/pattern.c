@@ -68,7 +68,7 @@ int fsb_pattern_init(struct fsb_pattern *pat, const struct fsb_data *data, uint6
 		pat->data = *data;
 	pat->seed = seed;
 	pat->chunk = chunk_bytes;
-	if (chunk_bytes < FSB_PATTERN_MIN_CHUNK || chunk_bytes % 8)
+	if (chunk_bytes < FSB_PATTERN_MIN_CHUNK || chunk_bytes % 8 || pat->data.pct > 100)
 		return -EINVAL;
 	if (pat->data.kind == FSB_DATA_ZERO)
 		return 0;

@@ -64,7 +64,8 @@ struct fsb_pattern {
  * Make the pattern of data (NULL: random) and seed for chunks of
  * chunk_bytes (>= FSB_PATTERN_MIN_CHUNK, a multiple of 8): the pool is
  * allocated and filled here, so call it outside a clock. Returns 0,
- * -EINVAL for a chunk size out of range, or -ENOMEM. Release with
+ * -EINVAL for a chunk size out of range or a percentage above 100, or
+ * -ENOMEM. Release with
  * fsb_pattern_release (also after a failed init).
  */
 int fsb_pattern_init(struct fsb_pattern *pat, const struct fsb_data *data, uint64_t seed,

@@ -344,6 +344,10 @@ static void stream_bytes_are_chunks(void **state)
 	fsb_pattern_release(&other);
 	assert_int_equal(fsb_pattern_init(&other, &d, 5, 4100), -EINVAL);
 	fsb_pattern_release(&other);
+	assert_int_equal(fsb_pattern_init(&other, &(struct fsb_data){ FSB_DATA_DEDUPE, 101 }, 5,
+					  FSB_PATTERN_STREAM_CHUNK),
+			 -EINVAL);
+	fsb_pattern_release(&other);
 	fsb_pattern_release(&pat);
 	free(whole);
 	free(pieces);
