@@ -159,9 +159,13 @@ build/fiu/fsbench: build/fiu/src/main.o build/fiu/libfsbench.a
 
 fiu-build: build/fiu/fsbench
 
+# The pattern test measures the data with real compressors; fsbench itself
+# links neither library.
+build/tests/test_pattern: TEST_LIBS = -lzstd -lz
+
 build/tests/%: tests/unit/%.c build/san/libfsbench.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -Itests/unit -o $@ $< build/san/libfsbench.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SAN) -Itests/unit -o $@ $< build/san/libfsbench.a $(LDLIBS) -lcmocka $(TEST_LIBS)
 
 # Dependencies first, then the build (pkg-config flags are expanded only
 # when a recipe runs, so a fresh machine gets them after the install).

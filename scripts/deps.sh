@@ -24,6 +24,8 @@ esac
 pkgs="pkg-config libmount-dev libblkid-dev libjson-c-dev libinih-dev liburing-dev"
 if [ "$what" = unit ] || [ "$what" = test ]; then
 	pkgs="$pkgs libcmocka-dev"
+	# tests/unit/test_pattern.c measures --data with zstd and zlib.
+	pkgs="$pkgs libzstd-dev zlib1g-dev"
 fi
 if [ "$what" = test ]; then
 	pkgs="$pkgs bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"

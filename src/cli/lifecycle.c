@@ -60,8 +60,11 @@ static const char usage_text[] =
 	"                         and backslashes, run without a shell; 'none' when\n"
 	"                         the filesystem formats on first mount\n"
 	"      --options OPTS     mount options (e.g. noatime,data=writeback)\n"
-	"      --copy-size SIZE   random data copied by write, read back by read\n"
+	"      --copy-size SIZE   data copied by write, read back by read\n"
 	"                         (default 16m)\n"
+	"      --data PATTERN     the copy's data: random (default), zero,\n"
+	"                         compressible:PCT (shrinks by PCT%% under zstd/zlib)\n"
+	"                         or dedupe:PCT (PCT%% of 4 KiB chunks repeat one)\n"
 	"  -r, --repeat N         runs per phase (default 12; mkfs phases 3)\n"
 	"      --no-device-capability\n"
 	"                         do not measure the raw device first (by default: its\n"
@@ -98,6 +101,7 @@ enum {
 	OPT_COPY_SIZE,
 	OPT_MTD,
 	OPT_PRE_ERASE,
+	OPT_DATA,
 };
 
 /* The words of --refill, in the enum's order (each, once). */
@@ -126,6 +130,7 @@ static const struct fsb_opt lc_opts[] = {
 	{ "mkfs", OPT_MKFS, FSB_VAL_TEXT, NULL },
 	{ "options", OPT_OPTIONS, FSB_VAL_TEXT, NULL },
 	{ "copy-size", OPT_COPY_SIZE, FSB_VAL_SIZE, NULL },
+	{ "data", OPT_DATA, FSB_VAL_TEXT, NULL },
 	{ "repeat", 'r', FSB_VAL_NUMBER, NULL },
 	{ "no-device-capability", OPT_NO_DEVCAP, FSB_VAL_NONE, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
@@ -194,6 +199,8 @@ static int lc_option(void *ctx, int c, const char *arg)
 	case OPT_OPTIONS:
 		p->options = arg;
 		return 0;
+	case OPT_DATA:
+		return fsb_opt_data(arg, &p->cfg.data);
 	case OPT_COPY_SIZE:
 		if (fsb_opt_size("--copy-size", arg, &p->copy_size))
 			return FSB_EXIT_USAGE;

@@ -114,6 +114,14 @@ int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out)
 	return 0;
 }
 
+int fsb_opt_data(const char *arg, struct fsb_data *out)
+{
+	if (fsb_data_parse(arg, out))
+		return fsb_opt_bad("--data", arg,
+				   "random, zero, compressible:PCT or dedupe:PCT (PCT 0 to 100)");
+	return 0;
+}
+
 int fsb_opt_word(const char *opt, const char *arg, const char *words, unsigned *index)
 {
 	char want[256];

@@ -143,6 +143,8 @@ int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns);
 /* drop | direct | keep */
 int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out);
+/* --data: random | zero | compressible:PCT | dedupe:PCT (util/modes.h) */
+int fsb_opt_data(const char *arg, struct fsb_data *out);
 /*
  * arg as one of words ('|'-separated, as in struct fsb_opt): *index is
  * its position (from 0). 0, or FSB_EXIT_USAGE after "invalid OPT 'ARG':

@@ -38,6 +38,9 @@ static const char usage_text[] =
 	"  -r, --repeat N         measured runs per figure (default 3)\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
+	"      --data PATTERN     the written data: random (default), zero,\n"
+	"                         compressible:PCT (shrinks by PCT%% under zstd/zlib)\n"
+	"                         or dedupe:PCT (PCT%% of chunks repeat an earlier one)\n"
 	"      --engine NAME      I/O engine of the block and random tests: %s\n"
 	"                         (default psync)\n"
 	"      --iodepth N        I/Os in flight per job, 1 to 1024 (default 1)\n"
@@ -85,6 +88,7 @@ enum {
 	OPT_DEADLINE,
 	OPT_NO_DEVCAP,
 	OPT_REORDER,
+	OPT_DATA,
 };
 
 /* The words of --char-io and --links, in their enums' order. */
@@ -127,6 +131,7 @@ static const struct fsb_opt run_opts[] = {
 	{ "deadline", OPT_DEADLINE, FSB_VAL_SECONDS, NULL },
 	{ "no-device-capability", OPT_NO_DEVCAP, FSB_VAL_NONE, NULL },
 	{ "reorder", OPT_REORDER, FSB_VAL_NONE, NULL },
+	{ "data", OPT_DATA, FSB_VAL_TEXT, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -235,6 +240,8 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_REORDER:
 		p->reorder = true;
 		return 0;
+	case OPT_DATA:
+		return fsb_opt_data(arg, &cfg->data);
 	}
 	return FSB_EXIT_USAGE;
 }

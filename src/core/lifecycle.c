@@ -29,6 +29,7 @@
 #include "util/signals.h"
 #include "util/size.h"
 #include "util/spawn.h"
+#include "workloads/pattern.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -242,7 +243,7 @@ static int fill_result(const struct lc_run *run, struct fsb_result *r)
 {
 	const struct fsb_lc_plan *p = run->p;
 	const struct fsb_lifecycle *lc = &run->lc;
-	char list[256] = "", argvs[2048] = "";
+	char list[256] = "", argvs[2048] = "", data[32];
 	size_t len = 0;
 	int err = 0;
 
@@ -291,6 +292,7 @@ static int fill_result(const struct lc_run *run, struct fsb_result *r)
 	err |= fsb_result_param_str(r, "refill_mkfs", refill_name(lc->refill_mkfs));
 	err |= fsb_result_param_str(r, "refill", refill_name(lc->refill_other));
 	err |= fsb_result_param_u64(r, "seed", run->seed);
+	err |= fsb_result_param_str(r, "data", fsb_data_format(&p->cfg.data, data, sizeof(data)));
 	err |= fsb_result_param_str(r, "phases", list);
 	err |= fsb_result_param_u64(r, "clock_res_ns", fsb_clock_res_ns());
 	return err ? -ENOMEM : 0;
@@ -515,7 +517,7 @@ static int work(struct lc_run *run, const char *dir, const struct fsb_config *cf
 		struct fsb_result *res)
 {
 	const struct fsb_lc_plan *p = run->p;
-	uint64_t seed_state = cfg->seed;
+	struct fsb_pattern pat = { 0 };
 	int err;
 
 	run->lc = (struct fsb_lifecycle){
@@ -542,14 +544,18 @@ static int work(struct lc_run *run, const char *dir, const struct fsb_config *cf
 	};
 	if ((err = make_mountpoint(run, dir)))
 		return err;
-	/* The copy's random data, made before any clock starts. */
+	/* The copy's data (--data), made before any clock starts. */
 	run->data = malloc(p->copy_size);
-	if (!run->data) {
+	err = run->data ? fsb_pattern_init(&pat, &cfg->data, cfg->seed, FSB_PATTERN_STREAM_CHUNK)
+			: -ENOMEM;
+	if (err) {
+		fsb_pattern_release(&pat);
 		fsb_err("lifecycle: cannot hold a copy of %llu bytes in memory",
 			(unsigned long long)p->copy_size);
 		return -ENOMEM;
 	}
-	fsb_fill_random(run->data, p->copy_size, &seed_state);
+	fsb_pattern_bytes(&pat, run->data, 0, 0, p->copy_size);
+	fsb_pattern_release(&pat);
 	run->lc.data = run->data;
 	if ((err = open_device(run)))
 		return err;

@@ -173,7 +173,7 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 		       struct fsb_result *r)
 {
 	static const char *const links[] = { "none", "hard", "soft" };
-	char list[512] = "";
+	char list[512] = "", data[32];
 	size_t len = 0;
 	int err = 0;
 
@@ -209,6 +209,7 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 	err |= fsb_result_param_double(r, "min_time_s", (double)c->min_time_ns / 1e9);
 	err |= fsb_result_param_str(r, "cache", fsb_cache_mode_name(c->cache));
 	err |= fsb_result_param_u64(r, "seed", c->seed);
+	err |= fsb_result_param_str(r, "data", fsb_data_format(&c->data, data, sizeof(data)));
 	err |= fsb_result_param_str(r, "tests", list);
 	err |= fsb_result_param_u64(r, "jobs", c->jobs ? c->jobs : 1);
 	err |= fsb_result_param_bool(r, "shared_file", c->shared_file);
@@ -415,7 +416,9 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	/* From here on every path out removes the scratch directory. */
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
-					  sizeof(devname));
+					  sizeof(devname)) ||
+		   !fsb_diskstat_path_for_mount(fsi.fs_type, fsi.source, statpath, sizeof(statpath),
+						devname, sizeof(devname));
 	got_dev = have_dev;
 	/*
 	 * Device truth only where the device is the test's own: the disk that

@@ -1,10 +1,12 @@
 #include "device/diskstat.h"
 #include "util/io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,4 +99,62 @@ int fsb_diskstat_path_for_dev(const char *devnode, char *out, size_t len)
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
 	return stat_path_of(st.st_rdev, out, len, NULL, 0);
+}
+
+/* Entries of a directory, "." and ".." aside; -errno when it cannot be read. */
+static long count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	long n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Whether the btrfs holding the device `name` has it as its only device
+ * (/sys/fs/btrfs/FSID/devices/ lists a filesystem's devices). */
+static bool btrfs_alone_on(const char *name)
+{
+	char path[PATH_MAX];
+	DIR *d = opendir("/sys/fs/btrfs");
+	struct dirent *e;
+	bool alone = false;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_name[0] == '.' ||
+		    (size_t)snprintf(path, sizeof(path), "/sys/fs/btrfs/%s/devices/%s", e->d_name,
+				     name) >= sizeof(path) ||
+		    lstat(path, &st) < 0)
+			continue;
+		*strrchr(path, '/') = '\0';
+		alone = count_entries(path) == 1;
+		break;
+	}
+	closedir(d);
+	return alone;
+}
+
+int fsb_diskstat_path_for_mount(const char *fs_type, const char *source, char *out, size_t len,
+				char *name, size_t name_len)
+{
+	struct stat st;
+	int err;
+
+	if (!fs_type || strcmp(fs_type, "btrfs") || !source || strncmp(source, "/dev/", 5))
+		return -ENODEV;
+	if (stat(source, &st) < 0 || !S_ISBLK(st.st_mode))
+		return -ENODEV;
+	err = stat_path_of(st.st_rdev, out, len, name, name_len);
+	if (err)
+		return err;
+	return btrfs_alone_on(name) ? 0 : -ENODEV;
 }

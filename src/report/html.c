@@ -18,6 +18,7 @@
 #include "report/compare.h"
 #include "report/html_charts.h"
 #include "report/html_out.h"
+#include "report/writer.h"
 #include "util/error.h"
 #include "util/modes.h"
 #include "util/size.h"
@@ -367,7 +368,7 @@ static void param_name(const char *key, char *buf, size_t len)
 }
 
 static const char *const first_params[] = {
-	"size_bytes", "chunk_bytes", "repeat", "cache", "min_time_s", "files", "seed",
+	"size_bytes", "chunk_bytes", "repeat", "cache", "data", "min_time_s", "files", "seed",
 };
 
 #define NFIRST (sizeof(first_params) / sizeof(first_params[0]))
@@ -1214,6 +1215,27 @@ static void write_method(struct page *p)
 					listed[m] = true;
 				}
 			}
+		}
+		fsb_html_lit(w, "</li>\n");
+	}
+	if (any_param(p, "data")) {
+		fsb_html_lit(w, "<li>Data written (<code>--data</code>): ");
+		param_across(p, "data", NULL, w);
+		fsb_html_lit(w, ".");
+		/* What each value that appears means, once. */
+		for (size_t i = 0; i < p->n; i++) {
+			const char *v = fsb_result_get_str(p->docs[i], "data", NULL), *words;
+			bool seen = false;
+
+			for (size_t j = 0; v && j < i; j++)
+				seen |= !strcmp(v, fsb_result_get_str(p->docs[j], "data", ""));
+			if (!v || seen || !(words = fsb_writer_data_words(v)))
+				continue;
+			fsb_html_lit(w, " <em>");
+			fsb_html_text(w, v);
+			fsb_html_lit(w, "</em>: ");
+			fsb_html_text(w, words);
+			fsb_html_lit(w, ".");
 		}
 		fsb_html_lit(w, "</li>\n");
 	}

@@ -90,6 +90,13 @@ static void block(FILE *out, const struct fsb_result *r, size_t p, const struct 
 	if (t->has_wa)
 		fprintf(out, "write amplification\t%.2f (device bytes written / bytes copied)\n",
 			isfinite(t->write_amplification) ? t->write_amplification : 0.0);
+	/* The copy's data, where a copy is timed, after the reference's lines
+	 * (absent from documents made before --data). */
+	if (phases[p].sized && fsb_result_get_str(r, "data", NULL)) {
+		fputs("data\t", out);
+		fsb_text_put(out, fsb_result_get_str(r, "data", NULL));
+		fputc('\n', out);
+	}
 }
 
 int fsb_write_lifecycle_many(FILE *out, const struct fsb_result *const *rs, size_t n)

@@ -423,6 +423,121 @@ static int print_bonnie(FILE *out, const struct fsb_matrix_doc *d)
 	return 0;
 }
 
+/* A writing test of r whose device bytes are known, or NULL. */
+static const struct fsb_test_result *device_test(const struct fsb_result *r, const char *id)
+{
+	const struct fsb_test_result *t = fsb_writer_test(r, id, "B/s");
+
+	if (!t)
+		t = fsb_writer_test(r, id, "ops/s");
+	return t && t->has_wa ? t : NULL;
+}
+
+/* "256 MiB (1.01)": bytes at the device per run and the amplification. */
+static void device_cell(const struct fsb_test_result *t, char *buf, size_t len)
+{
+	char size[32];
+
+	fsb_size_format_human(t->dev_write_bytes, size, sizeof(size));
+	snprintf(buf, len, "%s (%.2f)", size,
+		 isfinite(t->write_amplification) ? t->write_amplification : 0.0);
+}
+
+/* line[0..len) without its trailing blanks, terminal-safe, and a newline. */
+static void put_trimmed(FILE *out, char *line, size_t len)
+{
+	if (len >= 512)
+		len = 511;
+	line[len] = '\0';
+	while (len > 0 && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fsb_text_put(out, line);
+	fputc('\n', out);
+}
+
+/*
+ * What reached the device for each writing test, per setup: the bytes per
+ * run and the write amplification, beside the data written (--data). Where
+ * a compressing or deduplicating filesystem is compared this is the row
+ * that shows it; nothing when no setup had its device counted.
+ */
+static void print_device(FILE *out, const struct fsb_matrix_doc *d)
+{
+	static const char *const ids[] = { "putc", "write", "rewrite", "randwrite" };
+	size_t lw = 10, dw = 0, cw[4] = { 0 }, len;
+	char cell[64], line[512];
+	bool any = false;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_result *r = d->entries[i].run_res;
+		const char *data = r ? fsb_result_get_str(r, "data", NULL) : NULL;
+
+		for (size_t c = 0; r && c < 4; c++) {
+			const struct fsb_test_result *t = device_test(r, ids[c]);
+
+			if (!t)
+				continue;
+			device_cell(t, cell, sizeof(cell));
+			cw[c] = strlen(cell) > cw[c] ? strlen(cell) : cw[c];
+			cw[c] = strlen(ids[c]) > cw[c] ? strlen(ids[c]) : cw[c];
+			any = true;
+		}
+		if (r && fsb_text_width(d->entries[i].label) > lw)
+			lw = fsb_text_width(d->entries[i].label);
+		/* A data column only for documents that record --data. */
+		if (data && strlen(data) + 1 > dw)
+			dw = strlen(data) + 1 > 5 ? strlen(data) + 1 : 5;
+	}
+	if (!any)
+		return;
+	fputs("Device writes: bytes written at the device per run (write amplification)\n", out);
+	len = (size_t)snprintf(line, sizeof(line), "%-*s |", (int)lw, "Filesystem");
+	if (dw)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " %-*s", (int)dw - 1,
+					"data");
+	for (size_t c = 0; c < 4 && len < sizeof(line); c++)
+		if (cw[c])
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "  %-*s",
+						(int)cw[c], ids[c]);
+	put_trimmed(out, line, len);
+	for (size_t k = 0; k < lw + 1; k++)
+		fputc('-', out);
+	fputc('|', out);
+	for (size_t k = 0; k < dw; k++)
+		fputc('-', out);
+	for (size_t c = 0; c < 4; c++)
+		for (size_t k = 0; cw[c] && k < cw[c] + 2; k++)
+			fputc('-', out);
+	fputc('\n', out);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct fsb_result *r = d->entries[i].run_res;
+
+		if (!r)
+			continue;
+		fsb_text_pad(out, d->entries[i].label, -(int)lw);
+		fputs(" |", out);
+		/* Cells into a line first: the last one's padding is trimmed. */
+		len = 0;
+		if (dw)
+			len = (size_t)snprintf(line, sizeof(line), " %-*s", (int)dw - 1,
+					       fsb_result_get_str(r, "data", "-"));
+		for (size_t c = 0; c < 4 && len < sizeof(line); c++) {
+			const struct fsb_test_result *t = device_test(r, ids[c]);
+
+			if (!cw[c])
+				continue;
+			cell[0] = '\0';
+			if (t)
+				device_cell(t, cell, sizeof(cell));
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "  %-*s",
+						(int)cw[c], cell);
+		}
+		/* The data value comes from the file: escaped. */
+		put_trimmed(out, line, len);
+	}
+	fputc('\n', out);
+}
+
 static int print_create(FILE *out, const struct fsb_matrix_doc *d)
 {
 	bool header = false;
@@ -450,6 +565,33 @@ static const struct fsb_test_result *phase(const struct fsb_result *r, const cha
 }
 
 /* Rows setups, columns phases: "median [min-max]" in milliseconds. */
+/* The lifecycle copies' --data: one for all, or "per setup" (each
+ * setup's lifecycle line above says which). Nothing for documents from
+ * before --data. */
+static void print_lc_data(FILE *out, const struct fsb_matrix_doc *d)
+{
+	const char *data = NULL;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const char *s = d->entries[i].lc_res
+					? fsb_result_get_str(d->entries[i].lc_res, "data", NULL)
+					: NULL;
+
+		if (!s)
+			continue;
+		if (data && strcmp(data, s)) {
+			fputs(", its data per setup", out);
+			return;
+		}
+		data = s;
+	}
+	if (data) {
+		fputs(" of ", out);
+		fsb_text_put(out, data);
+		fputs(" data", out);
+	}
+}
+
 static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 {
 	size_t width[NPHASES] = { 0 }, lw = 10, last = 0;
@@ -492,6 +634,7 @@ static void print_lifecycle(FILE *out, const struct fsb_matrix_doc *d)
 		fsb_size_format_human(fsb_result_get_u64(first, "copy_size_bytes", 0), size,
 				      sizeof(size));
 		fprintf(out, "; the copy is %s", size);
+		print_lc_data(out, d);
 	}
 	fputc('\n', out);
 	fprintf(out, "%-*s |", (int)lw, "Filesystem");
@@ -667,6 +810,7 @@ int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
 	print_config(out, d);
 	if ((err = print_bonnie(out, d)) || (err = print_create(out, d)))
 		return err;
+	print_device(out, d);
 	print_lifecycle(out, d);
 	print_problems(out, d);
 	if ((err = print_notes(out, d)))

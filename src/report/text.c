@@ -195,7 +195,7 @@ static void param_item(char *buf, size_t len, const struct fsb_param *p)
 
 /* The parameters a reader looks for first, then the rest as stored. */
 static const char *const first_params[] = {
-	"size_bytes", "chunk_bytes", "repeat", "cache", "min_time_s", "seed",
+	"size_bytes", "chunk_bytes", "repeat", "cache", "data", "min_time_s", "seed",
 };
 
 #define NFIRST (sizeof(first_params) / sizeof(first_params[0]))
@@ -538,6 +538,7 @@ static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, b
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
+	const char *data = fsb_result_get_str(r, "data", NULL);
 	size_t lo = SIZE_MAX, hi = 0;
 
 	/* Each test says how often it ran (lifecycle mkfs phases differ). */
@@ -561,6 +562,15 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
+	if (data) {
+		const char *words = fsb_writer_data_words(data);
+
+		fputs("Data written: ", out);
+		fsb_text_put(out, data);
+		if (words)
+			fprintf(out, " (%s)", words);
+		fputs(".\n", out);
+	}
 	if (fsb_result_ranks(r) > 1)
 		fprintf(out,
 			"%u MPI ranks x %u job%s ran each test at once: a figure is their "

@@ -4,6 +4,7 @@
 #include "report/markdown.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "util/modes.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -199,6 +200,28 @@ int fsb_writer_need_run(const struct fsb_result *r, const char *view)
 	return -EINVAL;
 }
 
+const char *fsb_writer_data_words(const char *data)
+{
+	static char buf[96];
+	struct fsb_data d;
+
+	if (fsb_data_parse(data, &d))
+		return NULL;
+	switch (d.kind) {
+	case FSB_DATA_ZERO:
+		return "all zeros (flatters compressing and deduplicating storage; a misplaced "
+		       "chunk cannot be told)";
+	case FSB_DATA_COMPRESSIBLE:
+		snprintf(buf, sizeof(buf), "zstd or zlib shrink it by %u%%", d.pct);
+		return buf;
+	case FSB_DATA_DEDUPE:
+		snprintf(buf, sizeof(buf), "%u%% of the chunks repeat an earlier chunk", d.pct);
+		return buf;
+	default:
+		return "incompressible, no chunk repeats another";
+	}
+}
+
 int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 {
 	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
@@ -209,6 +232,11 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 	/* The cache mode and the ids come from the file: escaped. */
 	fputs("# fsbench: cache ", out);
 	fsb_text_put(out, fsb_result_get_str(r, "cache", "?"));
+	/* Documents from before --data have no such parameter: all random. */
+	if (fsb_result_get_str(r, "data", NULL)) {
+		fputs(", data ", out);
+		fsb_text_put(out, fsb_result_get_str(r, "data", NULL));
+	}
 	fputs(", ", out);
 	if (n == 1)
 		fputs("a single run", out);

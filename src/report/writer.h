@@ -178,4 +178,12 @@ int fsb_writer_need_run(const struct fsb_result *r, const char *view);
  */
 int fsb_writer_method_note(FILE *out, const struct fsb_result *r);
 
+/*
+ * What a --data value recorded in a result means, for a reader: "random"
+ * -> "incompressible, no chunk repeats another", "compressible:50" ->
+ * "a compressor shrinks it by 50%", ... A static string; NULL for a value
+ * fsbench does not know (a newer or hand-edited document).
+ */
+const char *fsb_writer_data_words(const char *data);
+
 #endif

@@ -2,6 +2,9 @@
 #include "util/vocab.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -84,4 +87,70 @@ const char *fsb_fill_names(void)
 	for (int f = 0; f <= FSB_FILL_NONE; f++)
 		each[f] = fsb_fill_name((enum fsb_fill)f);
 	return fsb_vocab_join(each, FSB_FILL_NONE + 1, names, sizeof(names));
+}
+
+int fsb_data_parse(const char *s, struct fsb_data *out)
+{
+	static const struct {
+		const char *word;
+		enum fsb_data_kind kind;
+	} kinds[] = {
+		{ "random", FSB_DATA_RANDOM },
+		{ "zero", FSB_DATA_ZERO },
+		{ "compressible", FSB_DATA_COMPRESSIBLE },
+		{ "dedupe", FSB_DATA_DEDUPE },
+	};
+	const char *colon;
+	size_t n;
+
+	if (!s)
+		return -EINVAL;
+	colon = strchr(s, ':');
+	n = colon ? (size_t)(colon - s) : strlen(s);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		bool takes_pct = kinds[i].kind >= FSB_DATA_COMPRESSIBLE;
+		unsigned long v = 0;
+		char *end = NULL;
+
+		if (strlen(kinds[i].word) != n || strncmp(s, kinds[i].word, n))
+			continue;
+		/* A percentage is exactly what the two with one need. */
+		if (takes_pct != !!colon)
+			return -EINVAL;
+		if (colon) {
+			if (colon[1] < '0' || colon[1] > '9')
+				return -EINVAL;
+			errno = 0;
+			v = strtoul(colon + 1, &end, 10);
+			if (errno || *end || v > 100)
+				return -EINVAL;
+		}
+		out->kind = kinds[i].kind;
+		out->pct = (unsigned)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+char *fsb_data_format(const struct fsb_data *d, char *buf, size_t len)
+{
+	switch (d->kind) {
+	case FSB_DATA_ZERO:
+		snprintf(buf, len, "zero");
+		break;
+	case FSB_DATA_COMPRESSIBLE:
+		snprintf(buf, len, "compressible:%u", d->pct);
+		break;
+	case FSB_DATA_DEDUPE:
+		snprintf(buf, len, "dedupe:%u", d->pct);
+		break;
+	default:
+		snprintf(buf, len, "random");
+	}
+	return buf;
+}
+
+const char *fsb_data_names(void)
+{
+	return "random|zero|compressible:PCT|dedupe:PCT";
 }

@@ -7,6 +7,7 @@
  */
 #ifndef FSB_UTIL_MODES_H
 #define FSB_UTIL_MODES_H
+#include <stddef.h>
 
 /* --cache: what the reads of a test are allowed to come from. */
 enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
@@ -34,5 +35,35 @@ const char *fsb_fill_name(enum fsb_fill fill);
 
 /* "0xff|zero|random|none": every fill's canonical name (util/vocab.h). Static. */
 const char *fsb_fill_names(void);
+
+/*
+ * --data: what the written bytes are (workloads/pattern.h makes them).
+ * random: incompressible, no chunk repeats another; zero: all zeros;
+ * compressible:PCT: a general-purpose compressor shrinks the data by PCT%
+ * (fio's buffer_compress_percentage); dedupe:PCT: PCT% of the chunks are
+ * byte-exact copies of an earlier chunk (fio's dedupe_percentage).
+ * Zero-initialised: random.
+ */
+enum fsb_data_kind { FSB_DATA_RANDOM, FSB_DATA_ZERO, FSB_DATA_COMPRESSIBLE, FSB_DATA_DEDUPE };
+
+struct fsb_data {
+	enum fsb_data_kind kind;
+	unsigned pct; /* compressible, dedupe: 0 to 100 */
+};
+
+/*
+ * Parse a --data value: "random", "zero", "compressible:PCT" or
+ * "dedupe:PCT" with PCT a whole number 0 to 100. Returns 0 and sets *out,
+ * or -EINVAL.
+ */
+int fsb_data_parse(const char *s, struct fsb_data *out);
+
+/* The canonical text of d ("random", "compressible:50") into buf (len
+ * >= 1, NUL-terminated, cut if too short); returns buf. */
+char *fsb_data_format(const struct fsb_data *d, char *buf, size_t len);
+
+/* "random|zero|compressible:PCT|dedupe:PCT": the forms, for usage and the
+ * shell completion (which offers the words before ':'). Static. */
+const char *fsb_data_names(void);
 
 #endif

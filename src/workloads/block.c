@@ -39,6 +39,7 @@ struct pending {
 struct block_priv {
 	const char *test;
 	struct fsb_engine eng;
+	struct fsb_pattern pat; /* the chunks' data (--data) */
 	int fd;
 	void *bufs; /* depth chunks */
 	size_t chunk;
@@ -65,9 +66,9 @@ static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test
 	p->chunk = cfg->chunk_bytes;
 	p->work = ctx->work;
 	p->base = fsb_ctx_base(ctx, ctx->work);
-	if (err)
+	if (err || (err = fsb_block_pattern_init(&p->pat, ctx, test, p->chunk)))
 		return err;
-	p->bufs = fsb_block_bufs_alloc(cfg, p->chunk, depth);
+	p->bufs = fsb_block_bufs_alloc(p->chunk, depth);
 	if (!p->bufs) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
@@ -95,6 +96,7 @@ static void block_teardown(struct fsb_ctx *ctx, void *priv)
 	p->fd = -1;
 	free(p->bufs);
 	p->bufs = NULL;
+	fsb_pattern_release(&p->pat);
 	free(p->pend);
 	p->pend = NULL;
 }
@@ -177,8 +179,9 @@ static int write_next(void *arg, struct fsb_io *io)
 
 	if (!next_chunk(p, io, FSB_IO_WRITE))
 		return FSB_ENGINE_END;
-	/* Stamping 40 bytes is the cost of a verifiable file. */
-	fsb_block_stamp(io->buf, p->chunk, io->off, 0);
+	/* The chunk's data, copied from the pattern's pool: fresh bytes for
+	 * every chunk are the cost of data no compressor can shrink. */
+	fsb_pattern_fill(&p->pat, io->buf, io->off, 0);
 	return FSB_ENGINE_NEXT;
 }
 
@@ -327,9 +330,9 @@ static int rewrite_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		return io_failed(p, io);
 	if (io->op == FSB_IO_READ) {
 		if (p->verify &&
-		    (err = fsb_block_verify("rewrite", p->path, io->buf, p->chunk, io->off)))
+		    (err = fsb_block_verify(&p->pat, "rewrite", p->path, io->buf, io->off)))
 			return err;
-		fsb_block_stamp(io->buf, p->chunk, io->off, fsb_block_gen(io->buf) + 1);
+		fsb_pattern_stamp(&p->pat, io->buf, io->off, fsb_pattern_gen(&p->pat, io->buf) + 1);
 		pd->start_ns = io->complete_ns - lat_ns;
 		pd->write = true;
 		return 0;
@@ -401,7 +404,7 @@ static int read_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	err = count(p, lat_ns);
 	/* Verified outside the latency sample but inside the clock. */
 	if (!err && p->verify)
-		err = fsb_block_verify("read", p->path, io->buf, p->chunk, io->off);
+		err = fsb_block_verify(&p->pat, "read", p->path, io->buf, io->off);
 	return err;
 }
 

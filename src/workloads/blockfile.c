@@ -14,25 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC 0x6673626e63686b31ull /* "fsbnchk1" */
-#define CHECK_MUL 0x9e3779b97f4a7c15ull
-
-struct header {
-	uint64_t magic, offset, gen, check;
-};
-
-/* xorshift64*: fast, seedable, good enough to defeat compression/dedup. */
-static uint64_t next_rand(uint64_t *s)
+void *fsb_block_bufs_alloc(size_t chunk_bytes, size_t count)
 {
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dull;
-}
-
-void *fsb_block_bufs_alloc(const struct fsb_config *cfg, size_t chunk_bytes, size_t count)
-{
-	uint64_t s = cfg->seed * CHECK_MUL + 1, *w;
 	void *buf;
 	int err;
 
@@ -45,78 +28,33 @@ void *fsb_block_bufs_alloc(const struct fsb_config *cfg, size_t chunk_bytes, siz
 		errno = err;
 		return NULL;
 	}
-	w = buf;
-	for (size_t i = 0; i < chunk_bytes / 8; i++)
-		w[i] = next_rand(&s);
-	for (size_t i = 1; i < count; i++)
-		memcpy((char *)buf + i * chunk_bytes, buf, chunk_bytes);
+	/* Written before use: zeroed only so no stale heap reaches a file. */
+	memset(buf, 0, chunk_bytes * count);
 	return buf;
 }
 
-void *fsb_block_buf_alloc(const struct fsb_config *cfg)
+int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char *path,
+		     const void *chunk, uint64_t offset)
 {
-	return fsb_block_bufs_alloc(cfg, cfg->chunk_bytes, 1);
-}
-
-/*
- * The header's check and the chunk's last 8 bytes both derive from
- * (offset, generation): a chunk whose start and end come from different
- * writes (torn) or another place fails one of them.
- */
-static uint64_t check_of(uint64_t offset, uint64_t gen)
-{
-	return MAGIC ^ offset * CHECK_MUL ^ gen * (CHECK_MUL >> 1);
-}
-
-static uint64_t tail_of(uint64_t offset, uint64_t gen)
-{
-	return ~check_of(offset, gen) * CHECK_MUL;
-}
-
-void fsb_block_stamp(void *chunk, size_t chunk_bytes, uint64_t offset, uint64_t gen)
-{
-	struct header h = { MAGIC, offset, gen, check_of(offset, gen) };
-	uint64_t tail = tail_of(offset, gen);
-
-	memcpy(chunk, &h, sizeof(h));
-	memcpy((char *)chunk + chunk_bytes - 8, &tail, 8);
-}
-
-uint64_t fsb_block_gen(const void *chunk)
-{
-	struct header h;
-
-	memcpy(&h, chunk, sizeof(h));
-	return h.gen;
-}
-
-const char *fsb_block_check(const void *chunk, size_t chunk_bytes, uint64_t offset)
-{
-	struct header h;
-	uint64_t tail;
-
-	memcpy(&h, chunk, sizeof(h));
-	memcpy(&tail, (const char *)chunk + chunk_bytes - 8, 8);
-	if (h.magic == MAGIC && h.offset == offset && h.check == check_of(offset, h.gen) &&
-	    tail == tail_of(offset, h.gen))
-		return NULL;
-	if (h.magic != MAGIC)
-		return "not fsbench data (zeroed or foreign)";
-	if (h.offset != offset)
-		return "chunk from another offset";
-	return "torn chunk (checksum)";
-}
-
-int fsb_block_verify(const char *test, const char *path, const void *chunk, size_t chunk_bytes,
-		     uint64_t offset)
-{
-	const char *why = fsb_block_check(chunk, chunk_bytes, offset);
+	const char *why = fsb_pattern_check(pat, chunk, offset);
 
 	if (!why)
 		return 0;
 	fsb_err("%s: data mismatch in '%s' at offset %llu: %s", test, path,
 		(unsigned long long)offset, why);
 	return -EIO;
+}
+
+int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, const char *test,
+			   size_t chunk_bytes)
+{
+	int err = fsb_pattern_init(pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), chunk_bytes);
+
+	if (err == -EINVAL)
+		fsb_err("%s: chunks of %zu bytes cannot hold the data pattern", test, chunk_bytes);
+	else if (err)
+		fsb_err_errno(err, "%s: cannot make the data pattern", test);
+	return err;
 }
 
 /* Pattern chunks appended per write while preparing: about 1 MiB, so a
@@ -130,6 +68,7 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	size_t batch = chunk_bytes < PREPARE_BYTES ? PREPARE_BYTES / chunk_bytes : 1;
 	/* A shared file holds every job's range: job 0 makes them all. */
 	uint64_t range = bytes;
+	struct fsb_pattern pat = { 0 };
 	char path[4096];
 	void *buf = NULL;
 	uint64_t have;
@@ -153,7 +92,9 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	}
 	have = (uint64_t)st.st_size / chunk_bytes * chunk_bytes;
 	if (have < bytes) {
-		buf = fsb_block_bufs_alloc(cfg, chunk_bytes, batch);
+		if ((err = fsb_block_pattern_init(&pat, ctx, test, chunk_bytes)))
+			goto out;
+		buf = fsb_block_bufs_alloc(chunk_bytes, batch);
 		if (!buf) {
 			err = -errno;
 			goto out;
@@ -162,8 +103,8 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 			size_t n = 0;
 
 			for (; n < batch && off + n * chunk_bytes < bytes; n++)
-				fsb_block_stamp((char *)buf + n * chunk_bytes, chunk_bytes,
-						off + n * chunk_bytes, 0);
+				fsb_pattern_fill(&pat, (char *)buf + n * chunk_bytes,
+						 off + n * chunk_bytes, 0);
 			err = fsb_pwrite_full(fd, buf, n * chunk_bytes, (off_t)off);
 			off += n * chunk_bytes;
 			if (!err && fsb_stop_requested())
@@ -179,6 +120,7 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	if (!err && (err = fsb_cache_prepare_read(fd, cfg->cache, FSB_CACHE_IO_BLOCK)))
 		fsb_err_errno(err, "%s: cannot drop the page cache", test);
 out:
+	fsb_pattern_release(&pat);
 	free(buf);
 	close(fd);
 	return err;

@@ -7,8 +7,10 @@
  * (two clock reads, ~40 ns, against a few ns for putc_unlocked), so one
  * latency sample covers --chunk consecutive bytes. The man page says so.
  *
- * The byte at position i is pattern(p->base + i, seed); getc compares every byte it
- * reads, which is one compare per getc and keeps the figure honest.
+ * The byte at position i is the --data pattern's (workloads/pattern.h, in
+ * chunks of 4 KiB), taken from a copy of the current chunk made once per
+ * 4 KiB; getc compares every byte it reads, which is one compare per getc
+ * and keeps the figure honest.
  * What a --cache mode means for byte-sized I/O is decided in device/cache.h
  * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
  */
@@ -17,6 +19,7 @@
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"
+#include "workloads/pattern.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -32,18 +35,31 @@
 #define STDIO_START_BYTES (16ull << 20)
 #define SYSCALL_START_BYTES (256ull << 10)
 
-static inline unsigned char pattern(uint64_t i, uint64_t seed)
-{
-	return (unsigned char)((i ^ (i >> 9)) * 131 + seed);
-}
+#define CHAR_CHUNK FSB_PATTERN_STREAM_CHUNK
 
 struct char_priv {
 	int fd;
 	FILE *f;
 	uint64_t base; /* this job's range in a shared file */
 	bool done;     /* putc wrote its whole range */
+	struct fsb_pattern pat;
+	uint64_t cur_at;	       /* the chunk in cur (UINT64_MAX: none) */
+	unsigned char cur[CHAR_CHUNK]; /* the pattern's bytes of that chunk */
 	char path[4096];
 };
+
+/* The byte at position i of the file: a branch and a load, the chunk's
+ * bytes made when i enters it. */
+static inline unsigned char pattern(struct char_priv *p, uint64_t i)
+{
+	uint64_t at = i & ~(uint64_t)(CHAR_CHUNK - 1);
+
+	if (at != p->cur_at) {
+		fsb_pattern_bytes(&p->pat, p->cur, 0, at, CHAR_CHUNK);
+		p->cur_at = at;
+	}
+	return p->cur[i - at];
+}
 
 /* This job's bytes of the file: all of it, or its range of a shared one. */
 static uint64_t fsb_char_have(const struct fsb_ctx *ctx)
@@ -102,6 +118,7 @@ static void char_teardown(struct fsb_ctx *ctx, void *priv)
 		close(p->fd);
 	p->f = NULL;
 	p->fd = -1;
+	fsb_pattern_release(&p->pat);
 }
 
 static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test, int flags)
@@ -109,8 +126,14 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 	int err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, p->path, sizeof(p->path));
 
 	p->fd = -1;
+	p->cur_at = UINT64_MAX;
 	if (err)
 		return err;
+	err = fsb_pattern_init(&p->pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), CHAR_CHUNK);
+	if (err) {
+		fsb_err_errno(err, "%s: cannot make the data pattern", test);
+		return err;
+	}
 	p->fd = open(p->path, flags | O_CLOEXEC, 0600);
 	if (p->fd < 0) {
 		err = -errno;
@@ -145,7 +168,7 @@ static int putc_setup(struct fsb_ctx *ctx, void *priv)
 static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct char_priv *p = priv;
-	uint64_t seed = ctx->cfg->seed, block = ctx->cfg->chunk_bytes, i = 0;
+	uint64_t block = ctx->cfg->chunk_bytes, i = 0;
 	int err = 0;
 
 	while (i < ctx->work) {
@@ -154,14 +177,14 @@ static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 		if (p->f) {
 			for (; i < end; i++)
-				if (putc_unlocked(pattern(p->base + i, seed), p->f) == EOF)
+				if (putc_unlocked(pattern(p, p->base + i), p->f) == EOF)
 					break;
 			if (i < end)
 				return fsb_workload_io_error("putc", "write", p->path, p->base + i,
 							     -errno, ctx->work);
 		} else {
 			for (; i < end; i++) {
-				unsigned char c = pattern(p->base + i, seed);
+				unsigned char c = pattern(p, p->base + i);
 				ssize_t r = write(p->fd, &c, 1);
 				if (r != 1) {
 					if (r < 0 && errno == EINTR && !fsb_stop_requested()) {
@@ -234,6 +257,7 @@ const struct fsb_workload_ops fsb_wl_putc = {
 static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 {
 	unsigned char buf[65536];
+	struct fsb_pattern pat;
 	char path[4096];
 	uint64_t have, off;
 	int fd, err;
@@ -241,9 +265,16 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 	err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, path, sizeof(path));
 	if (err)
 		return err;
+	err = fsb_pattern_init(&pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), CHAR_CHUNK);
+	if (err) {
+		fsb_pattern_release(&pat);
+		fsb_err_errno(err, "getc: cannot make the data pattern");
+		return err;
+	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
+		fsb_pattern_release(&pat);
 		fsb_err_errno(err, "getc: cannot open '%s'", path);
 		return err;
 	}
@@ -254,8 +285,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 	for (off = have, err = 0; off < bytes && !err;) {
 		size_t n = bytes - off < sizeof(buf) ? (size_t)(bytes - off) : sizeof(buf);
 
-		for (size_t j = 0; j < n; j++)
-			buf[j] = pattern(off + j, ctx->cfg->seed);
+		fsb_pattern_bytes(&pat, buf, 0, off, n);
 		err = fsb_pwrite_full(fd, buf, n, (off_t)off);
 		off += n;
 		if (!err && fsb_stop_requested())
@@ -268,6 +298,7 @@ static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
 		if (err)
 			fsb_err_errno(err, "getc: cannot drop the page cache");
 	}
+	fsb_pattern_release(&pat);
 	close(fd);
 	return err;
 }
@@ -285,7 +316,7 @@ static int getc_setup(struct fsb_ctx *ctx, void *priv)
 static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct char_priv *p = priv;
-	uint64_t seed = ctx->cfg->seed, block = ctx->cfg->chunk_bytes, i = 0;
+	uint64_t block = ctx->cfg->chunk_bytes, i = 0;
 	int err;
 
 	while (i < ctx->work) {
@@ -296,7 +327,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if (p->f) {
 			for (; i < end; i++) {
 				c = getc_unlocked(p->f);
-				if (c != pattern(p->base + i, seed))
+				if (c != pattern(p, p->base + i))
 					break;
 			}
 		} else {
@@ -312,7 +343,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 					break;
 				}
 				c = b;
-				if (c != pattern(p->base + i, seed))
+				if (c != pattern(p, p->base + i))
 					break;
 			}
 		}
@@ -323,7 +354,7 @@ static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 					c == -2 || (p->f && ferror(p->f)) ? -errno : 0, ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
 				p->path, (unsigned long long)(p->base + i), c,
-				pattern(p->base + i, seed));
+				pattern(p, p->base + i));
 			return -EIO;
 		}
 		if ((err = fsb_sink_op(out, n, fsb_clock_ns() - t0)) < 0)

@@ -38,6 +38,7 @@
 #include "util/error.h"
 #include "util/io.h"
 #include "workloads/names.h"
+#include "workloads/pattern.h"
 #include "workloads/workload.h"
 
 #include <dirent.h>
@@ -55,9 +56,12 @@
 #define BASE "files"
 #define LINKS "files.links"
 #define MARKER "files.set"
-/* Pattern period and I/O size for file data: one buffer, however big
- * --files max is, so memory stays flat. */
+/* I/O size for file data: one buffer, however big --files max is, so
+ * memory stays flat. */
 #define CHUNK (64 * 1024)
+/* File idx's data is the --data pattern's bytes at offset idx << FILE_SHIFT:
+ * every file differs, and a file's chunks repeat (dedupe) only its own. */
+#define FILE_SHIFT 40
 /* --sync: fsync a directory after at most this many consecutive creates
  * or deletes in it, and whenever the next one is in another directory. */
 #define SYNC_BATCH 16
@@ -99,11 +103,11 @@ struct files_run {
 	struct files_set set;
 	int basefd, linkfd; /* files/ and files.links/ (valid when have_*) */
 	bool have_base, have_link;
-	bool complete;	      /* run succeeded: the set is what `set` says */
-	uint64_t done;	      /* files created, stat'ed or deleted so far */
-	unsigned char *pat;   /* the seed's pattern (CHUNK bytes) */
-	unsigned char *first; /* pattern with the current file's stamp */
-	unsigned char *rbuf;  /* read-back buffer of the stat tests */
+	bool complete;		/* run succeeded: the set is what `set` says */
+	uint64_t done;		/* files created, stat'ed or deleted so far */
+	struct fsb_pattern pat; /* the files' data (--data, the set's seed) */
+	unsigned char *first;	/* a file's data, CHUNK bytes at a time */
+	unsigned char *rbuf;	/* read-back buffer of the stat tests */
 	/* --sync batching */
 	unsigned sync_dir;
 	unsigned sync_n;
@@ -408,7 +412,7 @@ static int sync_end(struct files_run *r)
 static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool sync,
 		      uint64_t *bytes, const char **what)
 {
-	uint64_t size = 0, stamp;
+	uint64_t size = 0;
 	char target[64 + PFX_LEN];
 	int fd, err = 0;
 
@@ -427,12 +431,11 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
 	size = fsb_names_bytes(r->set.seed, idx, r->set.min_bytes, r->set.max_bytes);
 	if (size) {
 		*what = "cannot write";
-		stamp = fsb_names_stamp(r->set.seed, idx);
-		for (int i = 0; i < 8; i++)
-			r->first[i] = (unsigned char)(stamp >> (8 * i));
 		for (uint64_t off = 0; off < size && !err; off += CHUNK) {
 			size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
-			err = fsb_write_full(fd, off ? r->pat : r->first, n);
+
+			fsb_pattern_bytes(&r->pat, r->first, idx << FILE_SHIFT, off, n);
+			err = fsb_write_full(fd, r->first, n);
 		}
 	}
 	if (!err && sync && fsync(fd) < 0) {
@@ -455,7 +458,7 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
 static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx, uint64_t *bytes,
 		    const char **what)
 {
-	uint64_t size, stamp;
+	uint64_t size;
 	struct stat st;
 	int fd, err = 0;
 
@@ -478,9 +481,6 @@ static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx
 	fd = fsb_io_openat(dfd, name, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	stamp = fsb_names_stamp(r->set.seed, idx);
-	for (int i = 0; i < 8; i++)
-		r->first[i] = (unsigned char)(stamp >> (8 * i));
 	for (uint64_t off = 0; off < size; off += CHUNK) {
 		size_t n = size - off < CHUNK ? (size_t)(size - off) : CHUNK;
 		ssize_t got = fsb_read_full(fd, r->rbuf, n);
@@ -489,7 +489,11 @@ static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx
 			err = (int)got;
 			break;
 		}
-		if ((size_t)got != n || memcmp(r->rbuf, off ? r->pat : r->first, n)) {
+		if ((size_t)got != n)
+			err = -EIO;
+		else
+			fsb_pattern_bytes(&r->pat, r->first, idx << FILE_SHIFT, off, n);
+		if (err || memcmp(r->rbuf, r->first, n)) {
 			*what = "data mismatch in";
 			err = -EIO;
 			break;
@@ -854,14 +858,13 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 	r->ctx = ctx;
 	job_names(ctx, r->pfx, r->marker);
 	set_want(ctx, t->kind, ctx->work, &r->set);
-	/* The pattern is made here, outside the clock. */
-	r->pat = malloc(CHUNK);
+	/* The pattern's pool is made here, outside the clock. */
 	r->first = malloc(CHUNK);
 	r->rbuf = t->op == OP_STAT ? malloc(CHUNK) : NULL;
-	if (!r->pat || !r->first || (t->op == OP_STAT && !r->rbuf))
+	if (!r->first || (t->op == OP_STAT && !r->rbuf) ||
+	    fsb_pattern_init(&r->pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx),
+			     FSB_PATTERN_STREAM_CHUNK))
 		return -ENOMEM;
-	fsb_names_pattern(r->set.seed, r->pat, CHUNK);
-	memcpy(r->first, r->pat, CHUNK);
 
 	if (t->op != OP_CREATE && !set_read(ctx->dir, r->marker, &have) &&
 	    set_same_kind(&have, &r->set) && have.count == r->set.count) {
@@ -959,10 +962,10 @@ static void files_teardown(struct fsb_ctx *ctx, void *priv)
 	if (r->have_link)
 		close(r->linkfd);
 	r->have_base = r->have_link = false;
-	free(r->pat);
+	fsb_pattern_release(&r->pat);
 	free(r->first);
 	free(r->rbuf);
-	r->pat = r->first = r->rbuf = NULL;
+	r->first = r->rbuf = NULL;
 	if (!r->t)
 		return; /* setup never started */
 	if (r->complete && r->t->op == OP_CREATE) {

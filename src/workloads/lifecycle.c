@@ -7,8 +7,9 @@
  *     device (fsbench keeps the device open, so the kernel would otherwise
  *     keep its buffer cache across umount), and with the image's host
  *     pages dropped when the loop device runs without direct I/O.
- *   - The copy's data is random (so no compression or dedup can shorten
- *     it), generated before any clock starts; writes are io_bytes calls,
+ *   - The copy's data is the --data pattern (random by default, so no
+ *     compression or dedup can shorten it; workloads/pattern.h), generated
+ *     before any clock starts; writes are io_bytes calls,
  *     then fsync, close and umount inside the clock, as `cp; umount` would.
  *   - The read verifies every byte against the data written; the memcmp
  *     (about 0.1 ms per MiB) is inside the clock, like the read it checks.
@@ -675,7 +676,7 @@ const struct fsb_workload_ops fsb_wl_lc_mkfs_umount = LC_PHASE(
 const struct fsb_workload_ops fsb_wl_lc_mount_umount = LC_PHASE(
 	"mount-umount", "mount and umount", mount_umount_setup, mount_umount_run);
 const struct fsb_workload_ops fsb_wl_lc_write = LC_PHASE(
-	"write", "mount, copy --copy-size of random data, fsync, umount", write_setup, write_run,
+	"write", "mount, copy --copy-size of --data, fsync, umount", write_setup, write_run,
 	.flags = FSB_WL_WRITES, .initial_work = copy_work);
 const struct fsb_workload_ops fsb_wl_lc_read = LC_PHASE(
 	"read", "mount, read the copy back and verify it, umount", read_setup, read_run,

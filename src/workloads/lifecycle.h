@@ -68,7 +68,7 @@ struct fsb_lifecycle {
 	uint64_t fill_seed;
 	enum fsb_lc_refill refill_mkfs;	 /* mkfs, mkfs-mount, mkfs-umount */
 	enum fsb_lc_refill refill_other; /* mount-umount, write, read */
-	const unsigned char *data;	 /* copy_bytes of random data, made before
+	const unsigned char *data;	 /* copy_bytes of --data, made before
 	                               * any clock starts */
 	uint64_t copy_bytes;		 /* --copy-size */
 	size_t io_bytes;		 /* size of each write/read call */

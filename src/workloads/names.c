@@ -6,8 +6,6 @@
 /* Salts keep the hash streams for names, sizes and data independent. */
 #define SALT_NAME 0x6e616d65ull /* "name" */
 #define SALT_SIZE 0x73697a65ull /* "size" */
-#define SALT_DATA 0x64617461ull /* "data" */
-#define SALT_PAT 0x70617474ull	/* "patt" */
 #define SALT_PERM 0x7065726dull /* "perm" */
 
 static const char alnum[] = "0123456789"
@@ -119,24 +117,6 @@ uint64_t fsb_names_bytes(uint64_t seed, uint64_t index, uint64_t min_bytes, uint
 		return hash3(seed, SALT_SIZE, index);
 	/* Modulo bias is below span / 2^64: irrelevant for file sizes. */
 	return min_bytes + hash3(seed, SALT_SIZE, index) % span;
-}
-
-void fsb_names_pattern(uint64_t seed, void *buf, size_t len)
-{
-	unsigned char *p = buf;
-
-	for (size_t off = 0; off < len; off += 8) {
-		uint64_t w = hash3(seed, SALT_PAT, off / 8);
-		size_t n = len - off < 8 ? len - off : 8;
-
-		for (size_t i = 0; i < n; i++)
-			p[off + i] = (unsigned char)(w >> (8 * i));
-	}
-}
-
-uint64_t fsb_names_stamp(uint64_t seed, uint64_t index)
-{
-	return hash3(seed, SALT_DATA, index);
 }
 
 void fsb_names_perm_init(struct fsb_names_perm *p, uint64_t n, uint64_t seed)

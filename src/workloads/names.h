@@ -66,18 +66,6 @@ size_t fsb_names_dir_make(unsigned dir, char *buf);
 uint64_t fsb_names_bytes(uint64_t seed, uint64_t index, uint64_t min_bytes, uint64_t max_bytes);
 
 /*
- * File contents: a file of the set is the pattern of its seed (repeating
- * every pattern length) with its first 8 bytes replaced by the stamp of its
- * index (little-endian; fewer bytes for a shorter file). Reading a file back
- * and comparing with this catches a wrong, truncated or foreign file.
- *
- * fsb_names_pattern fills buf (len a multiple of 8) from the seed;
- * fsb_names_stamp returns the 8-byte stamp of (seed, index).
- */
-void fsb_names_pattern(uint64_t seed, void *buf, size_t len);
-uint64_t fsb_names_stamp(uint64_t seed, uint64_t index);
-
-/*
  * A random order over [0, n) that is never stored: a keyed bijection
  * (4-round unbalanced Feistel network over the smallest power of two >= n,
  * with cycle walking back into [0, n)). fsb_names_perm_at(p, k) for

@@ -47,6 +47,7 @@
 struct random_priv {
 	const char *test;
 	struct fsb_engine eng;
+	struct fsb_pattern pat; /* the blocks' data (--data) */
 	int fd;
 	void *bufs;
 	size_t block;
@@ -150,7 +151,9 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 		fsb_err_errno(-err, "%s: cannot advise random access on '%s'", test, p->path);
 		return -err;
 	}
-	p->bufs = fsb_block_bufs_alloc(cfg, p->block, depth);
+	if ((err = fsb_block_pattern_init(&p->pat, ctx, test, p->block)))
+		return err;
+	p->bufs = fsb_block_bufs_alloc(p->block, depth);
 	if (!p->bufs) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
@@ -189,8 +192,8 @@ static int random_next(void *arg, struct fsb_io *io)
 	io->len = (uint32_t)p->block;
 	if (p->writing) {
 		io->op = FSB_IO_WRITE;
-		/* Stamping 40 bytes is the cost of a verifiable file. */
-		fsb_block_stamp(io->buf, p->block, io->off, p->gen);
+		/* Fresh data for every block, as the block write's. */
+		fsb_pattern_fill(&p->pat, io->buf, io->off, p->gen);
 	} else {
 		io->op = FSB_IO_READ;
 	}
@@ -208,7 +211,7 @@ static int random_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 					     io->off, io->res < 0 ? (int)io->res : 0,
 					     p->nblocks * p->block);
 	if (!p->writing && p->verify) {
-		err = fsb_block_verify(p->test, p->path, io->buf, p->block, io->off);
+		err = fsb_block_verify(&p->pat, p->test, p->path, io->buf, io->off);
 		if (err)
 			return err;
 	}
@@ -254,6 +257,7 @@ static void random_teardown(struct fsb_ctx *ctx, void *priv)
 	p->fd = -1;
 	free(p->bufs);
 	p->bufs = NULL;
+	fsb_pattern_release(&p->pat);
 	/* A write cut short (out of space on a copy-on-write filesystem, a
 	 * stop) may leave a torn block, which the next run would rightly
 	 * call corrupt: remove the file, and the next setup makes it whole. */

@@ -136,6 +136,7 @@ struct seeker {
 	const struct seekers_ctl *ctl;
 	struct seeker_slot *slot;
 	struct seek_buf *bufs;
+	struct fsb_pattern pat; /* the block file's data (--data) */
 	unsigned depth;
 	size_t chunk;
 	uint64_t rnd, left, nchunks, base;
@@ -224,13 +225,14 @@ static int seeker_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		return io->res < 0 ? (int)io->res : -EIO;
 	}
 	if (io->op == FSB_IO_READ) {
-		if (s->verify && (bad = fsb_block_check(io->buf, s->chunk, io->off))) {
+		if (s->verify && (bad = fsb_pattern_check(&s->pat, io->buf, io->off))) {
 			snprintf(s->slot->why, sizeof(s->slot->why), "%s", bad);
 			seeker_failed(s->slot, STEP_VERIFY, -EIO, io->off);
 			return -EIO;
 		}
 		if (b->writeback) {
-			fsb_block_stamp(io->buf, s->chunk, io->off, fsb_block_gen(io->buf) + 1);
+			fsb_pattern_stamp(&s->pat, io->buf, io->off,
+					  fsb_pattern_gen(&s->pat, io->buf) + 1);
 			b->start_ns = io->complete_ns - lat_ns;
 			b->write = true;
 			return 0;
@@ -271,13 +273,14 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 	struct fsb_err_scope scope;
 	struct fsb_error e = { 0 };
 	char path[4096], c;
-	void *bufs = fsb_block_bufs_alloc(cfg, cfg->chunk_bytes, depth);
+	void *bufs = fsb_block_bufs_alloc(cfg->chunk_bytes, depth);
 	ssize_t n;
 	int fd, err = 0, flags = O_RDWR | O_CLOEXEC;
 
 	fsb_hist_init(&slot->hist);
 	s.bufs = calloc(depth, sizeof(*s.bufs));
-	if (!bufs || !s.bufs)
+	if (!bufs || !s.bufs ||
+	    fsb_pattern_init(&s.pat, &cfg->data, fsb_ctx_data_seed(ctx), s.chunk))
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
@@ -310,6 +313,7 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 	close(fd);
 	free(bufs);
 	free(s.bufs);
+	fsb_pattern_release(&s.pat);
 	return err ? 1 : 0;
 }
 

@@ -64,6 +64,7 @@ struct fsb_config {
 	uint64_t min_time_ns; /* shortest acceptable run (--min-time) */
 	enum fsb_cache_mode cache;
 	uint64_t seed;
+	struct fsb_data data; /* --data: what the written bytes are (workloads/pattern.h) */
 	const char *label;
 	/* throughput suite */
 	uint64_t size_bytes;	  /* --size: the block test file set */
@@ -202,6 +203,19 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 	if (fsb_stop_requested())
 		return -EINTR;
 	return fsb_sink_halted(out) ? FSB_SINK_STOP : 0;
+}
+
+/*
+ * The seed of the data this job writes (workloads/pattern.h): the run's
+ * seed for job 0, another for each other job with files of its own, so
+ * the jobs' files are not copies of one another (which a deduplicating
+ * layer would store once); the run's for a file the jobs share, whose
+ * every range job 0 may prepare.
+ */
+static inline uint64_t fsb_ctx_data_seed(const struct fsb_ctx *ctx)
+{
+	return ctx->shared ? ctx->cfg->seed
+			   : ctx->cfg->seed + (uint64_t)ctx->job * 0x9e3779b97f4a7c15ull;
 }
 
 /* Requirements a workload declares (checked by the runner up front). */

@@ -285,6 +285,16 @@ struct job {
 	int verify_err;
 };
 
+/* The data of the tests' blocks: random, seed 7, made once. */
+static const struct fsb_pattern *tpat(void)
+{
+	static struct fsb_pattern pat;
+
+	if (!pat.pool)
+		assert_int_equal(fsb_pattern_init(&pat, NULL, 7, BS), 0);
+	return &pat;
+}
+
 static void job_init(struct job *j, uint64_t n, bool write, uint64_t gen)
 {
 	memset(j, 0, sizeof(*j));
@@ -293,7 +303,7 @@ static void job_init(struct job *j, uint64_t n, bool write, uint64_t gen)
 	j->write = write;
 	j->gen = gen;
 	fsb_names_perm_init(&j->perm, n, 1234 + gen);
-	j->expect = fsb_block_bufs_alloc(&j->cfg, BS, 1);
+	j->expect = fsb_block_bufs_alloc(BS, 1);
 	assert_non_null(j->expect);
 	j->seen = calloc(n + 2, sizeof(*j->seen));
 	assert_non_null(j->seen);
@@ -317,7 +327,7 @@ static int job_next(void *arg, struct fsb_io *io)
 	io->len = BS;
 	io->op = j->write ? FSB_IO_WRITE : FSB_IO_READ;
 	if (j->write)
-		fsb_block_stamp(io->buf, BS, io->off, j->gen);
+		fsb_pattern_fill(tpat(), io->buf, io->off, j->gen);
 	else
 		memset(io->buf, 0xa5, BS); /* no stale block can pass */
 	return 1;
@@ -341,7 +351,7 @@ static int job_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	if (io->res < 0)
 		return (int)io->res;
 	if (!j->write && io->res == BS) {
-		fsb_block_stamp(j->expect, BS, io->off, j->gen);
+		fsb_pattern_fill(tpat(), j->expect, io->off, j->gen);
 		if (memcmp(io->buf, j->expect, BS)) {
 			j->verify_err++;
 			return -EIO;
@@ -356,8 +366,7 @@ static int job_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 static void *engine_up(struct fsb_engine *e, const struct fsb_engine_ops *ops, int fd,
 		       unsigned depth)
 {
-	struct fsb_config cfg = { .seed = 7 };
-	void *bufs = fsb_block_bufs_alloc(&cfg, BS, depth);
+	void *bufs = fsb_block_bufs_alloc(BS, depth);
 
 	assert_non_null(bufs);
 	assert_int_equal(fsb_engine_init(e, ops, fd, depth, bufs, BS, depth), 0);
@@ -518,7 +527,7 @@ static int eof_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	(void)lat_ns;
 	res_at[io->off / BS] = io->res;
 	if (io->res == BS)
-		return fsb_block_verify("test", "eof", io->buf, BS, io->off);
+		return fsb_block_verify(tpat(), "test", "eof", io->buf, io->off);
 	return 0;
 }
 
@@ -529,8 +538,7 @@ static void short_read_at_eof(void **state)
 {
 	static const char *const names[] = { "psync", "io_uring" };
 	char *dir = make_dir("/dev/shm"), path[300];
-	struct fsb_config cfg = { .seed = 7 };
-	void *blk = fsb_block_bufs_alloc(&cfg, BS, 1);
+	void *blk = fsb_block_bufs_alloc(BS, 1);
 	int fd;
 	(void)state;
 
@@ -538,7 +546,7 @@ static void short_read_at_eof(void **state)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
 	for (uint64_t b = 0; b < 11; b++) {
-		fsb_block_stamp(blk, BS, b * BS, 0);
+		fsb_pattern_fill(tpat(), blk, b * BS, 0);
 		assert_int_equal(pwrite(fd, blk, BS, (off_t)(b * BS)), BS);
 	}
 	assert_int_equal(ftruncate(fd, 10 * BS + BS / 2), 0);
@@ -749,10 +757,10 @@ static int rw_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	if (io->res != BS || io->off != w->off[b])
 		w->bad++;
 	if (io->op == FSB_IO_READ) {
-		if (w->state[b] != 1 || fsb_block_check(io->buf, BS, io->off) ||
-		    fsb_block_gen(io->buf) != 1)
+		if (w->state[b] != 1 || fsb_pattern_check(tpat(), io->buf, io->off) ||
+		    fsb_pattern_gen(tpat(), io->buf) != 1)
 			w->bad++;
-		fsb_block_stamp(io->buf, BS, io->off, 2);
+		fsb_pattern_stamp(tpat(), io->buf, io->off, 2);
 		w->state[b] = 2;
 		w->reads++;
 		w->seen_r[io->off / BS]++;
