@@ -184,18 +184,23 @@ grep -q '^  - block write ran shorter than --min-time: the free space ran out (s
 	{ nok "text view: the short-space caveat, one line with its evidence"; diag "$T/short.txt"; }
 
 # ---------------- a competing writer: noisy, and the device saw its bytes ----------------
-# On for a second, off for a second, over the runs: some runs share the
-# device, some do not. Its bytes (the same 32 MiB, rewritten with O_DIRECT,
-# so the filesystem never fills) reach the same device as the test's.
+# Half a second on, half a second off, over the runs: some runs share the
+# machine, some do not. On: a writer of the same device (the same 32 MiB,
+# rewritten with O_DIRECT, so the filesystem never fills) and two CPU
+# hogs (the test's writes go to the page cache first: on a host-cached VM
+# the CPU is what they compete for), each ended by timeout(1); killed,
+# the loop ends them at once (timeout passes the TERM on), so nothing holds
+# the filesystem when it is unmounted.
 (
+	trap 'kill $(jobs -p) 2>/dev/null; wait; exit 0' TERM
 	end=$((SECONDS + 90))
 	while [ $SECONDS -lt $end ]; do
-		on=$((SECONDS + 1))
-		while [ $SECONDS -lt $on ]; do
-			dd if=/dev/zero of="$EXT_MNT/competitor" bs=1M count=32 oflag=direct \
-				conv=notrunc status=none 2>/dev/null
-		done
-		sleep 1
+		timeout 0.5 sh -c 'while :; do :; done' &
+		timeout 0.5 sh -c 'while :; do :; done' &
+		timeout 0.5 sh -c 'while :; do dd if=/dev/zero of="$1" bs=1M count=32 \
+			oflag=direct conv=notrunc status=none; done' sh "$EXT_MNT/competitor" 2>/dev/null
+		wait
+		sleep 0.5
 	done
 ) &
 COMP=$!
