@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 /* A calibration that has not converged after this many attempts keeps the
- * last one: growth is at least 2x per attempt, so this is a 2^12 range. */
+ * last one: each attempt predicts the work from the last one's rate (up to
+ * 16x), so only a workload whose time does not follow its work gets here. */
 #define MAX_ATTEMPTS 12
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/group.h"
@@ -124,6 +125,134 @@ static void grows_until_min_time(void **state)
 	 * may be loaded, so only a loose lower bound) */
 	assert_true(t->cpu_pct > 5 && t->cpu_pct < 110);
 	assert_false(t->has_device);
+	fsb_result_release(&res);
+}
+
+/*
+ * A workload of known rate: 1 unit of work = 1 us asleep (one nanosleep;
+ * a loaded machine only makes it longer, never shorter), so a run of W
+ * units lasts at least W us. The first work is sleep_first.
+ */
+static uint64_t sleep_first;
+
+static uint64_t sleep_start(const struct fsb_ctx *ctx)
+{
+	(void)ctx;
+	return sleep_first;
+}
+
+static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ctx->work / 1000000),
+			       .tv_nsec = (long)(ctx->work % 1000000) * 1000 };
+	(void)priv;
+	if (runs < 64)
+		works[runs] = ctx->work;
+	runs++;
+	while (nanosleep(&ts, &ts) < 0)
+		;
+	out->ops += ctx->work;
+	return 0;
+}
+
+static const struct fsb_workload_ops sleeper = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "known rate",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = sleep_run,
+	.teardown = fake_teardown,
+};
+
+static const struct fsb_workload_ops sleeper_warm = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "known rate, warm-up",
+	.flags = FSB_WL_WARMUP,
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = sleep_run,
+	.teardown = fake_teardown,
+};
+
+static const struct fsb_test_result *measure_sleeper(const struct fsb_workload_ops *ops,
+						     uint64_t first, struct fsb_result *res)
+{
+	static struct fsb_config cfg = { .repeat = 3,
+					 .min_time_ns = 50000000,
+					 .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+
+	reset();
+	sleep_first = first;
+	assert_int_equal(fsb_result_init(res, "run"), 0);
+	assert_int_equal(fsb_runner_measure(&rn, ops, res), 0);
+	return fsb_result_find(res, "sleeper");
+}
+
+/* A first attempt a little short (45 ms of 50): the work is predicted from
+ * its rate (1.2 x 50 ms at most, 60000 units), not doubled (90000); that
+ * work is long enough, so one attempt was thrown away and three kept. */
+static void work_predicted_from_the_rate(void **state)
+{
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	t = measure_sleeper(&sleeper, 45000, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 45000);
+	assert_true(t->work > 45000 && t->work <= 60000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(works[i], t->work);
+	fsb_result_release(&res);
+
+	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
+	 * next ones are predicted from their rate, never past 1.2 x 50 ms. */
+	t = measure_sleeper(&sleeper, 10, &res);
+	assert_non_null(t);
+	assert_true(works[1] > 10 && works[1] <= 160);
+	assert_true(t->work <= 60000);
+	assert_true(runs >= 5);
+	fsb_result_release(&res);
+}
+
+/* A first attempt that already meets --min-time is the first measured run
+ * (no calibration thrown away), unless the test asks for a warm-up. */
+static void long_enough_attempt_is_kept(void **state)
+{
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	t = measure_sleeper(&sleeper, 60000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 3);
+	assert_int_equal(t->nruns, 3);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(setups, 3);
+	fsb_result_release(&res);
+
+	t = measure_sleeper(&sleeper_warm, 60000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	assert_int_equal(t->work, 60000);
+	fsb_result_release(&res);
+
+	/* The warm-up is the first attempt, also when it was short: the grown
+	 * attempt after it is kept. */
+	t = measure_sleeper(&sleeper_warm, 45000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
 	fsb_result_release(&res);
 }
 
@@ -740,6 +869,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(needs_checked_up_front),
 		cmocka_unit_test(grows_until_min_time),
+		cmocka_unit_test(work_predicted_from_the_rate),
+		cmocka_unit_test(long_enough_attempt_is_kept),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
 		cmocka_unit_test(growth_capped_to_half_the_space),
 		cmocka_unit_test(growth_rechecks_the_space),
