@@ -114,6 +114,26 @@ static void significance_rule(void **state)
 	fig_free(&e);
 }
 
+/* --repeat auto: whether the 95% intervals of the means overlap. */
+static void interval_overlap_rule(void **state)
+{
+	struct fsb_test_result a = { .has_ci = true, .ci95_low = 100, .ci95_high = 110 };
+	struct fsb_test_result b = { .has_ci = true, .ci95_low = 108, .ci95_high = 120 };
+	struct fsb_test_result c = { .has_ci = true, .ci95_low = 111, .ci95_high = 120 };
+	struct fsb_test_result none = { .median = 105 };
+	(void)state;
+
+	assert_int_equal(fsb_compare_ci_overlap(&a, &b), 1);
+	assert_int_equal(fsb_compare_ci_overlap(&b, &a), 1);
+	assert_int_equal(fsb_compare_ci_overlap(&a, &c), 0);
+	assert_int_equal(fsb_compare_ci_overlap(&c, &a), 0);
+	c.ci95_low = 110; /* touching intervals overlap */
+	assert_int_equal(fsb_compare_ci_overlap(&a, &c), 1);
+	/* a figure without an interval (a fixed --repeat, an import): no answer */
+	assert_int_equal(fsb_compare_ci_overlap(&a, &none), -1);
+	assert_int_equal(fsb_compare_ci_overlap(NULL, &a), -1);
+}
+
 static void ratio_and_direction(void **state)
 {
 	double r1[] = { 100, 100, 100 }, r2[] = { 200, 210, 190 }, t1[] = { 2.0, 2.1, 1.9 },
@@ -618,6 +638,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(significance_rule),
+		cmocka_unit_test(interval_overlap_rule),
 		cmocka_unit_test(ratio_and_direction),
 		cmocka_unit_test(values_scale_like_the_text_view),
 		cmocka_unit_test(table_rows_and_columns),

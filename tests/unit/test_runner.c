@@ -134,6 +134,8 @@ static void grows_until_min_time(void **state)
  * units lasts at least W us. The first work is sleep_first.
  */
 static uint64_t sleep_first;
+/* Every other run sleeps this much longer (percent): a noisy figure. */
+static unsigned sleep_noise_pct;
 
 static uint64_t sleep_start(const struct fsb_ctx *ctx)
 {
@@ -143,8 +145,9 @@ static uint64_t sleep_start(const struct fsb_ctx *ctx)
 
 static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ctx->work / 1000000),
-			       .tv_nsec = (long)(ctx->work % 1000000) * 1000 };
+	uint64_t us = ctx->work + (runs % 2 ? ctx->work * sleep_noise_pct / 100 : 0);
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
+			       .tv_nsec = (long)(us % 1000000) * 1000 };
 	(void)priv;
 	if (runs < 64)
 		works[runs] = ctx->work;
@@ -180,19 +183,84 @@ static const struct fsb_workload_ops sleeper_warm = {
 	.teardown = fake_teardown,
 };
 
-static const struct fsb_test_result *measure_sleeper(const struct fsb_workload_ops *ops,
-						     uint64_t first, struct fsb_result *res)
+static const struct fsb_test_result *measure_sleeper_cfg(const struct fsb_workload_ops *ops,
+							 uint64_t first, struct fsb_config *cfg,
+							 struct fsb_result *res)
 {
-	static struct fsb_config cfg = { .repeat = 3,
-					 .min_time_ns = 50000000,
-					 .chunk_bytes = 8192 };
-	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_runner rn = { .cfg = cfg, .dir = "/tmp" };
 
 	reset();
 	sleep_first = first;
 	assert_int_equal(fsb_result_init(res, "run"), 0);
 	assert_int_equal(fsb_runner_measure(&rn, ops, res), 0);
 	return fsb_result_find(res, "sleeper");
+}
+
+static const struct fsb_test_result *measure_sleeper(const struct fsb_workload_ops *ops,
+						     uint64_t first, struct fsb_result *res)
+{
+	static struct fsb_config cfg = { .repeat = 3,
+					 .min_time_ns = 50000000,
+					 .chunk_bytes = 8192 };
+
+	sleep_noise_pct = 0;
+	return measure_sleeper_cfg(ops, first, &cfg, res);
+}
+
+/*
+ * --repeat auto: 3 runs when their mean is known to +-5% at once; a
+ * figure whose runs alternate 60 and 90 ms never gets there, and stops at
+ * 10 runs, or at the time budget first when that is short. The interval
+ * and the reason are in the result.
+ */
+static void repeat_auto_stops(void **state)
+{
+	struct fsb_config cfg = { .repeat = 3,
+				  .repeat_auto = true,
+				  .min_time_ns = 50000000,
+				  .repeat_budget_ns = 100000000000ull,
+				  .chunk_bytes = 8192 };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	double mean;
+	(void)state;
+
+	/* 400 ms asleep: a loaded machine's jitter is well under 2% of it
+	 * (with 3 runs, t = 4.303: +-5% needs a CV under about 2%). */
+	sleep_noise_pct = 0;
+	t = measure_sleeper_cfg(&sleeper, 400000, &cfg, &res);
+	assert_non_null(t);
+	assert_true(t->nruns >= 3 && t->nruns <= 5);
+	assert_int_equal(runs, t->nruns);
+	assert_string_equal(t->repeat_stop, "converged");
+	assert_true(t->has_ci);
+	mean = (t->ci95_low + t->ci95_high) / 2;
+	assert_true(t->ci95_low <= t->median && t->median <= t->ci95_high);
+	assert_true(t->ci95_high - t->ci95_low <= 0.1 * mean);
+	fsb_result_release(&res);
+
+	sleep_noise_pct = 50;
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 10);
+	assert_string_equal(t->repeat_stop, "max-runs");
+	assert_true(t->has_ci);
+	assert_true(t->ci95_high - t->ci95_low > 0.1 * (t->ci95_low + t->ci95_high) / 2);
+	fsb_result_release(&res);
+
+	cfg.repeat_budget_ns = 250000000; /* 0.25 s: spent after 3 or 4 runs */
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
+	assert_non_null(t);
+	assert_true(t->nruns >= 3 && t->nruns <= 4);
+	assert_string_equal(t->repeat_stop, "time-budget");
+	fsb_result_release(&res);
+	sleep_noise_pct = 0;
+
+	/* A fixed --repeat records neither. */
+	t = measure_sleeper(&sleeper, 60000, &res);
+	assert_false(t->has_ci);
+	assert_null(t->repeat_stop);
+	fsb_result_release(&res);
 }
 
 /* A first attempt a little short (45 ms of 50): the work is predicted from
@@ -871,6 +939,7 @@ int main(void)
 		cmocka_unit_test(grows_until_min_time),
 		cmocka_unit_test(work_predicted_from_the_rate),
 		cmocka_unit_test(long_enough_attempt_is_kept),
+		cmocka_unit_test(repeat_auto_stops),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
 		cmocka_unit_test(growth_capped_to_half_the_space),
 		cmocka_unit_test(growth_rechecks_the_space),
