@@ -225,13 +225,15 @@ static void repeat_auto_stops(void **state)
 	double mean;
 	(void)state;
 
-	/* 400 ms asleep: a loaded machine's jitter is well under 2% of it
+	/* 400 ms asleep: a quiet machine's jitter is well under 2% of it
 	 * (with 3 runs, t = 4.303: +-5% needs a CV under about 2%). */
 	sleep_noise_pct = 0;
 	t = measure_sleeper_cfg(&sleeper, 400000, &cfg, &res);
 	assert_non_null(t);
-	assert_true(t->nruns >= 3 && t->nruns <= 5);
+	assert_true(t->nruns >= 3);
 	assert_int_equal(runs, t->nruns);
+	/* (a machine too loaded for even that takes more runs, not a wider
+	 * interval) */
 	assert_string_equal(t->repeat_stop, "converged");
 	assert_true(t->has_ci);
 	mean = (t->ci95_low + t->ci95_high) / 2;
