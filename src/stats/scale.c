@@ -13,8 +13,8 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uin
 	/*
 	 * The rate this attempt measured predicts the work that lasts
 	 * FSB_SCALE_TARGET x min_ns: the margin keeps the next runs of that
-	 * work above --min-time when they are a little faster than this one
-	 * (a short kept run starts the measuring over). Doubling instead
+	 * work above --min-time when they are faster than this one (a short
+	 * kept run starts the measuring over). Doubling instead
 	 * overshot: a run of 0.45 s for a 0.5 s minimum became runs of 0.9 s.
 	 */
 	factor = elapsed_ns ? FSB_SCALE_TARGET * (double)min_ns / (double)elapsed_ns

@@ -266,7 +266,7 @@ static void repeat_auto_stops(void **state)
 }
 
 /* A first attempt a little short (45 ms of 50): the work is predicted from
- * its rate (1.2 x 50 ms at most, 60000 units), not doubled (90000); that
+ * its rate (1.4 x 50 ms at most, 70000 units), not doubled (90000); that
  * work is long enough, so one attempt was thrown away and three kept. */
 static void work_predicted_from_the_rate(void **state)
 {
@@ -277,7 +277,7 @@ static void work_predicted_from_the_rate(void **state)
 	t = measure_sleeper(&sleeper, 45000, &res);
 	assert_non_null(t);
 	assert_int_equal(works[0], 45000);
-	assert_true(t->work > 45000 && t->work <= 60000);
+	assert_true(t->work > 45000 && t->work <= 70000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	for (unsigned i = 1; i < 4; i++)
@@ -285,11 +285,11 @@ static void work_predicted_from_the_rate(void **state)
 	fsb_result_release(&res);
 
 	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
-	 * next ones are predicted from their rate, never past 1.2 x 50 ms. */
+	 * next ones are predicted from their rate, never past 1.4 x 50 ms. */
 	t = measure_sleeper(&sleeper, 10, &res);
 	assert_non_null(t);
 	assert_true(works[1] > 10 && works[1] <= 160);
-	assert_true(t->work <= 60000);
+	assert_true(t->work <= 70000);
 	assert_true(runs >= 5);
 	fsb_result_release(&res);
 }
@@ -727,7 +727,9 @@ static int run_jobs(unsigned n, const struct fsb_config *cfg, struct fsb_result 
 
 static void jobs_aggregate_and_per_job(void **state)
 {
-	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 20000000, .chunk_bytes = 8192 };
+	/* Runs of 100 ms and more: on a loaded machine the jobs' starts are
+	 * milliseconds apart, which in a 20 ms run blurs their rates. */
+	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 100000000, .chunk_bytes = 8192 };
 	struct fsb_result res;
 	const struct fsb_test_result *t;
 	struct jobs_arg a;

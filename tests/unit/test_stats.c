@@ -154,16 +154,16 @@ static void scale_decisions(void **state)
 	(void)state;
 	/* long enough: unchanged */
 	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, 1, 0 - 1ull), 1000);
-	/* 10x too short: the rate predicts 12x (1.2 x --min-time), rounded up
+	/* 10x too short: the rate predicts 14x (1.4 x --min-time), rounded up
 	 * to the granule */
-	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 12288);
-	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, 1024, 0 - 1ull), 12288);
-	/* slightly short: predicted, not doubled (0.45 s -> 1.2 x 0.5 s) */
-	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 1333);
-	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, 1024, 0 - 1ull), 450560);
+	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, 1024, 0 - 1ull), 14336);
+	/* slightly short: predicted, not doubled (0.45 s -> 1.4 x 0.5 s) */
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 1555);
+	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, 1024, 0 - 1ull), 525312);
 	/* a hair short: still at least one granule more, never the same work */
 	assert_int_equal(fsb_scale_next(1000, min - 1, min, 1000, 0 - 1ull), 2000);
-	assert_int_equal(fsb_scale_next(100000, min - 1, min, 1, 0 - 1ull), 120000);
+	assert_int_equal(fsb_scale_next(100000, min - 1, min, 1, 0 - 1ull), 140000);
 	assert_int_equal(fsb_scale_next(1, min - 1, min, 1, 0 - 1ull), 2);
 	/* a freak-fast attempt (1000x too short): at most 16x in one step */
 	assert_int_equal(fsb_scale_next(100, min / 1000, min, 1, 0 - 1ull), 1600);
