@@ -5,6 +5,7 @@
 #include "cli/run.h"
 #include "cli/commands.h"
 #include "core/registry.h"
+#include "core/runner.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/filespec.h"
@@ -35,7 +36,8 @@ static const char usage_text[] =
 	"      --links hard|soft  make links instead of files\n"
 	"      --sync             fsync each file and directory (mail-server style)\n"
 	"  -t, --tests LIST       tests to run (default: throughput,files)\n"
-	"  -r, --repeat N         measured runs per figure (default 3)\n"
+	"  -r, --repeat N|auto    measured runs per figure (default 3); auto: 3 to 10,\n"
+	"                         until the mean's 95%% interval is within +-5%%\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
 	"      --data PATTERN     the written data: random (default), zero,\n"
@@ -199,10 +201,16 @@ static int run_option(void *ctx, int c, const char *arg)
 		p->tests = arg;
 		return 0;
 	case 'r':
+		p->repeat_set = true;
+		/* auto: as many runs as the mean needs (core/runner.h). */
+		cfg->repeat_auto = arg && !strcmp(arg, "auto");
+		if (cfg->repeat_auto) {
+			cfg->repeat = FSB_RUNNER_AUTO_MIN_RUNS;
+			return 0;
+		}
 		if (fsb_opt_count("--repeat", arg, 1, 1000, &v))
 			return FSB_EXIT_USAGE;
 		cfg->repeat = (unsigned)v;
-		p->repeat_set = true;
 		return 0;
 	case OPT_MIN_TIME:
 		return fsb_opt_seconds("--min-time", arg, &cfg->min_time_ns);

@@ -205,7 +205,10 @@ static int fill_result(const struct fsb_run_plan *p, const struct fsb_config *c,
 	err |= fsb_result_param_u64(r, "file_dirs", c->file_dirs);
 	err |= fsb_result_param_str(r, "links", links[c->links]);
 	err |= fsb_result_param_bool(r, "sync", c->sync);
-	err |= fsb_result_param_u64(r, "repeat", c->repeat);
+	if (c->repeat_auto)
+		err |= fsb_result_param_str(r, "repeat", "auto");
+	else
+		err |= fsb_result_param_u64(r, "repeat", c->repeat);
 	err |= fsb_result_param_double(r, "min_time_s", (double)c->min_time_ns / 1e9);
 	err |= fsb_result_param_str(r, "cache", fsb_cache_mode_name(c->cache));
 	err |= fsb_result_param_u64(r, "seed", c->seed);

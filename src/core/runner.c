@@ -5,6 +5,7 @@
 #include "device/inflight.h"
 #include "stats/aggregate.h"
 #include "stats/scale.h"
+#include "stats/summary.h"
 #include "util/error.h"
 #include "util/scratch.h"
 #include "util/size.h"
@@ -20,7 +21,8 @@
 #include <unistd.h>
 
 /* A calibration that has not converged after this many attempts keeps the
- * last one: growth is at least 2x per attempt, so this is a 2^12 range. */
+ * last one: each attempt predicts the work from the last one's rate (up to
+ * 16x), so only a workload whose time does not follow its work gets here. */
 #define MAX_ATTEMPTS 12
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs
@@ -307,7 +309,7 @@ static bool out_of_space(int err)
 /* Member 0: the figure of the kept runs, appended to res. */
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
 		  const struct job_rec *recs, const struct fsb_hist *all, uint64_t work,
-		  bool space_short, struct fsb_result *res)
+		  bool space_short, const char *repeat_stop, struct fsb_result *res)
 {
 	const struct fsb_workload_ops *ops = m->ops;
 	unsigned njobs = m->g->size;
@@ -374,6 +376,12 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 		goto out;
 	if (stopped && fsb_strset(&t->stopped_by, stopped))
 		goto out;
+	/* --repeat auto: the interval the runs stopped at, and why. */
+	if (repeat_stop) {
+		if (fsb_strset(&t->repeat_stop, repeat_stop))
+			goto out;
+		t->has_ci = !fsb_summary_ci95(values, repeat, &t->ci95_low, &t->ci95_high);
+	}
 	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
 	t->elapsed_s = wall_sum / 1e9 / repeat;
 	if (all->count) {
@@ -410,12 +418,44 @@ out:
 	return err;
 }
 
+/* Why --repeat auto stops after n runs (NULL: one more run). */
+static const char *auto_stop(const struct fsb_workload_ops *ops, const struct one_run *runs,
+			     unsigned n, uint64_t spent_ns, uint64_t budget_ns)
+{
+	double v[FSB_RUNNER_AUTO_MAX_RUNS], lo, hi, mean;
+
+	if (n < FSB_RUNNER_AUTO_MIN_RUNS)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = figure(ops, &runs[i]);
+	if (!fsb_summary_ci95(v, n, &lo, &hi)) {
+		mean = (lo + hi) / 2;
+		if (mean > 0 && (hi - lo) / 2 <= FSB_RUNNER_AUTO_REL * mean)
+			return "converged";
+	}
+	if (n >= FSB_RUNNER_AUTO_MAX_RUNS)
+		return "max-runs";
+	if (spent_ns >= budget_ns)
+		return "time-budget";
+	return NULL;
+}
+
+static const char *const auto_stops[] = { NULL, "converged", "max-runs", "time-budget" };
+
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res)
 {
 	static const enum fsb_group_op min2[2] = { FSB_GROUP_MIN, FSB_GROUP_MIN };
+	static const enum fsb_group_op max1[1] = { FSB_GROUP_MAX };
 	const struct fsb_config *cfg = rn->cfg;
-	unsigned repeat = cfg->repeat ? cfg->repeat : 1;
+	/* --repeat auto: room for the most runs; auto_stop says when. */
+	bool autorep = cfg->repeat_auto;
+	unsigned repeat = autorep ? FSB_RUNNER_AUTO_MAX_RUNS : cfg->repeat ? cfg->repeat : 1;
+	uint64_t budget = cfg->repeat_budget_ns ? cfg->repeat_budget_ns
+						: FSB_RUNNER_AUTO_BUDGET * cfg->min_time_ns;
+	uint64_t series_ns = 0;
+	const char *why = NULL;
+	unsigned i = 0, attempts = 0;
 	struct measure m = { .rn = rn, .g = rn->group, .ops = ops };
 	struct fsb_group single;
 	struct fsb_ctx ctx = { .cfg = cfg, .ext = rn->ext, .cow = rn->cow };
@@ -486,9 +526,12 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	if (hard < cap)
 		cap = hard;
 
-	for (unsigned i = 0, attempts = 0; i < repeat;) {
+	while (i < repeat) {
 		bool grown = ctx.work > start;
 
+		/* The measured series starts (over) here: its time budget too. */
+		if (!i)
+			series_ns = fsb_clock_ns();
 		ps.run = i + 1;
 		ctx.run_index = i;
 		fsb_hist_init(hist);
@@ -547,7 +590,22 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		}
 		fsb_hist_merge(all, hist);
 		i++;
+		if (autorep && i >= FSB_RUNNER_AUTO_MIN_RUNS) {
+			/* Every member stops after the same run: the clocks differ. */
+			const char *w = auto_stop(ops, runs, i, fsb_clock_ns() - series_ns, budget);
+			uint64_t code = 0;
+
+			for (uint64_t k = 1; w && k < 4; k++)
+				if (!strcmp(w, auto_stops[k]))
+					code = k;
+			fsb_group_reduce(m.g, 0, &code, max1, 1);
+			if (code) {
+				why = auto_stops[code];
+				break;
+			}
+		}
 	}
+	repeat = i;
 	/*
 	 * Short runs because of space: a grown attempt ran out of it, or the
 	 * work stopped at the space cap (not at the workload's own limit, nor
@@ -575,7 +633,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			 ops->name, (double)runs[0].wall_ns / 1e9,
 			 space_short ? "the free space allows" : "possible", work);
 	}
-	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, res);
+	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, why, res);
 out:
 	if (root)
 		fsb_prog_test_end(rn->prog, err, fsb_clock_ns());

@@ -11,6 +11,18 @@
 #include "report/result.h"
 #include "workloads/workload.h"
 
+/*
+ * --repeat auto: at least FSB_RUNNER_AUTO_MIN_RUNS measured runs, more
+ * while the 95% confidence interval of their mean (Student's t) is wider
+ * than +-FSB_RUNNER_AUTO_REL of it, up to FSB_RUNNER_AUTO_MAX_RUNS runs
+ * and FSB_RUNNER_AUTO_BUDGET x --min-time of wall time per test (setups
+ * included, from the first measured run's).
+ */
+#define FSB_RUNNER_AUTO_MIN_RUNS 3
+#define FSB_RUNNER_AUTO_MAX_RUNS 10
+#define FSB_RUNNER_AUTO_BUDGET 10
+#define FSB_RUNNER_AUTO_REL 0.05
+
 struct fsb_runner {
 	const struct fsb_config *cfg;
 	const char *dir; /* scratch directory (what the jobs share) */

@@ -38,11 +38,17 @@ int fsb_cache_open_flags(enum fsb_cache_mode m, enum fsb_cache_io io);
 
 /*
  * Untimed, right before a read-type test: make what it reads cold as mode
- * m says (table above). fd is the file it reads (-1 for FSB_CACHE_IO_META:
- * there is no one file). Returns 0 or -errno (not described: the test
- * names itself in the message).
+ * m says (table above). fd is the file it reads (for FSB_CACHE_IO_META,
+ * where there is no one file, a directory on the filesystem, or -1).
+ * Nothing is done on a filesystem in memory (fsb_cache_ram_fs of fd's):
+ * its cache cannot be dropped. Returns 0 or -errno (not described: the
+ * test names itself in the message).
  */
 int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io);
+
+/* Whether a filesystem of this statfs f_type lives in the page cache
+ * (tmpfs, ramfs): there is nothing below it to read from. Pure. */
+bool fsb_cache_ram_fs(unsigned long f_type);
 
 /*
  * Several processes on one host (MPI ranks): from now on

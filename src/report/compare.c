@@ -47,6 +47,13 @@ bool fsb_compare_significant(const struct fsb_test_result *a, const struct fsb_t
 	return ahi < blo || bhi < alo;
 }
 
+int fsb_compare_ci_overlap(const struct fsb_test_result *a, const struct fsb_test_result *b)
+{
+	if (!a || !b || !a->has_ci || !b->has_ci)
+		return -1;
+	return !(a->ci95_high < b->ci95_low || b->ci95_high < a->ci95_low);
+}
+
 bool fsb_compare_lower_is_better(const char *unit)
 {
 	return unit && !strcmp(unit, "s");

@@ -29,6 +29,14 @@
  */
 bool fsb_compare_significant(const struct fsb_test_result *a, const struct fsb_test_result *b);
 
+/*
+ * Whether the 95% confidence intervals of a's and b's means (--repeat
+ * auto) overlap: 1 when they do (the difference of the means is not
+ * shown at that confidence), 0 when they do not, -1 when either figure
+ * has no interval.
+ */
+int fsb_compare_ci_overlap(const struct fsb_test_result *a, const struct fsb_test_result *b);
+
 /* True for units where a smaller figure is better: "s" (lifecycle phases). */
 bool fsb_compare_lower_is_better(const char *unit);
 

@@ -159,6 +159,57 @@ static void print_caveats(FILE *out, const struct fsb_compare_set *set)
 	}
 }
 
+/* "[1.20 – 1.31] GiB/s": a figure's 95% interval of the mean. */
+static void ci_text(const struct fsb_test_result *t, char *buf, size_t len)
+{
+	struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, t->ci95_high);
+	char lo[64], hi[96];
+
+	fsb_unit_number(&sc, t->ci95_low, lo, sizeof(lo));
+	fsb_unit_with(&sc, t->ci95_high, hi, sizeof(hi));
+	snprintf(buf, len, "[%s – %s]", lo, hi);
+}
+
+/*
+ * --repeat auto on both sides: whether the 95% confidence intervals of
+ * the means overlap, per figure, against the first input.
+ */
+static void print_intervals(FILE *out, const struct fsb_compare_table *t)
+{
+	char a[200], b[200], lab[LABEL_CHARS * 4 + 8];
+	bool head = false;
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
+
+		for (size_t c = 1; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+			int ov = fsb_compare_ci_overlap(base, cell);
+
+			if (ov < 0)
+				continue;
+			if (!head) {
+				fputs("95% confidence intervals of the means (--repeat auto), against "
+				      "the first input:\n",
+				      out);
+				head = true;
+			}
+			ci_text(base, a, sizeof(a));
+			ci_text(cell, b, sizeof(b));
+			fputs("  ", out);
+			fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+			fputs(lab, out);
+			fputs(", ", out);
+			fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
+			fputs(lab, out);
+			fprintf(out, ": %s and %s %s\n", a, b,
+				ov ? "overlap: no difference at 95%" : "do not overlap");
+		}
+	}
+	if (head)
+		fputc('\n', out);
+}
+
 int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 			   const struct fsb_compare_table *t)
 {
@@ -282,6 +333,7 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 	if (!t->nrows)
 		fputs("(no figures)\n", out);
 	fputc('\n', out);
+	print_intervals(out, t);
 	if (t->ncols > 1)
 		fputs("Speed is relative to the first input; for times, less is faster. '~': not\n"
 		      "significant (the [min, max] ranges overlap, or a figure has a single run).\n",
@@ -398,6 +450,14 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	if (isfinite(ratio))
 		put(b, o, "ratio", num(ratio));
 	put(b, o, "significant", json_object_new_boolean(c && fsb_compare_significant(base, cell)));
+	/* --repeat auto: the interval, and whether it overlaps the baseline's. */
+	if (cell->has_ci) {
+		put(b, o, "ci95_low", num(cell->ci95_low));
+		put(b, o, "ci95_high", num(cell->ci95_high));
+	}
+	if (c && fsb_compare_ci_overlap(base, cell) >= 0)
+		put(b, o, "ci_overlap",
+		    json_object_new_boolean(fsb_compare_ci_overlap(base, cell)));
 	put(b, o, "verdict", json_object_new_string(verdict_name(base, cell, !c)));
 	return o;
 }

@@ -324,6 +324,12 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 	}
 	if (t->stopped_by)
 		put_str(b, o, "stopped_by", t->stopped_by);
+	if (t->has_ci) {
+		put_double(b, o, "ci95_low", t->ci95_low);
+		put_double(b, o, "ci95_high", t->ci95_high);
+	}
+	if (t->repeat_stop)
+		put_str(b, o, "repeat_stop", t->repeat_stop);
 	if (t->njobs > 1 && t->job_runs && (sub = new_obj(b, o, "per_job")))
 		build_per_job(b, sub, t);
 	/* Derived from the test and device_capability, written for readers
@@ -927,6 +933,19 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_str(rd, o, path, "stopped_by", false, &t->stopped_by)) ||
 	    (err = read_times(rd, o, path, t)) || (err = read_per_job(rd, o, path, t)))
 		goto out;
+	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)))
+		goto out;
+	/* The interval comes whole or not at all. */
+	if (lookup(o, "ci95_low", &wa) || lookup(o, "ci95_high", &wa)) {
+		if ((err = read_double(rd, o, path, "ci95_low", true, &t->ci95_low)) ||
+		    (err = read_double(rd, o, path, "ci95_high", true, &t->ci95_high)))
+			goto out;
+		if (t->ci95_low > t->ci95_high) {
+			err = bad(rd, "%sci95_low is above ci95_high", path);
+			goto out;
+		}
+		t->has_ci = true;
+	}
 	if (lookup(o, "write_amplification", &wa)) {
 		err = read_double(rd, o, path, "write_amplification", true,
 				  &t->write_amplification);

@@ -45,6 +45,7 @@ static void test_release(struct fsb_test_result *t)
 	free(t->end_ns);
 	free(t->stopped_by);
 	free(t->hist);
+	free(t->repeat_stop);
 }
 
 void fsb_result_release(struct fsb_result *r)

@@ -91,6 +91,13 @@ struct fsb_test_result {
 	struct fsb_hist_bucket *hist;
 	size_t nhist;
 	uint64_t hist_count; /* the sum of the buckets' counts */
+	/* --repeat auto: the 95% confidence interval of the runs' mean
+	 * (Student's t; has_ci) and why the runs stopped (NULL otherwise):
+	 * "converged", "max-runs" or "time-budget". JSON "ci95_low",
+	 * "ci95_high", "repeat_stop". */
+	bool has_ci;
+	double ci95_low, ci95_high;
+	char *repeat_stop;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */

@@ -456,6 +456,29 @@ out:
 	free(copy);
 }
 
+/*
+ * --repeat auto, under the figure: the mean with the half-width of its 95%
+ * confidence interval, the runs it took and why they stopped:
+ * "mean 512 MiB/s ±2.1% (95% CI, 4 runs, converged)".
+ */
+static void print_ci(FILE *out, const struct fsb_test_result *t)
+{
+	double mean = (t->ci95_low + t->ci95_high) / 2, half = (t->ci95_high - t->ci95_low) / 2;
+	struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, mean);
+	char m[96];
+
+	if (!t->has_ci)
+		return;
+	fsb_unit_with(&sc, mean, m, sizeof(m));
+	fprintf(out, "%*smean %s ±%.1f%% (95%% CI, %zu run%s", W_ID + 1, "", m,
+		mean > 0 ? sane(100 * half / mean) : 0.0, t->nruns, t->nruns == 1 ? "" : "s");
+	if (t->repeat_stop) {
+		fputs(", ", out);
+		fsb_text_put(out, t->repeat_stop);
+	}
+	fputs(")\n", out);
+}
+
 static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_test_result *t)
 {
 	char median[96], lo[64], hi[64], range[160], cv[32], cpu[32], p99[96], work[48];
@@ -477,6 +500,7 @@ static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_t
 	    work);
 	print_jobs(out, r, t);
 	print_ranks(out, r, t);
+	print_ci(out, t);
 	print_device(out, t);
 	print_fraction(out, r, t);
 }

@@ -238,7 +238,9 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 		fsb_text_put(out, fsb_result_get_str(r, "data", NULL));
 	}
 	fputs(", ", out);
-	if (n == 1)
+	if (!strcmp(fsb_result_get_str(r, "repeat", ""), "auto"))
+		fputs("median of 3 to 10 runs (--repeat auto)", out);
+	else if (n == 1)
 		fputs("a single run", out);
 	else
 		fprintf(out, "median of %llu runs", n);

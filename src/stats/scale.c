@@ -10,17 +10,27 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uin
 		return work;
 	if (!granule)
 		granule = 1;
-	factor = elapsed_ns ? 1.25 * (double)min_ns / (double)elapsed_ns : 16;
-	if (factor < 2)
-		factor = 2;
-	if (factor > 16)
-		factor = 16;
+	/*
+	 * The rate this attempt measured predicts the work that lasts
+	 * FSB_SCALE_TARGET x min_ns: the margin keeps the next runs of that
+	 * work above --min-time when they are faster than this one (a short
+	 * kept run starts the measuring over). Doubling instead
+	 * overshot: a run of 0.45 s for a 0.5 s minimum became runs of 0.9 s.
+	 */
+	factor = elapsed_ns ? FSB_SCALE_TARGET * (double)min_ns / (double)elapsed_ns
+			    : FSB_SCALE_MAX_GROWTH;
+	if (factor > FSB_SCALE_MAX_GROWTH)
+		factor = FSB_SCALE_MAX_GROWTH;
 	next = (uint64_t)((double)work * factor);
 	if (next / factor < (double)work / 2) /* overflow guard */
 		next = max_work;
 	next = (next + granule - 1) / granule * granule;
 	if (next > max_work)
 		next = max_work;
+	/* At least one granule more: a run a hair short must not repeat. */
+	if (next <= work)
+		next = work + granule <= max_work && work + granule > work ? work + granule
+									   : max_work;
 	return next > work ? next : work;
 }
 

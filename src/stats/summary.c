@@ -35,3 +35,35 @@ int fsb_summary_compute(const double *v, size_t n, struct fsb_summary *out)
 	free(s);
 	return 0;
 }
+
+/* t 0.975 for df 1..30, the standard table's row. */
+static const double t95_table[30] = {
+	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201,	2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080,	2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+};
+
+double fsb_t95(unsigned df)
+{
+	if (!df)
+		return 0;
+	return t95_table[df <= 30 ? df - 1 : 29];
+}
+
+int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi)
+{
+	double sum = 0, var = 0, mean, half;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		var += (v[i] - mean) * (v[i] - mean);
+	half = fsb_t95((unsigned)(n - 1 < 30 ? n - 1 : 30)) * sqrt(var / (double)(n - 1)) /
+	       sqrt((double)n);
+	*lo = mean - half;
+	*hi = mean + half;
+	return 0;
+}

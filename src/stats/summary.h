@@ -18,6 +18,23 @@ struct fsb_summary {
  */
 int fsb_summary_compute(const double *v, size_t n, struct fsb_summary *out);
 
+/*
+ * The two-sided 95% quantile of Student's t distribution with df degrees
+ * of freedom (t 0.975, df), from the standard t table (as printed in any
+ * statistics text, e.g. NIST/SEMATECH e-Handbook of Statistical Methods,
+ * section 1.3.6.7.2, "Critical values of the Student's t distribution"),
+ * for df 1 to 30; above 30 the value of 30 (2.042, a little wider than
+ * the exact quantile: the interval errs on the wide side). 0 for df 0.
+ */
+double fsb_t95(unsigned df);
+
+/*
+ * The 95% confidence interval of the mean of n values (n >= 2): mean -+
+ * t95(n - 1) x s / sqrt(n), s the sample standard deviation. Returns 0,
+ * or -EINVAL for n < 2.
+ */
+int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi);
+
 /* A figure whose CV exceeds this is flagged noisy in every view. */
 #define FSB_NOISY_CV 0.10
 

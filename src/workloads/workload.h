@@ -60,8 +60,12 @@ enum fsb_links { FSB_LINKS_NONE, FSB_LINKS_HARD, FSB_LINKS_SOFT };
 /* What the user asked for (part of a plan; read-only for workloads). */
 struct fsb_config {
 	/* common */
-	unsigned repeat;      /* measured runs per test (--repeat) */
-	uint64_t min_time_ns; /* shortest acceptable run (--min-time) */
+	unsigned repeat; /* measured runs per test (--repeat) */
+	/* --repeat auto: 3 runs or more, until the mean is known to +-5%
+	 * (core/runner.h); repeat is then the least. */
+	bool repeat_auto;
+	uint64_t repeat_budget_ns; /* auto: time per test (0: 10 x min_time_ns) */
+	uint64_t min_time_ns;	   /* shortest acceptable run (--min-time) */
 	enum fsb_cache_mode cache;
 	uint64_t seed;
 	struct fsb_data data; /* --data: what the written bytes are (workloads/pattern.h) */

@@ -1,5 +1,6 @@
 #!/bin/bash
-# fsbench run: usage, bad input, a tiny real run, two runs at once, --output.
+# fsbench run: usage, bad input, a tiny real run, --repeat auto, two runs at
+# once, --output.
 # Fast and root-free (the "not writable" case switches to nobody when root).
 . "$(dirname "$0")/lib.sh"
 
@@ -185,6 +186,31 @@ for t in d["tests"]:
     if "elapsed_s" in t:
         assert t["elapsed_s"] >= 0.05, (t["id"], t["elapsed_s"])
 '
+
+# ---- --repeat auto: 3 to 10 runs, the interval and the reason recorded ----
+D=$T/auto; mkdir "$D"
+"$FSBENCH" run --size 4m --repeat auto --min-time 0.02 --tests write,read --quiet \
+	--format json -o "$T/auto.json" "$D" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && ok "--repeat auto: exits 0" || { nok "--repeat auto: exits 0 (exit $rc)"; diag "$T/err"; }
+check "--repeat auto: params say auto; 3 to 10 runs, ci95 around the mean, repeat_stop" \
+	pycheck "$T/auto.json" '
+assert d["params"]["repeat"] == "auto", d["params"]["repeat"]
+for t in d["tests"]:
+    n = len(t["runs"])
+    assert 3 <= n <= 10, (t["id"], n)
+    mean = sum(t["runs"]) / n
+    assert t["ci95_low"] <= mean <= t["ci95_high"], (t["id"], t["ci95_low"], mean)
+    assert t["repeat_stop"] in ("converged", "max-runs", "time-budget"), t["repeat_stop"]
+    if t["repeat_stop"] == "max-runs":
+        assert n == 10, (t["id"], n)
+    if t["repeat_stop"] == "converged":
+        assert (t["ci95_high"] - t["ci95_low"]) / 2 <= 0.05 * mean * 1.000001, t
+'
+"$FSBENCH" run --size 4m --repeat auto --min-time 0.02 --tests write --quiet "$D" \
+	>"$T/out" 2>"$T/err"
+grep -Eq '^ +mean .* ±[0-9.]+% \(95% CI, [0-9]+ runs, (converged|max-runs|time-budget)\)$' \
+	"$T/out" && ok "--repeat auto: the text view shows the interval under the figure" ||
+	{ nok "--repeat auto: the text view shows the interval under the figure"; diag "$T/out"; }
 
 # ---- two runs in the same DIR at once ----
 D=$T/run2

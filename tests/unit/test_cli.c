@@ -192,6 +192,7 @@ static void run_each_option(void **state)
 	assert_string_equal(c.plan.ops[1]->name, "read");
 	assert_int_equal(c.plan.cfg.repeat, 7);
 	assert_true(c.plan.repeat_set);
+	assert_false(c.plan.cfg.repeat_auto);
 	assert_int_equal(c.plan.cfg.min_time_ns, 250000000);
 	assert_int_equal(c.plan.cfg.cache, FSB_CACHE_DIRECT);
 	assert_string_equal(c.plan.cfg.label, "lab");
@@ -219,6 +220,11 @@ static void run_each_option(void **state)
 	assert_int_equal(c.co.given, FSB_OPT_HELP);
 	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "-V"), 0);
 	assert_int_equal(c.co.given, FSB_OPT_VERSION);
+	/* --repeat auto: 3 runs at least, more while the mean is uncertain. */
+	assert_int_equal(PARSE(fsb_run_parse, NULL, &c, "run", "-r", "auto"), 0);
+	assert_true(c.plan.cfg.repeat_auto);
+	assert_int_equal(c.plan.cfg.repeat, 3);
+	assert_true(c.plan.repeat_set);
 }
 
 static void run_usage_errors(void **state)
@@ -237,6 +243,7 @@ static void run_usage_errors(void **state)
 	USAGE(fsb_run_parse, NULL, &c, "invalid --files '1:2:3'", "run", "--files", "1:2:3");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --links 'sym'", "run", "--links", "sym");
 	USAGE(fsb_run_parse, NULL, &c, "unknown test 'bogus'", "run", "-t", "bogus");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --repeat 'Auto'", "run", "-r", "Auto");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --repeat '0'", "run", "-r", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --min-time '0'", "run", "--min-time", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'none'", "run", "--cache", "none");

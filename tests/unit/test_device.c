@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +369,12 @@ static void cache_modes(void **state)
 	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK), 0);
 	assert_int_equal(fsb_cache_prepare_read(1000000, FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK),
 			 -EBADF);
+	/* The cache of tmpfs and ramfs is the filesystem: nothing to drop. */
+	assert_true(fsb_cache_ram_fs(TMPFS_MAGIC));
+	assert_true(fsb_cache_ram_fs(RAMFS_MAGIC));
+	assert_false(fsb_cache_ram_fs(EXT4_SUPER_MAGIC));
+	assert_false(fsb_cache_ram_fs(XFS_SUPER_MAGIC));
+	assert_false(fsb_cache_ram_fs(BTRFS_SUPER_MAGIC));
 }
 
 static void free_device(struct fsb_probe_facts *f)

@@ -499,6 +499,66 @@ static void wl_stat_alone_and_reuse(void **state)
 	assert_int_equal(count_entries(e->dir, ""), 0);
 }
 
+/* The inode of the first entry readdir gives in dir/files, and its name. */
+static ino_t first_file(const char *dir, char *name, size_t len)
+{
+	char path[600];
+
+	assert_true(len > sizeof(path) + 256);
+	struct dirent *d;
+	struct stat st;
+	ino_t ino = 0;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/files", dir);
+	dp = opendir(path);
+	assert_non_null(dp);
+	while ((d = readdir(dp)))
+		if (d->d_name[0] != '.') {
+			snprintf(name, len, "%.600s/%.255s", path, d->d_name);
+			break;
+		}
+	closedir(dp);
+	if (!stat(name, &st))
+		ino = st.st_ino;
+	return ino;
+}
+
+/* A stat test that needs more files than the set it finds grows that set
+ * (the files it has stay, the new ones are checked like the others), and
+ * rebuilds it only where the names depend on the count (subdirectories). */
+static void wl_stat_grows_the_set(void **state)
+{
+	struct wl_env *e = *state;
+	char name[1024];
+	struct stat st;
+	uint64_t ops;
+	ino_t ino;
+
+	e->cfg.file_max_bytes = 3000;
+	e->cfg.file_min_bytes = 1;
+	assert_int_equal(wl_run(e, "rand-create", 300, &ops), 0);
+	ino = first_file(e->dir, name, sizeof(name));
+	assert_true(ino != 0);
+	assert_int_equal(wl_run(e, "rand-stat", 700, &ops), 0);
+	assert_int_equal(ops, 700);
+	assert_int_equal(count_entries(e->dir, "files"), 700);
+	assert_int_equal(stat(name, &st), 0);
+	assert_int_equal(st.st_ino, ino);
+	/* the grown set is whole: a delete of that count takes it all */
+	assert_int_equal(wl_run(e, "rand-delete", 700, &ops), 0);
+	assert_int_equal(ops, 700);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+
+	e->cfg.file_dirs = 3;
+	assert_int_equal(wl_run(e, "seq-create", 300, &ops), 0);
+	assert_int_equal(wl_run(e, "seq-stat", 500, &ops), 0);
+	assert_int_equal(ops, 500);
+	assert_int_equal(count_entries(e->dir, "files"), 503);
+	assert_int_equal(wl_run(e, "seq-delete", 500, &ops), 0);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+}
+
 static void wl_detects_corruption(void **state)
 {
 	struct wl_env *e = *state;
@@ -606,6 +666,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wl_links, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_sync, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_stat_alone_and_reuse, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(wl_stat_grows_the_set, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_detects_corruption, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_missing_file_cleans_up, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_create_failure_cleans_up, env_setup,

@@ -114,6 +114,26 @@ static void significance_rule(void **state)
 	fig_free(&e);
 }
 
+/* --repeat auto: whether the 95% intervals of the means overlap. */
+static void interval_overlap_rule(void **state)
+{
+	struct fsb_test_result a = { .has_ci = true, .ci95_low = 100, .ci95_high = 110 };
+	struct fsb_test_result b = { .has_ci = true, .ci95_low = 108, .ci95_high = 120 };
+	struct fsb_test_result c = { .has_ci = true, .ci95_low = 111, .ci95_high = 120 };
+	struct fsb_test_result none = { .median = 105 };
+	(void)state;
+
+	assert_int_equal(fsb_compare_ci_overlap(&a, &b), 1);
+	assert_int_equal(fsb_compare_ci_overlap(&b, &a), 1);
+	assert_int_equal(fsb_compare_ci_overlap(&a, &c), 0);
+	assert_int_equal(fsb_compare_ci_overlap(&c, &a), 0);
+	c.ci95_low = 110; /* touching intervals overlap */
+	assert_int_equal(fsb_compare_ci_overlap(&a, &c), 1);
+	/* a figure without an interval (a fixed --repeat, an import): no answer */
+	assert_int_equal(fsb_compare_ci_overlap(&a, &none), -1);
+	assert_int_equal(fsb_compare_ci_overlap(NULL, &a), -1);
+}
+
 static void ratio_and_direction(void **state)
 {
 	double r1[] = { 100, 100, 100 }, r2[] = { 200, 210, 190 }, t1[] = { 2.0, 2.1, 1.9 },
@@ -220,6 +240,70 @@ static void table_rows_and_columns(void **state)
 	fsb_result_release(&a);
 	fsb_result_release(&b);
 	fsb_result_release(&life);
+}
+
+static void set_ci(struct fsb_result *r, const char *id, double lo, double hi)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].id, id)) {
+			r->tests[i].has_ci = true;
+			r->tests[i].ci95_low = lo;
+			r->tests[i].ci95_high = hi;
+		}
+}
+
+/* Two --repeat auto results side by side: the text view says, per figure,
+ * whether the intervals overlap; the json view has them per cell; without
+ * intervals neither says anything. */
+static void compare_auto_intervals(void **state)
+{
+	struct fsb_result a, b;
+	struct fsb_result *docs[2] = { &a, &b };
+	char *labels[2] = { "one", "two" }, *sources[2] = { "a.json", "b.json" };
+	const struct fsb_result *cdocs[2] = { &a, &b };
+	const char *clabels[2] = { "one", "two" };
+	struct fsb_compare_set set = { .docs = docs, .labels = labels, .sources = sources, .n = 2 };
+	struct fsb_compare_table t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	(void)state;
+
+	make_run(&a, "one", 1.0);
+	make_run(&b, "two", 1.02);
+	assert_int_equal(fsb_compare_table_build(&t, cdocs, clabels, 2), 0);
+	f = open_memstream(&out, &len);
+	assert_int_equal(fsb_compare_write_text(f, &set, &t), 0);
+	fclose(f);
+	assert_null(strstr(out, "confidence"));
+	free(out);
+	fsb_compare_table_release(&t);
+
+	/* write: [100, 110] and [101, 112] MB/s overlap; read: apart. */
+	set_ci(&a, "write", 100e6, 110e6);
+	set_ci(&b, "write", 101e6, 112e6);
+	set_ci(&a, "read", 290e6, 300e6);
+	set_ci(&b, "read", 305e6, 315e6);
+	assert_int_equal(fsb_compare_table_build(&t, cdocs, clabels, 2), 0);
+	f = open_memstream(&out, &len);
+	assert_int_equal(fsb_compare_write_text(f, &set, &t), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "95% confidence intervals of the means (--repeat auto)"));
+	assert_non_null(strstr(out, "\n  write, two: [95.4 – 105 MiB/s] and [96.3 – 107 MiB/s] "
+				    "overlap: no difference at 95%\n"));
+	assert_non_null(strstr(out, "\n  read, two: [277 – 286 MiB/s] and [291 – 300 MiB/s] do "
+				    "not overlap\n"));
+	assert_null(strstr(out, "seq-create, two"));
+	free(out);
+	f = open_memstream(&out, &len);
+	assert_int_equal(fsb_compare_write_json(f, &set, &t), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\"ci_overlap\":true"));
+	assert_non_null(strstr(out, "\"ci_overlap\":false"));
+	free(out);
+	fsb_compare_table_release(&t);
+	fsb_result_release(&a);
+	fsb_result_release(&b);
 }
 
 /* ---- inputs -------------------------------------------------------------------- */
@@ -704,9 +788,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(significance_rule),
+		cmocka_unit_test(interval_overlap_rule),
 		cmocka_unit_test(ratio_and_direction),
 		cmocka_unit_test(values_scale_like_the_text_view),
 		cmocka_unit_test(table_rows_and_columns),
+		cmocka_unit_test(compare_auto_intervals),
 		cmocka_unit_test(set_expands_matrix),
 		cmocka_unit_test(set_refuses_bad_files),
 		cmocka_unit_test(html_escapes_everything),

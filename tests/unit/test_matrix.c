@@ -484,6 +484,13 @@ static void reserved_options(void **state)
 	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
 	assert_int_equal(cfg.setups[0].run_plan->cfg.size_bytes, 8 << 20);
 	fsb_matrix_config_release(&cfg);
+	/* --repeat auto through the run parser, as on the command line. */
+	load_good("[ext2]\nrun = -s8m --files 0 --repeat auto\n", &cfg);
+	cfg.setups[0].selected = true;
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+	assert_true(cfg.setups[0].run_plan->cfg.repeat_auto);
+	assert_int_equal(cfg.setups[0].run_plan->cfg.repeat, 3);
+	fsb_matrix_config_release(&cfg);
 }
 
 /* Each line parsed by its command's parser; the setup's fields set over it. */

@@ -461,6 +461,9 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_true(t->write_amplification == u->write_amplification);
 		assert_str_same(t->short_reason, u->short_reason);
 		assert_str_same(t->stopped_by, u->stopped_by);
+		assert_int_equal(t->has_ci, u->has_ci);
+		assert_true(t->ci95_low == u->ci95_low && t->ci95_high == u->ci95_high);
+		assert_str_same(t->repeat_stop, u->repeat_stop);
 		assert_int_equal(t->has_inflight, u->has_inflight);
 		assert_true(t->inflight_max == u->inflight_max);
 		assert_true(t->inflight_mean == u->inflight_mean);
@@ -521,6 +524,11 @@ static void test_json_round_trip(void **state)
 		r.tests[1].has_inflight = true;
 		r.tests[1].inflight_max = 31;
 		r.tests[1].inflight_mean = 17.25;
+		/* --repeat auto: the interval and why the runs stopped. */
+		r.tests[1].has_ci = true;
+		r.tests[1].ci95_low = 95.5;
+		r.tests[1].ci95_high = 104.25;
+		assert_int_equal(fsb_strset(&r.tests[1].repeat_stop, "converged"), 0);
 	}
 	/* A latency histogram: its non-empty buckets only, the first and the
 	 * last bucket and a count near the top of the range. */
@@ -1069,6 +1077,42 @@ static void test_text_lifecycle(void **state)
 	fsb_result_release(&r);
 }
 
+/* --repeat auto: under its figure, the mean, its 95% interval, the runs
+ * and why they stopped; a figure without an interval prints as before. */
+static void test_text_auto_interval(void **state)
+{
+	struct fsb_result r;
+	char *s, *plain;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	plain = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	assert_null(strstr(plain, "95% CI"));
+	r.tests[1].has_ci = true;
+	r.tests[1].ci95_low = r.tests[1].median * 0.979;
+	r.tests[1].ci95_high = r.tests[1].median * 1.021;
+	assert_int_equal(fsb_strset(&r.tests[1].repeat_stop, "converged"), 0);
+	s = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(s, " ±2.1% (95% CI, 3 runs, converged)\n"));
+	assert_non_null(strstr(s, "mean "));
+	/* one line more than without, nothing else changed */
+	{
+		size_t a = 0, b = 0;
+
+		for (const char *p = plain; *p; p++)
+			a += *p == '\n';
+		for (const char *p = s; *p; p++)
+			b += *p == '\n';
+		assert_int_equal(b, a + 1);
+	}
+	free(s);
+	free(plain);
+	fsb_result_release(&r);
+}
+
 /* Runs cut short by free space: a footnote names them, others unchanged. */
 static void test_text_short_space(void **state)
 {
@@ -1099,6 +1143,7 @@ static void test_text_short_space(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_auto_interval),
 		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_csv_known),
 		cmocka_unit_test(test_csv_shapes),

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/group.h"
@@ -124,6 +125,204 @@ static void grows_until_min_time(void **state)
 	 * may be loaded, so only a loose lower bound) */
 	assert_true(t->cpu_pct > 5 && t->cpu_pct < 110);
 	assert_false(t->has_device);
+	fsb_result_release(&res);
+}
+
+/*
+ * A workload of known rate: 1 unit of work = 1 us asleep (one nanosleep;
+ * a loaded machine only makes it longer, never shorter), so a run of W
+ * units lasts at least W us. The first work is sleep_first.
+ */
+static uint64_t sleep_first;
+/* Every other run sleeps this much longer (percent): a noisy figure. */
+static unsigned sleep_noise_pct;
+
+static uint64_t sleep_start(const struct fsb_ctx *ctx)
+{
+	(void)ctx;
+	return sleep_first;
+}
+
+static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t us = ctx->work + (runs % 2 ? ctx->work * sleep_noise_pct / 100 : 0);
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
+			       .tv_nsec = (long)(us % 1000000) * 1000 };
+	(void)priv;
+	if (runs < 64)
+		works[runs] = ctx->work;
+	runs++;
+	while (nanosleep(&ts, &ts) < 0)
+		;
+	out->ops += ctx->work;
+	return 0;
+}
+
+static const struct fsb_workload_ops sleeper = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "known rate",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = sleep_run,
+	.teardown = fake_teardown,
+};
+
+static const struct fsb_workload_ops sleeper_warm = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "known rate, warm-up",
+	.flags = FSB_WL_WARMUP,
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = sleep_run,
+	.teardown = fake_teardown,
+};
+
+static const struct fsb_test_result *measure_sleeper_cfg(const struct fsb_workload_ops *ops,
+							 uint64_t first, struct fsb_config *cfg,
+							 struct fsb_result *res)
+{
+	struct fsb_runner rn = { .cfg = cfg, .dir = "/tmp" };
+
+	reset();
+	sleep_first = first;
+	assert_int_equal(fsb_result_init(res, "run"), 0);
+	assert_int_equal(fsb_runner_measure(&rn, ops, res), 0);
+	return fsb_result_find(res, "sleeper");
+}
+
+static const struct fsb_test_result *measure_sleeper(const struct fsb_workload_ops *ops,
+						     uint64_t first, struct fsb_result *res)
+{
+	static struct fsb_config cfg = { .repeat = 3,
+					 .min_time_ns = 50000000,
+					 .chunk_bytes = 8192 };
+
+	sleep_noise_pct = 0;
+	return measure_sleeper_cfg(ops, first, &cfg, res);
+}
+
+/*
+ * --repeat auto: 3 runs when their mean is known to +-5% at once; a
+ * figure whose runs alternate 60 and 90 ms never gets there, and stops at
+ * 10 runs, or at the time budget first when that is short. The interval
+ * and the reason are in the result.
+ */
+static void repeat_auto_stops(void **state)
+{
+	struct fsb_config cfg = { .repeat = 3,
+				  .repeat_auto = true,
+				  .min_time_ns = 50000000,
+				  .repeat_budget_ns = 100000000000ull,
+				  .chunk_bytes = 8192 };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	double mean;
+	(void)state;
+
+	/* 400 ms asleep: a quiet machine's jitter is well under 2% of it
+	 * (with 3 runs, t = 4.303: +-5% needs a CV under about 2%). */
+	sleep_noise_pct = 0;
+	t = measure_sleeper_cfg(&sleeper, 400000, &cfg, &res);
+	assert_non_null(t);
+	assert_true(t->nruns >= 3);
+	assert_int_equal(runs, t->nruns);
+	/* (a machine too loaded for even that takes more runs, not a wider
+	 * interval) */
+	assert_string_equal(t->repeat_stop, "converged");
+	assert_true(t->has_ci);
+	mean = (t->ci95_low + t->ci95_high) / 2;
+	assert_true(t->ci95_low <= t->median && t->median <= t->ci95_high);
+	assert_true(t->ci95_high - t->ci95_low <= 0.1 * mean);
+	fsb_result_release(&res);
+
+	sleep_noise_pct = 50;
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 10);
+	assert_string_equal(t->repeat_stop, "max-runs");
+	assert_true(t->has_ci);
+	assert_true(t->ci95_high - t->ci95_low > 0.1 * (t->ci95_low + t->ci95_high) / 2);
+	fsb_result_release(&res);
+
+	cfg.repeat_budget_ns = 250000000; /* 0.25 s: spent after 3 or 4 runs */
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
+	assert_non_null(t);
+	assert_true(t->nruns >= 3 && t->nruns <= 4);
+	assert_string_equal(t->repeat_stop, "time-budget");
+	fsb_result_release(&res);
+	sleep_noise_pct = 0;
+
+	/* A fixed --repeat records neither. */
+	t = measure_sleeper(&sleeper, 60000, &res);
+	assert_false(t->has_ci);
+	assert_null(t->repeat_stop);
+	fsb_result_release(&res);
+}
+
+/* A first attempt a little short (45 ms of 50): the work is predicted from
+ * its rate (1.4 x 50 ms at most, 70000 units), not doubled (90000); that
+ * work is long enough, so one attempt was thrown away and three kept. */
+static void work_predicted_from_the_rate(void **state)
+{
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	t = measure_sleeper(&sleeper, 45000, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 45000);
+	assert_true(t->work > 45000 && t->work <= 70000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(works[i], t->work);
+	fsb_result_release(&res);
+
+	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
+	 * next ones are predicted from their rate, never past 1.4 x 50 ms. */
+	t = measure_sleeper(&sleeper, 10, &res);
+	assert_non_null(t);
+	assert_true(works[1] > 10 && works[1] <= 160);
+	assert_true(t->work <= 70000);
+	assert_true(runs >= 5);
+	fsb_result_release(&res);
+}
+
+/* A first attempt that already meets --min-time is the first measured run
+ * (no calibration thrown away), unless the test asks for a warm-up. */
+static void long_enough_attempt_is_kept(void **state)
+{
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	t = measure_sleeper(&sleeper, 60000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 3);
+	assert_int_equal(t->nruns, 3);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(setups, 3);
+	fsb_result_release(&res);
+
+	t = measure_sleeper(&sleeper_warm, 60000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	assert_int_equal(t->work, 60000);
+	fsb_result_release(&res);
+
+	/* The warm-up is the first attempt, also when it was short: the grown
+	 * attempt after it is kept. */
+	t = measure_sleeper(&sleeper_warm, 45000, &res);
+	assert_non_null(t);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
 	fsb_result_release(&res);
 }
 
@@ -528,7 +727,9 @@ static int run_jobs(unsigned n, const struct fsb_config *cfg, struct fsb_result 
 
 static void jobs_aggregate_and_per_job(void **state)
 {
-	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 20000000, .chunk_bytes = 8192 };
+	/* Runs of 100 ms and more: on a loaded machine the jobs' starts are
+	 * milliseconds apart, which in a 20 ms run blurs their rates. */
+	struct fsb_config cfg = { .repeat = 2, .min_time_ns = 100000000, .chunk_bytes = 8192 };
 	struct fsb_result res;
 	const struct fsb_test_result *t;
 	struct jobs_arg a;
@@ -740,6 +941,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(needs_checked_up_front),
 		cmocka_unit_test(grows_until_min_time),
+		cmocka_unit_test(work_predicted_from_the_rate),
+		cmocka_unit_test(long_enough_attempt_is_kept),
+		cmocka_unit_test(repeat_auto_stops),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
 		cmocka_unit_test(growth_capped_to_half_the_space),
 		cmocka_unit_test(growth_rechecks_the_space),

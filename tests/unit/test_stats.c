@@ -129,16 +129,51 @@ static void hist_merge(void **state)
 	assert_int_equal(fsb_hist_percentile(&a, 50), 0);
 }
 
+static void t_quantiles_and_ci(void **state)
+{
+	/* Five runs: mean 100, deviations -4 -1 0 2 3, t(4) = 2.776 */
+	const double v[5] = { 96, 99, 100, 102, 103 };
+	double lo, hi, s = sqrt((16.0 + 1 + 0 + 4 + 9) / 4);
+	(void)state;
+
+	/* the standard table, both ends and a middle row; beyond 30: 30's */
+	assert_true(fsb_t95(0) == 0);
+	assert_true(fabs(fsb_t95(1) - 12.706) < 1e-9);
+	assert_true(fabs(fsb_t95(2) - 4.303) < 1e-9);
+	assert_true(fabs(fsb_t95(9) - 2.262) < 1e-9);
+	assert_true(fabs(fsb_t95(30) - 2.042) < 1e-9);
+	assert_true(fabs(fsb_t95(1000) - 2.042) < 1e-9);
+	for (unsigned df = 1; df < 30; df++)
+		assert_true(fsb_t95(df) > fsb_t95(df + 1));
+	assert_int_equal(fsb_summary_ci95(v, 5, &lo, &hi), 0);
+	assert_true(fabs(lo - (100 - 2.776 * s / sqrt(5))) < 1e-9);
+	assert_true(fabs(hi - (100 + 2.776 * s / sqrt(5))) < 1e-9);
+	/* equal runs: a point */
+	assert_int_equal(fsb_summary_ci95((const double[]){ 7, 7, 7 }, 3, &lo, &hi), 0);
+	assert_true(lo == 7 && hi == 7);
+	/* one run has no interval */
+	assert_int_equal(fsb_summary_ci95(v, 1, &lo, &hi), -EINVAL);
+}
+
 static void scale_decisions(void **state)
 {
 	const uint64_t ms = 1000000, min = 500 * ms;
 	(void)state;
 	/* long enough: unchanged */
 	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, 1, 0 - 1ull), 1000);
-	/* 10x too short: grow 12.5x, rounded up to the granule */
-	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 13312);
-	/* slightly short: at least doubles */
-	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 2000);
+	/* 10x too short: the rate predicts 14x (1.4 x --min-time), rounded up
+	 * to the granule */
+	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, 1024, 0 - 1ull), 14336);
+	/* slightly short: predicted, not doubled (0.45 s -> 1.4 x 0.5 s) */
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 1555);
+	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, 1024, 0 - 1ull), 525312);
+	/* a hair short: still at least one granule more, never the same work */
+	assert_int_equal(fsb_scale_next(1000, min - 1, min, 1000, 0 - 1ull), 2000);
+	assert_int_equal(fsb_scale_next(100000, min - 1, min, 1, 0 - 1ull), 140000);
+	assert_int_equal(fsb_scale_next(1, min - 1, min, 1, 0 - 1ull), 2);
+	/* a freak-fast attempt (1000x too short): at most 16x in one step */
+	assert_int_equal(fsb_scale_next(100, min / 1000, min, 1, 0 - 1ull), 1600);
 	/* absurdly short (0 ns): at most 16x in one step */
 	assert_int_equal(fsb_scale_next(100, 0, min, 1, 0 - 1ull), 1600);
 	/* capped by max_work, and unchanged once at the cap */
@@ -237,6 +272,7 @@ int main(void)
 		cmocka_unit_test(hist_bucket_bounds),
 		cmocka_unit_test(hist_percentiles_large),
 		cmocka_unit_test(hist_merge),
+		cmocka_unit_test(t_quantiles_and_ci),
 		cmocka_unit_test(scale_decisions),
 		cmocka_unit_test(scale_share_of_space),
 		cmocka_unit_test(aggregate_is_total_over_first_start_to_last_end),
