@@ -265,19 +265,20 @@ static void repeat_auto_stops(void **state)
 	fsb_result_release(&res);
 }
 
-/* A first attempt a little short (45 ms of 50): the work is predicted from
- * its rate (1.4 x 50 ms at most, 70000 units), not doubled (90000); that
- * work is long enough, so one attempt was thrown away and three kept. */
+/* A first attempt short (35 ms of 50; 15 ms of margin for a loaded
+ * machine's late wake-ups): the work is predicted from its rate (1.4 x
+ * 50 ms at most, 70000 units), not doubled; that work is long enough, so
+ * one attempt was thrown away and three kept. */
 static void work_predicted_from_the_rate(void **state)
 {
 	const struct fsb_test_result *t;
 	struct fsb_result res;
 	(void)state;
 
-	t = measure_sleeper(&sleeper, 45000, &res);
+	t = measure_sleeper(&sleeper, 35000, &res);
 	assert_non_null(t);
-	assert_int_equal(works[0], 45000);
-	assert_true(t->work > 45000 && t->work <= 70000);
+	assert_int_equal(works[0], 35000);
+	assert_true(t->work > 35000 && t->work <= 70000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	for (unsigned i = 1; i < 4; i++)
@@ -359,10 +360,18 @@ static uint64_t space_max(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	return space_seq[space_calls < space_n ? space_calls++ : space_n - 1];
 }
 
+/* Out of space once, at the first run that repeats the work of the run
+ * before it: the second measured run (calibration attempts always grow). */
+static bool enospc_on_repeat, enospc_fired;
+
 static int space_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
+	bool repeat = enospc_on_repeat && !enospc_fired && runs > 0 && runs <= 64 &&
+		      ctx->work == works[runs - 1];
+
 	if ((enospc_above && ctx->work > enospc_above) ||
-	    (enospc_on_run && runs + 1 == enospc_on_run)) {
+	    (enospc_on_run && runs + 1 == enospc_on_run) || repeat) {
+		enospc_fired = enospc_fired || repeat;
 		if (runs < 64)
 			works[runs] = ctx->work;
 		runs++;
@@ -393,6 +402,7 @@ static void space_reset(void)
 	space_calls = space_n = 0;
 	enospc_above = 0;
 	enospc_on_run = 0;
+	enospc_on_repeat = enospc_fired = false;
 }
 
 /* stderr of one runner call, captured in a temporary file. */
@@ -530,7 +540,7 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
 {
 	/*
-	 * Growth goes 1000 -> 16000 -> more until a run lasts 200 ms; the
+	 * Growth goes up from 1000 until a run lasts 200 ms; the
 	 * second measured run at that work runs out of space: the runs are
 	 * measured at the largest work that completed below it.
 	 */
@@ -547,24 +557,19 @@ static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
 	space_seq[0] = 1000000000;
 	space_n = 1;
 	fsb_warn_set_quiet(1);
-	/* A dry run finds how many calls growth takes on this machine now. */
-	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	cfg.repeat = 1;
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
-	fsb_result_release(&res);
-	k = runs; /* calls until the first kept run */
-	if (k < 2)
-		skip(); /* the machine is so slow that nothing grew */
-	space_reset();
-	space_seq[0] = 1000000000;
-	space_n = 1;
-	cfg.repeat = 3;
-	enospc_on_run = k + 1; /* the second measured run */
+	/* Not a count of calls found by a dry run: how many attempts growth
+	 * takes depends on the machine's load at the time, and may differ
+	 * between two runs. */
+	enospc_on_repeat = true;
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
 	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
 	capture_end(&cap);
 	fsb_warn_set_quiet(0);
+	assert_true(enospc_fired);
+	for (k = 1; k < runs && k < 64 && works[k] != works[k - 1]; k++)
+		;
+	assert_true(k < runs && k < 64); /* the call that failed */
 	failed = works[k];
 	assert_true(failed > 1000);
 	for (unsigned i = 0; i < k; i++)
@@ -760,8 +765,9 @@ static void jobs_aggregate_and_per_job(void **state)
 		assert_true(t->end_ns[r] > t->start_ns[r]);
 		/* The aggregate: all four jobs' work over first start to last end. */
 		assert_true(fabs(t->runs[r] - 4.0 * (double)t->work / wall) < 1e-6 * t->runs[r]);
-		/* The fastest job runs about 4 times the slowest's rate. */
-		assert_true(t->job_runs[0 * t->nruns + r] > 2 * t->job_runs[3 * t->nruns + r]);
+		/* The fastest job runs about 4 times the slowest's rate (on a
+		 * loaded machine every job also waits for a CPU: far less). */
+		assert_true(t->job_runs[0 * t->nruns + r] > 1.2 * t->job_runs[3 * t->nruns + r]);
 		/* Four jobs together beat the slowest one alone, which sets
 		 * the time. */
 		assert_true(t->runs[r] > 2 * t->job_runs[3 * t->nruns + r]);
