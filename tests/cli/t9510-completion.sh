@@ -242,6 +242,17 @@ offers "matrix --only <TAB> FILE (the file after the cursor)" \
 offers "matrix --only=ext2,<TAB>: the others" "fsbench matrix $T/m.ini --only=ext2," \
 	ext2,xfs-big ext2,btrfs/raid1
 offers "matrix --only <TAB> without a file: nothing" "fsbench matrix --only "
+# A hostile matrix file: its section names are data, never run or
+# expanded by the shell (compgen -W expanded $(...) and `...` in them,
+# as root, at a TAB), and names that are not plain are not offered.
+printf '[global]\n[$(touch %s)]\n[`touch %s`]\n[*]\n[a b]\n[ok-1]\n' \
+	"$T/pwned1" "$T/pwned2" >"$T/evil.ini"
+offers "matrix --only <TAB> of a hostile file: only its plain names" \
+	"fsbench matrix $T/evil.ini --only " ok-1
+offers "matrix --only=ok-1,<TAB> of a hostile file: nothing more" \
+	"fsbench matrix $T/evil.ini --only=ok-1,"
+check "matrix --only <TAB> of a hostile file: nothing in it ran" \
+	test ! -e "$T/pwned1" -a ! -e "$T/pwned2"
 offers "matrix --only <TAB> with a missing file: nothing" "fsbench matrix $T/nope.ini --only "
 
 done_testing
