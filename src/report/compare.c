@@ -107,11 +107,13 @@ char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fs
 		snprintf(buf, len, "%.2fx slower", 1.0 / r);
 		break;
 	case FSB_CMP_SAME:
-		/* No direction: within the spread there is no winner. */
-		snprintf(buf, len, "~%.2fx", r >= 1.0 ? r : 1.0 / r);
+		/* No verdict: within the spread there is no winner. The ratio
+		 * itself (the speed relative to the first input, "~0.97x"),
+		 * never inverted: "~2.00x" must not stand for half as fast. */
+		snprintf(buf, len, "~%.2fx", r);
 		break;
 	case FSB_CMP_SINGLE:
-		snprintf(buf, len, "~%.2fx (single run)", r >= 1.0 ? r : 1.0 / r);
+		snprintf(buf, len, "~%.2fx (single run)", r);
 		break;
 	default:
 		snprintf(buf, len, "-");
