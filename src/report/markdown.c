@@ -6,6 +6,7 @@
  * was. Numbers and fixed words are ours.
  */
 #include "report/markdown.h"
+#include "report/caveats.h"
 #include "report/writer.h"
 #include "util/error.h"
 #include "util/text.h"
@@ -187,6 +188,38 @@ static void write_latency(FILE *out, const struct fsb_compare_table *t)
 	}
 }
 
+/*
+ * The caveats of each input that has them (older documents have none and
+ * say nothing), one list item each with its evidence, under the input's
+ * label when there are several inputs: the text views' ending, here too.
+ */
+static void write_caveats(FILE *out, const struct fsb_result *const *docs,
+			  const char *const *labels, size_t n)
+{
+	struct fsb_caveat cav[FSB_CAVEATS_MAX];
+	bool head = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = fsb_caveats_find(docs[i], cav, FSB_CAVEATS_MAX);
+
+		for (size_t j = 0; j < k; j++) {
+			if (!head)
+				fputs("\n## Caveats\n\n", out);
+			head = true;
+			fputs("- ", out);
+			if (n > 1) {
+				fputs("**", out);
+				fsb_md_put(out, labels[i]);
+				fputs("**: ", out);
+			}
+			fsb_md_put(out, cav[j].text);
+			fputs(" (", out);
+			fsb_md_put(out, cav[j].evidence);
+			fputs(")\n", out);
+		}
+	}
+}
+
 static int write_all(FILE *out, const struct fsb_result *const *docs, const char *const *labels,
 		     size_t n, const struct fsb_compare_table *t)
 {
@@ -205,6 +238,7 @@ static int write_all(FILE *out, const struct fsb_result *const *docs, const char
 		      "or fio's clock saw no time; never zero.\n",
 		      out);
 	write_latency(out, t);
+	write_caveats(out, docs, labels, n);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -263,6 +263,10 @@ else
 fi
 
 # ---------------- compare, HTML, bonnie++ ----------------
+# The markdown views end with the caveats too (a list item each).
+"$FSBENCH" report --format markdown -o - "$T/tmpfs.json" >"$T/tmpfs.md" 2>/dev/null
+check "markdown: the caveats at the end, the storage-is-memory one among them" \
+	bash -c "sed -n '/^## Caveats\$/,\$p' '$T/tmpfs.md' | grep -q '^- the storage is memory (tmpfs)'"
 "$FSBENCH" compare "$T/ext4.json" "$T/tmpfs.json" >"$T/cmp.txt" 2>&1
 if grep -q '^Caveats that differ between the inputs:$' "$T/cmp.txt" &&
 	grep -q '^  - tmpfs: the storage is memory (tmpfs)' "$T/cmp.txt" &&
