@@ -515,7 +515,11 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	/* max_work == initial_work: an exact size the user gave, not grown. */
 	fixed = ops->max_work && hard == asked;
 	space = grows && !fixed ? space_limit(&m, &ctx, granule) : UINT64_MAX;
-	ctx.work = start = asked < space ? asked : space;
+	/* A first work that does not fit is the workload's default (the
+	 * user's sizes are checked up front): it starts at the share that
+	 * growth may take (below), not at all the space, so that a second
+	 * run in the same directory fits too. */
+	ctx.work = start = asked <= space ? asked : fsb_scale_share(space, granule, granule);
 	/*
 	 * Two runs started in one directory at once must both fit: growth may
 	 * take only a share of what fits (the first work, which the user

@@ -48,6 +48,31 @@ for doc in (d, b):
     assert t["write"].get("short_reason") == "space", t["write"].get("short_reason")
 ' "$T/two-b.json"
 
+# The per-char tests' own first work (16 MiB with stdio) does not fit a
+# 16 MiB tmpfs: it starts at the share growth may take, not at all the
+# space (both runs failed with ENOSPC when it took all of it).
+CHR=$T/chr
+mkdir "$CHR" && mount_tmpfs "$CHR" size=16m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
+for x in a b; do
+	"$FSBENCH" run --tests putc,getc --size 1m --files 0 --min-time 0.2 --repeat 2 --quiet \
+		--format json -o "$T/chr-$x.json" "$CHR" 2>"$T/chr-$x.err" &
+	eval "pid_$x=$!"
+done
+wait "$pid_a"; ra=$?
+wait "$pid_b"; rb=$?
+if [ $ra -eq 0 ] && [ $rb -eq 0 ] && empty_dir "$CHR" &&
+	pycheck "$T/chr-a.json" '
+b = json.load(open(argv[0]))
+for doc in (d, b):
+    for x in doc["tests"]:
+        assert 0 < x["work"] <= 8 << 20, (x["id"], x["work"])
+' "$T/chr-b.json"; then
+	ok "two per-char runs in a 16 MiB tmpfs: both exit 0, each within half of it"
+else
+	nok "two per-char runs in a 16 MiB tmpfs: both exit 0, each within half of it (exit $ra and $rb)"
+	diag "$T/chr-a.err"; diag "$T/chr-b.err"
+fi
+
 # The text view says which figures the free space cut short.
 "$FSBENCH" run --tests write --size 1m --min-time 2 --repeat 1 --quiet "$SMALL" \
 	>"$T/short.txt" 2>"$T/short.err"; rc=$?
