@@ -39,18 +39,8 @@ ROUNDS=${ROUNDS:-5}
 TARGET=0.95
 
 # ---- cleanup: everything made here, undone in reverse order at exit ----
-_undo=()
-undo() { _undo+=("$1"); }
-cleanup() {
-	local i
-	for ((i = ${#_undo[@]} - 1; i >= 0; i--)); do
-		eval "${_undo[$i]}" >/dev/null 2>&1 || true
-	done
-}
-trap cleanup EXIT
-trap 'echo "engines: interrupted" >&2; exit 2' INT TERM HUP
-
-die() { echo "engines: $*" >&2; exit 2; }
+BENCH=engines
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (loop device and mount)"
 [ -x "$ENGINE_BENCH" ] || die "no $ENGINE_BENCH (run make build/bench/engine-bench)"
 for t in fio "mkfs.$FS" losetup mount python3; do
@@ -61,8 +51,7 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/fsb-engines.XXXXXX") || die "no temp dir"
 undo "rm -rf '$W'"
 truncate -s "$IMG_SIZE" "$W/img" || die "cannot make $W/img"
 # Direct I/O on the backing file, so the device reads what it is asked.
-DEV=$(losetup --find --show --direct-io=on "$W/img" 2>/dev/null) ||
-	DEV=$(losetup --find --show "$W/img") || die "cannot attach $W/img"
+DEV=$(attach_loop "$W/img") || die "cannot attach $W/img"
 undo "losetup -d '$DEV'"
 case $FS in
 xfs) mkfs.xfs -q -f "$DEV" ;;

@@ -44,19 +44,8 @@ RANKS=${RANKS:-1 2 4}
 ROUNDS=${ROUNDS:-3}
 PARTS=${PARTS:-1 2 3}
 
-_undo=()
-undo() { _undo+=("$1"); }
-cleanup() {
-	local i
-	for ((i = ${#_undo[@]} - 1; i >= 0; i--)); do
-		eval "${_undo[$i]}" >/dev/null 2>&1 || true
-	done
-}
-trap cleanup EXIT
-trap 'echo "mpi: interrupted" >&2; exit 2' INT TERM HUP
-
-die() { echo "mpi: $*" >&2; exit 2; }
-say() { echo "mpi: $*" >&2; }
+BENCH=mpi
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (tmpfs, loop device, mount)"
 [ -x "$FSBENCH" ] || die "no $FSBENCH (run make)"
 [ -x "$FSBENCH_MPI" ] || die "no $FSBENCH_MPI (run make mpi)"
@@ -73,8 +62,7 @@ mkdir "$W/tmpfs" "$W/xfs" "$W/res"
 mount -t tmpfs -o size=4g fsb-mpi "$W/tmpfs" || die "cannot mount a tmpfs"
 undo "umount '$W/tmpfs'"
 truncate -s 4g "$W/img" || die "cannot make $W/img"
-DEV=$(losetup --find --show --direct-io=on "$W/img" 2>/dev/null) ||
-	DEV=$(losetup --find --show "$W/img") || die "cannot attach $W/img"
+DEV=$(attach_loop "$W/img") || die "cannot attach $W/img"
 undo "losetup -d '$DEV'"
 mkfs.xfs -q -f "$DEV" || die "mkfs.xfs $DEV failed"
 mount -t xfs "$DEV" "$W/xfs" || die "cannot mount $DEV"

@@ -61,19 +61,8 @@ DEPTHS=${DEPTHS:-1 4 16 32}
 ROUNDS=${ROUNDS:-5}
 PARTS=${PARTS:-1 2 3 4}
 
-_undo=()
-undo() { _undo+=("$1"); }
-cleanup() {
-	local i
-	for ((i = ${#_undo[@]} - 1; i >= 0; i--)); do
-		eval "${_undo[$i]}" >/dev/null 2>&1 || true
-	done
-}
-trap cleanup EXIT
-trap 'echo "scale: interrupted" >&2; exit 2' INT TERM HUP
-
-die() { echo "scale: $*" >&2; exit 2; }
-say() { echo "scale: $*" >&2; }
+BENCH=scale
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (tmpfs, loop device, mount)"
 [ -x "$FSBENCH" ] || die "no $FSBENCH (run make)"
 for t in fio mkfs.xfs losetup mount python3 /usr/bin/time; do
@@ -87,9 +76,7 @@ mkdir "$W/tmpfs" "$W/xfs" "$W/res"
 mount -t tmpfs -o size=8g fsb-scale "$W/tmpfs" || die "cannot mount a tmpfs"
 undo "umount '$W/tmpfs'"
 truncate -s 4g "$W/img" || die "cannot make $W/img"
-# Direct I/O on the backing file, so the device reads what it is asked.
-DEV=$(losetup --find --show --direct-io=on "$W/img" 2>/dev/null) ||
-	DEV=$(losetup --find --show "$W/img") || die "cannot attach $W/img"
+DEV=$(attach_loop "$W/img") || die "cannot attach $W/img"
 undo "losetup -d '$DEV'"
 mkfs.xfs -q -f "$DEV" || die "mkfs.xfs $DEV failed"
 mount -t xfs "$DEV" "$W/xfs" || die "cannot mount $DEV"

@@ -46,19 +46,8 @@ FILES=${FILES:-16384}
 ROUNDS=${ROUNDS:-3}
 FSES=${FSES:-tmpfs xfs}
 
-_undo=()
-undo() { _undo+=("$1"); }
-cleanup() {
-	local i
-	for ((i = ${#_undo[@]} - 1; i >= 0; i--)); do
-		eval "${_undo[$i]}" >/dev/null 2>&1 || true
-	done
-}
-trap cleanup EXIT
-trap 'echo "time-to-result: interrupted" >&2; exit 2' INT TERM HUP
-
-die() { echo "time-to-result: $*" >&2; exit 2; }
-say() { echo "time-to-result: $*" >&2; }
+BENCH=time-to-result
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (tmpfs, loop device, mount)"
 [ -x "$FSBENCH" ] || die "no $FSBENCH (run make)"
 [ -z "$FSBENCH_BASE" ] || [ -x "$FSBENCH_BASE" ] || die "no $FSBENCH_BASE"

@@ -55,18 +55,8 @@ RSS_SIZE=${RSS_SIZE:-4g}
 ONLY=${ONLY:-abcde}
 
 # ---- cleanup: everything made here, undone in reverse order at exit ----
-_undo=()
-undo() { _undo+=("$1"); }
-cleanup() {
-	local i
-	for ((i = ${#_undo[@]} - 1; i >= 0; i--)); do
-		eval "${_undo[$i]}" >/dev/null 2>&1 || true
-	done
-}
-trap cleanup EXIT
-trap 'echo "vs-peers: interrupted" >&2; exit 2' INT TERM HUP
-
-die() { echo "vs-peers: $*" >&2; exit 2; }
+BENCH=vs-peers
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || die "needs root (tmpfs and loop mounts)"
 [ -x "$FSBENCH" ] || die "no $FSBENCH (run make fsbench)"
 for t in fio bonnie++ mkfs.xfs losetup python3; do
