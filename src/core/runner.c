@@ -114,21 +114,30 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	uint64_t t0, t1, c0 = 0, tc0, origin = 0, pcpu = 0, v[6];
 	/* One member per process measures the process's CPU time (every
 	 * member thread and reaped child); the processes' add up. */
-	bool proc_lead = g->local_rank == 0;
+	bool proc_lead = g->local_rank == 0, set_up;
 	int own = 0, st;
 
 	memset(res, 0, sizeof(*res));
 	if (ops->priv_size && !(priv = calloc(1, ops->priv_size)))
 		own = -ENOMEM;
+	/* Teardown undoes a setup that ran, failed or not; never one that
+	 * did not (no memory, or the first member's shared setup failed):
+	 * a zeroed priv would have it close descriptor 0. */
+	set_up = !own && !ops->setup;
 	/* What the jobs share is made by the first member's setup; the
 	 * others find it. */
 	if (ctx->shared && g->size > 1) {
-		if (root && !own && ops->setup)
+		if (root && !own && ops->setup) {
+			set_up = true;
 			own = ops->setup(ctx, priv);
+		}
 		st = fsb_group_barrier(g, own, NULL);
-		if (!root && !own && !st && ops->setup)
+		if (!root && !own && !st && ops->setup) {
+			set_up = true;
 			own = ops->setup(ctx, priv);
+		}
 	} else if (!own && ops->setup) {
+		set_up = true;
 		own = ops->setup(ctx, priv);
 	}
 	if (!own && fsb_stop_requested())
@@ -193,7 +202,7 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	me.start_ns = t0 - origin;
 	me.end_ns = t1 - origin;
 out:
-	if (ops->teardown)
+	if (ops->teardown && set_up)
 		ops->teardown(ctx, priv);
 	free(priv);
 	/* These also fence every teardown from the next setup. */
@@ -520,6 +529,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	 * growth may take (below), not at all the space, so that a second
 	 * run in the same directory fits too. */
 	ctx.work = start = asked <= space ? asked : fsb_scale_share(space, granule, granule);
+	/* Never past the workload's own limit (seeks: every chunk once). */
+	if (start > hard)
+		ctx.work = start = hard;
 	/*
 	 * Two runs started in one directory at once must both fit: growth may
 	 * take only a share of what fits (the first work, which the user
@@ -616,7 +628,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	 * at an exact size the user gave, nor for want of attempts).
 	 */
 	space_short = grows && runs[0].wall_ns < cfg->min_time_ns &&
-		      runs[0].halt == FSB_HALT_NONE &&
+		      runs[0].halt != FSB_HALT_DEADLINE &&
 		      (failed_at || (!fixed && cap < hard && ctx.work >= cap));
 	if (!root)
 		goto out;
@@ -628,7 +640,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_warn("%s: out of space at %s while growing: measured runs of %s instead%s",
 			 ops->name, at, work,
 			 runs[0].wall_ns < cfg->min_time_ns ? ", shorter than --min-time" : "");
-	} else if (grows && runs[0].wall_ns < cfg->min_time_ns && runs[0].halt == FSB_HALT_NONE) {
+	} else if (grows && runs[0].wall_ns < cfg->min_time_ns &&
+		   runs[0].halt != FSB_HALT_DEADLINE) {
 		char work[32];
 
 		fmt_work(ops, ctx.work, work, sizeof(work));

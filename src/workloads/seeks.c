@@ -31,6 +31,7 @@
 #include "util/signals.h"
 #include "util/spawn.h"
 #include "workloads/blockfile.h"
+#include "workloads/names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +104,27 @@ static uint64_t seeks_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	return share->bytes / ctx->cfg->chunk_bytes * 8;
 }
 
+/*
+ * At most every chunk once per run (a read again is the page cache's):
+ * the chunks of the block file as it is, or will be made, per seeker.
+ */
+static uint64_t seeks_max(const struct fsb_ctx *ctx)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+	uint64_t size = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME), chunks;
+	unsigned n = cfg->seekers ? cfg->seekers : 1;
+
+	if (size < cfg->size_bytes)
+		size = cfg->size_bytes;
+	chunks = size / cfg->chunk_bytes;
+	if (n > MAX_SEEKERS)
+		n = MAX_SEEKERS;
+	if (chunks < n)
+		n = chunks ? (unsigned)chunks : 1;
+	chunks = chunks / n * n;
+	return chunks ? chunks : 1;
+}
+
 static uint64_t next_rand(uint64_t *s)
 {
 	*s ^= *s >> 12;
@@ -137,6 +159,10 @@ struct seeker {
 	struct seeker_slot *slot;
 	struct seek_buf *bufs;
 	struct fsb_pattern pat; /* the block file's data (--data) */
+	/* This seeker's chunks in a random order, each once per run: a chunk
+	 * read twice would come from the page cache, not the device. */
+	struct fsb_names_perm perm;
+	uint64_t k;
 	unsigned depth;
 	size_t chunk;
 	uint64_t rnd, left, nchunks, base;
@@ -159,15 +185,6 @@ static bool seeker_halted(struct seeker *s)
 		fsb_halt_raise(c->halt, FSB_HALT_DEADLINE);
 		return true;
 	}
-	return false;
-}
-
-/* Whether another buffer has this chunk in flight (depth > 1 only). */
-static bool in_flight(const struct seeker *s, uint64_t off)
-{
-	for (unsigned i = 0; i < s->depth; i++)
-		if (s->bufs[i].busy && s->bufs[i].off == off)
-			return true;
 	return false;
 }
 
@@ -196,12 +213,12 @@ static int seeker_next(void *arg, struct fsb_io *io)
 	 * still random over the whole file (or the job's range of it), but no
 	 * two seekers touch one chunk, so a read never overlaps another
 	 * seeker's write-back and every chunk read can be verified strictly.
-	 * Within a seeker, a chunk already in flight is drawn again.
+	 * Within a seeker, each chunk once per run (max_work keeps the seeks
+	 * within the chunks), so none is in flight twice either.
 	 */
-	do {
-		r = next_rand(&s->rnd);
-		off = s->base + ((r >> 8) % (s->nchunks / s->nkids) * s->nkids + s->idx) * s->chunk;
-	} while (s->depth > 1 && in_flight(s, off));
+	r = next_rand(&s->rnd);
+	off = s->base +
+	      (fsb_names_perm_at(&s->perm, s->k++ % s->perm.n) * s->nkids + s->idx) * s->chunk;
 	s->left--;
 	b->off = off;
 	b->busy = true;
@@ -254,7 +271,14 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 {
 	const struct fsb_config *cfg = ctx->cfg;
 	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
+	/* No more I/Os in flight than this seeker has chunks: each is in
+	 * flight at most once, and a deeper queue would wait for ever for a
+	 * chunk that is not. */
 	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
+	uint64_t own = nchunks / nkids;
+
+	if (own && depth > own)
+		depth = (unsigned)own;
 	struct seeker s = {
 		.ctl = ctl,
 		.slot = slot,
@@ -278,6 +302,7 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 	int fd, err = 0, flags = O_RDWR | O_CLOEXEC;
 
 	fsb_hist_init(&slot->hist);
+	fsb_names_perm_init(&s.perm, own ? own : 1, s.rnd);
 	s.bufs = calloc(depth, sizeof(*s.bufs));
 	if (!bufs || !s.bufs ||
 	    fsb_pattern_init(&s.pat, &cfg->data, fsb_ctx_data_seed(ctx), s.chunk))
@@ -428,6 +453,7 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 			fsb_signals_default();
 			/* Nothing of the parent's but its gate: another job's
 			 * seekers must not hold this job's gate open. */
+			close(pipefd[1]); /* its own gate's EOF must not wait on itself */
 			fsb_child_close_fds(pipefd[0]);
 			_exit(seeker(ctx, p->ctl, &p->slots[i], pipefd[0], i, n, share, nchunks,
 				     base));
@@ -535,6 +561,7 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 		 "written back",
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
+	.max_work = seeks_max,
 	.space_fit = seeks_fit,
 	.work_granule = 64,
 	.priv_size = sizeof(struct seeks_priv),
