@@ -89,7 +89,10 @@ static int figure(int fd, const char *dev, uint64_t dev_bytes, enum fsb_io_op op
 		.block = block,
 		.dev_bytes = dev_bytes,
 		.limit_bytes = random ? UINT64_MAX : dev_bytes / block * block,
-		.rng = 0x64657663617021ull ^ dev_bytes, /* "devcap!" */
+		/* "devcap!"; the reads another order than the writes before
+		 * them, so that no read finds a block a write just cached. */
+		.rng = (0x64657663617021ull ^ dev_bytes) +
+		       (op == FSB_IO_READ ? 0x9e3779b97f4a7c15ull : 0),
 	};
 	struct fsb_engine e = { 0 };
 	uint64_t seed = 0x636170ull, t0, t1;
@@ -152,7 +155,9 @@ int fsb_devcap_measure(const char *dev, bool write, struct fsb_devcap *out)
 	struct stat st;
 	int fd, err;
 
-	fd = open(dev, (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+	/* Writing: exclusive, so that a mount or a RAID/LVM claim between the
+	 * caller's checks and here makes the open fail, not the data go. */
+	fd = open(dev, (write ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "device capability: cannot open '%s'", dev);

@@ -4,6 +4,7 @@
  * ranks). See group.h.
  */
 #include "core/group.h"
+#include "device/cache.h"
 #include "stats/clock.h"
 #include "util/error.h"
 #include "util/signals.h"
@@ -300,6 +301,25 @@ static int local_bcast(struct fsb_group *g, int status, void *buf, size_t len)
 	return collective(g, COLL_BCAST, &d, NULL, 0, len);
 }
 
+/*
+ * The jobs' setups asked for a global cache drop (sync and drop_caches),
+ * deferred while the jobs run (fsb_group_local_run): member 0 does it once
+ * for all, after every setup, instead of each job once per run.
+ */
+static int local_settle_cache(struct fsb_group *g, int status)
+{
+	int s = local_barrier(g, status, NULL);
+
+	if (!g->rank && fsb_cache_take_deferred()) {
+		int err = fsb_cache_drop_global();
+
+		if (err)
+			fsb_err_errno(err, "cannot drop the kernel's caches");
+		s = fsb_group_worst(s, err);
+	}
+	return local_barrier(g, g->rank ? 0 : s, NULL);
+}
+
 static const struct fsb_group_ops local_ops = {
 	.name = "local",
 	.barrier = local_barrier,
@@ -307,6 +327,7 @@ static const struct fsb_group_ops local_ops = {
 	.gather = local_gather,
 	.bcast = local_bcast,
 	.abort = any_abort,
+	.settle_cache = local_settle_cache,
 };
 
 /* ---- local jobs composed with an outer group ---- */
@@ -591,7 +612,13 @@ static int run_members(struct fsb_group *outer, unsigned n,
 
 int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), void *arg, int *rcs)
 {
-	return run_members(NULL, n, fn, arg, rcs);
+	int err;
+
+	/* One global cache drop per run for all the jobs (local_settle_cache). */
+	fsb_cache_defer_global(true);
+	err = run_members(NULL, n, fn, arg, rcs);
+	fsb_cache_defer_global(false);
+	return err;
 }
 
 int fsb_group_compose_run(struct fsb_group *outer, unsigned n,

@@ -715,6 +715,13 @@ static int execute_world(const struct fsb_run_plan *p, const char *dir, struct f
 		have_dev = false;
 		device_note = "off: the filesystem of / (its I/O is not only the test's)";
 	}
+	/* Rank 0 reads the counters of its own host's device: with ranks on
+	 * several hosts they are not the run's (write amplification would
+	 * come out divided by the hosts). */
+	if (have_dev && world->nodes > 1) {
+		have_dev = false;
+		device_note = "off: ranks on several hosts (one host's counters are not the run's)";
+	}
 	if (have_dev)
 		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
 	if (!have_dev && !device_note)

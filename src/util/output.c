@@ -446,7 +446,9 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 	if (fd < 0)
 		return -EEXIST;
 	if (keep) {
-		/* Owner first: chown clears set-id bits that chmod then restores. */
+		/* Owner first, then the permission bits; never the set-id and
+		 * sticky bits: a report is no program, and root must not make
+		 * a set-id file of another user's with its contents. */
 		if (geteuid() == 0) {
 			if (fchown(fd, now.st_uid, now.st_gid) < 0)
 				err = -errno;
@@ -455,7 +457,7 @@ static int write_replace(const struct fsb_output *o, const void *buf, size_t len
 			 * file keeps our own group. (An if, not a cast to void:
 			 * _FORTIFY_SOURCE makes an unused result an error.) */
 		}
-		if (!err && fchmod(fd, now.st_mode & 07777) < 0)
+		if (!err && fchmod(fd, now.st_mode & 0777) < 0)
 			err = -errno;
 	}
 	if (!err)

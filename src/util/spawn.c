@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,10 +23,18 @@ extern char **environ;
 
 void fsb_child_close_fds(int keep)
 {
+	long max;
+
 	/* close_range(2): one system call, whatever the descriptor limit. */
-	if (keep > 3)
-		syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u);
-	syscall(SYS_close_range, keep >= 3 ? (unsigned)keep + 1 : 3u, ~0u, 0u);
+	if ((keep <= 3 || !syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u)) &&
+	    !syscall(SYS_close_range, keep >= 3 ? (unsigned)keep + 1 : 3u, ~0u, 0u))
+		return;
+	/* ENOSYS before Linux 5.9, EPERM under an older seccomp profile: one
+	 * by one (a descriptor left open can keep a pipe from ever ending). */
+	max = sysconf(_SC_OPEN_MAX);
+	for (long fd = 3; fd < (max > 0 ? max : 1024); fd++)
+		if (fd != keep)
+			close((int)fd);
 }
 
 void fsb_child_die_with_parent(pid_t parent)
@@ -268,15 +277,19 @@ out:
 
 static int try_dir(const char *dir, size_t dlen, const char *prog, char *out, size_t len)
 {
+	struct stat st;
 	int n;
 
-	if (!dlen) /* an empty PATH entry means the current directory */
-		n = snprintf(out, len, "./%s", prog);
-	else
-		n = snprintf(out, len, "%.*s/%s", (int)dlen, dir, prog);
+	/* An empty or relative PATH entry means the current directory (or
+	 * one below it): root would run whatever was planted there. Only
+	 * absolute directories are searched. */
+	if (!dlen || dir[0] != '/')
+		return -ENOENT;
+	n = snprintf(out, len, "%.*s/%s", (int)dlen, dir, prog);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
-	return access(out, X_OK) == 0 ? 0 : -ENOENT;
+	/* As root, access(X_OK) is true of a directory: a regular file only. */
+	return access(out, X_OK) == 0 && !stat(out, &st) && S_ISREG(st.st_mode) ? 0 : -ENOENT;
 }
 
 int fsb_which(const char *prog, char *out, size_t len)
