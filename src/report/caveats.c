@@ -5,6 +5,7 @@
  * (another process's I/O: the device moved well beyond what the test did).
  */
 #include "report/caveats.h"
+#include "report/compare.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"
@@ -106,15 +107,18 @@ static void machine(const struct fsb_result *r, struct cav_list *l)
 
 static void counters(const struct fsb_result *r, struct cav_list *l)
 {
-	const char *ds = fsb_result_get_str(r, "device_stats", NULL);
+	const char *ds = fsb_result_get_str(r, "device_stats", NULL), *why;
 	char ev[256];
 
-	if (!ds || strncmp(ds, "off", 3))
+	/* "off" or "off: why" (a file from elsewhere may hold "off:" or
+	 * "offline": the reason is read only as far as it goes). */
+	if (!ds || strncmp(ds, "off", 3) || (ds[3] && ds[3] != ':'))
 		return;
+	why = ds[3] ? ds + 4 + strspn(ds + 4, " ") : "";
 	snprintf(ev, sizeof(ev), "params.device_stats: %.200s", ds);
 	add(l, "device-counters-off", NULL, ev,
 	    "no device counters (bytes at the device, write amplification): %.200s",
-	    ds[3] == ':' ? ds + 5 : "off");
+	    *why ? why : "off");
 }
 
 /* Noisy (CV above 10%) or drifting (monotonic over >= 5 runs, > 10%). */
@@ -158,8 +162,11 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 				 fsb_unit_with(&sc, t->runs[0], a, sizeof(a)),
 				 fsb_unit_with(&sc, t->runs[n - 1], b, sizeof(b)),
 				 (t->runs[n - 1] / t->runs[0] - 1) * 100);
+			/* Rising times (a phase in seconds) are runs getting slower. */
+			bool faster = fsb_compare_lower_is_better(t->unit) ? down : up;
+
 			add(l, "drift", t->id, ev, "%s drifts: every run %s than the one before",
-			    title(t, name, sizeof(name)), up ? "faster" : "slower");
+			    title(t, name, sizeof(name)), faster ? "faster" : "slower");
 		}
 	}
 }
@@ -292,21 +299,30 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 
 bool fsb_caveat_same(const struct fsb_caveat *a, const struct fsb_caveat *b)
 {
-	return !strcmp(a->id, b->id) && !strcmp(a->test, b->test);
+	/* The claim itself, not only its kind: "virtual machine (kvm)" and
+	 * "(xen)" are two caveats. The evidence (the runs, a CV) may differ. */
+	return !strcmp(a->id, b->id) && !strcmp(a->test, b->test) && !strcmp(a->text, b->text);
+}
+
+void fsb_caveat_put(FILE *out, const struct fsb_caveat *c)
+{
+	char buf[1024];
+
+	fputs(fsb_text_safe(c->text, 0, buf, sizeof(buf)), out);
+	fprintf(out, " (%s)\n", fsb_text_safe(c->evidence, 0, buf, sizeof(buf)));
 }
 
 int fsb_caveats_print(FILE *out, const struct fsb_result *r, const char *prefix)
 {
 	struct fsb_caveat cav[FSB_CAVEATS_MAX];
 	size_t n = fsb_caveats_find(r, cav, FSB_CAVEATS_MAX);
-	char buf[1024];
 
 	if (!n)
 		return 0;
 	fprintf(out, "\n%sCaveats:\n", prefix);
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s  - %s (%s)\n", prefix,
-			fsb_text_safe(cav[i].text, 0, buf, sizeof(buf) / 2),
-			fsb_text_safe(cav[i].evidence, 0, buf + sizeof(buf) / 2, sizeof(buf) / 2));
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s  - ", prefix);
+		fsb_caveat_put(out, &cav[i]);
+	}
 	return ferror(out) ? -EIO : 0;
 }

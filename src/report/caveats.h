@@ -45,7 +45,12 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
  */
 int fsb_caveats_print(FILE *out, const struct fsb_result *r, const char *prefix);
 
-/* Whether two caveats are the same kind about the same test. */
+/* Whether two caveats say the same: kind, test and text (their evidence
+ * may differ: each input's own runs). */
 bool fsb_caveat_same(const struct fsb_caveat *a, const struct fsb_caveat *b);
+
+/* "text (evidence)" and a newline, terminal-safe: the one way a caveat
+ * is printed in the text views. */
+void fsb_caveat_put(FILE *out, const struct fsb_caveat *c);
 
 #endif

@@ -77,16 +77,38 @@ static void print_fractions(FILE *out, const struct fsb_compare_set *set)
 	}
 }
 
-/* Whether doc has caveat c. */
-static bool has_caveat(const struct fsb_result *doc, const struct fsb_caveat *c)
+/* Whether doc has caveat c; its own copy (with its evidence) in *mine. */
+static bool find_caveat(const struct fsb_result *doc, const struct fsb_caveat *c,
+			struct fsb_caveat *mine)
 {
 	struct fsb_caveat cav[FSB_CAVEATS_MAX];
 	size_t n = fsb_caveats_find(doc, cav, FSB_CAVEATS_MAX);
 
-	for (size_t k = 0; k < n; k++)
-		if (fsb_caveat_same(&cav[k], c))
+	for (size_t k = 0; k < n; k++) {
+		if (fsb_caveat_same(&cav[k], c)) {
+			if (mine)
+				*mine = cav[k];
 			return true;
+		}
+	}
 	return false;
+}
+
+static bool has_caveat(const struct fsb_result *doc, const struct fsb_caveat *c)
+{
+	return find_caveat(doc, c, NULL);
+}
+
+/* Whether every input that has caveat c has it with the same evidence. */
+static bool same_evidence(const struct fsb_compare_set *set, const struct fsb_caveat *c)
+{
+	struct fsb_caveat mine;
+
+	for (size_t j = 0; j < set->n; j++)
+		if (set->docs[j]->has_caveats && find_caveat(set->docs[j], c, &mine) &&
+		    strcmp(mine.evidence, c->evidence))
+			return false;
+	return true;
 }
 
 /*
@@ -133,14 +155,13 @@ static void print_caveats(FILE *out, const struct fsb_compare_set *set)
 				      out);
 				fputs(": ", out);
 			}
-			fprintf(out, "%s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
-			fprintf(out, " (%s)\n",
-				fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+			fsb_caveat_put(out, &cav[k]);
 		}
 	}
 	if (ndocs < 2)
 		return;
-	/* What every input shares, from the first: said once. */
+	/* What every input shares: said once, with each input's evidence
+	 * when theirs differ (the runs of a noisy figure). */
 	any = false;
 	for (size_t k = 0, n = fsb_caveats_find(set->docs[first], cav, FSB_CAVEATS_MAX); k < n;
 	     k++) {
@@ -154,8 +175,22 @@ static void print_caveats(FILE *out, const struct fsb_compare_set *set)
 		if (!any)
 			fputs("\nCaveats of every input:\n", out);
 		any = true;
-		fprintf(out, "  - %s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
-		fprintf(out, " (%s)\n", fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+		fputs("  - ", out);
+		if (same_evidence(set, &cav[k])) {
+			fsb_caveat_put(out, &cav[k]);
+			continue;
+		}
+		fprintf(out, "%s\n", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
+		for (size_t j = 0; j < set->n; j++) {
+			struct fsb_caveat mine;
+
+			if (!set->docs[j]->has_caveats ||
+			    !find_caveat(set->docs[j], &cav[k], &mine))
+				continue;
+			fprintf(out, "      %s: ",
+				fsb_text_safe(set->labels[j], LABEL_CHARS, lab, sizeof(lab)));
+			fprintf(out, "%s\n", fsb_text_safe(mine.evidence, 0, buf, sizeof(buf)));
+		}
 	}
 }
 
@@ -586,7 +621,8 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 /*
  * RFC 4180: quote a field holding a comma or a quote. Controls are escaped
  * first (util/text.h), as everywhere a terminal may show the output, so no
- * field holds a line break.
+ * field holds a line break; a field a spreadsheet would take for a formula
+ * (a label "=HYPERLINK(...)" from an imported file) starts with a '.
  */
 static int csv_field(FILE *out, const char *str)
 {
@@ -595,9 +631,13 @@ static int csv_field(FILE *out, const char *str)
 	if (!s)
 		return -ENOMEM;
 	if (!strpbrk(s, ",\"")) {
+		if (fsb_csv_formula(s))
+			fputc('\'', out);
 		fputs(s, out);
 	} else {
 		fputc('"', out);
+		if (fsb_csv_formula(s))
+			fputc('\'', out);
 		for (const char *c = s; *c; c++) {
 			if (*c == '"')
 				fputc('"', out);

@@ -138,6 +138,9 @@ static int put_text(FILE *out, const char *str)
 	for (char *c = s; *c; c++)
 		if (*c == ',')
 			*c = ';';
+	/* Not a formula to a spreadsheet (writer.h: fsb_csv_formula). */
+	if (fsb_csv_formula(s))
+		fputc('\'', out);
 	fputs(s, out);
 	free(s);
 	return 0;

@@ -32,8 +32,7 @@
 #include <string.h>
 
 #define MAX_FIELDS 64
-/* No disk moves an exabyte a second; a larger figure is junk, not data. */
-#define MAX_FIGURE 1e15
+/* No %CPU is a million: a larger one is junk, not data. */
 #define MAX_CPU 1e6
 /* bonnie++'s figures are K/sec; the model's B/s. */
 #define KIB 1024.0
@@ -429,7 +428,7 @@ static int get_latency(struct reader *rd, int f, double *us)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (!strcmp(p, units[i].suffix)) {
 			*us = strtod(digits, NULL) * units[i].mult;
-			if (!isfinite(*us) || *us > MAX_FIGURE)
+			if (!isfinite(*us) || *us > FSB_MAX_FIGURE)
 				return bad_field(rd, f, "is out of range");
 			return 0;
 		}
@@ -455,7 +454,7 @@ static int add_test(struct reader *rd, struct fsb_result *r, const struct fsb_bo
 			return bad_field(rd, f + 1, "is given for a test without a figure");
 		return 0;
 	}
-	if (!plus(val) && (err = get_num(rd, f, MAX_FIGURE, &v)))
+	if (!plus(val) && (err = get_num(rd, f, FSB_MAX_FIGURE / KIB, &v)))
 		return err;
 	if (*cpu && !plus(cpu) && (err = get_num(rd, f + 1, MAX_CPU, &c)))
 		return err;

@@ -33,8 +33,6 @@
 /* A job name longer than this is no name a person gave. */
 #define MAX_NAME 256
 #define MAX_OPTION 128
-/* No device moves an exabyte a second or does 1e18 I/Os. */
-#define MAX_FIGURE 1e18
 /* A param listing each job's value stays readable. */
 #define MAX_PARAM 512
 
@@ -120,7 +118,7 @@ static int get_str(struct rd *rd, struct json_object *o, const char *path, const
 	return 1;
 }
 
-/* A number in [0, MAX_FIGURE]: 1 when present, 0 absent. */
+/* A number in [0, FSB_MAX_FIGURE]: 1 when present, 0 absent. */
 static int get_num(struct rd *rd, struct json_object *o, const char *path, const char *key,
 		   double *out)
 {
@@ -135,7 +133,7 @@ static int get_num(struct rd *rd, struct json_object *o, const char *path, const
 	if (json_object_is_type(v, json_type_int) && json_object_get_int64(v) < 0)
 		return bad(rd, "%s%s is negative", path, key);
 	d = json_object_get_double(v);
-	if (!isfinite(d) || d > MAX_FIGURE)
+	if (!isfinite(d) || d > FSB_MAX_FIGURE)
 		return bad(rd, "%s%s is out of range", path, key);
 	if (d < 0)
 		return bad(rd, "%s%s is negative", path, key);

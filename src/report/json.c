@@ -487,6 +487,8 @@ static int get_double(struct jread *rd, struct json_object *v, const char *path,
 		return bad(rd, "%s%s is not a finite number", path, key);
 	if (d < 0)
 		return bad(rd, "%s%s is negative", path, key);
+	if (d > FSB_MAX_FIGURE)
+		return bad(rd, "%s%s is out of range", path, key);
 	*out = d;
 	return 0;
 }

@@ -761,21 +761,39 @@ static bool machine_caveat(const struct fsb_caveat *c)
 	       (!strcmp(c->id, "emulation") && !strncmp(c->evidence, "host.", 5));
 }
 
+/* The machine caveats said so far, once each. */
+struct said {
+	struct fsb_caveat v[FSB_CAVEATS_MAX];
+	size_t n;
+};
+
+/* Whether s holds c (same_text) or a caveat of c's kind. */
+static bool said_before(const struct said *s, const struct fsb_caveat *c, bool same_text)
+{
+	for (size_t k = 0; k < s->n; k++)
+		if (same_text ? fsb_caveat_same(&s->v[k], c) : !strcmp(s->v[k].id, c->id))
+			return true;
+	return false;
+}
+
 static void print_doc_caveats(FILE *out, const struct fsb_matrix_entry *e,
 			      const struct fsb_result *r, const char *suite, bool *any,
-			      bool *machine_done)
+			      struct said *machine)
 {
 	struct fsb_caveat cav[FSB_CAVEATS_MAX];
 	size_t n = r ? fsb_caveats_find(r, cav, FSB_CAVEATS_MAX) : 0;
-	bool machine_seen = false;
-	char buf[512];
 
 	for (size_t k = 0; k < n; k++) {
-		bool m = machine_caveat(&cav[k]);
+		/* A machine caveat is said once, unlabelled, by the first
+		 * setup that has it; a setup whose machine says otherwise (a
+		 * guest beside the host: "(qemu)" after "(kvm)") says its own,
+		 * labelled. */
+		bool m = machine_caveat(&cav[k]) && !said_before(machine, &cav[k], false);
 
-		if (m && *machine_done)
+		if (machine_caveat(&cav[k]) && said_before(machine, &cav[k], true))
 			continue;
-		machine_seen |= m;
+		if (m && machine->n < FSB_CAVEATS_MAX)
+			machine->v[machine->n++] = cav[k];
 		if (!*any)
 			fputs("\nCaveats:\n", out);
 		*any = true;
@@ -784,21 +802,20 @@ static void print_doc_caveats(FILE *out, const struct fsb_matrix_entry *e,
 			fsb_text_put(out, e->label);
 			fprintf(out, " (%s): ", suite);
 		}
-		fprintf(out, "%s", fsb_text_safe(cav[k].text, 0, buf, sizeof(buf)));
-		fprintf(out, " (%s)\n", fsb_text_safe(cav[k].evidence, 0, buf, sizeof(buf)));
+		fsb_caveat_put(out, &cav[k]);
 	}
-	*machine_done |= machine_seen;
 }
 
 static void print_caveats(FILE *out, const struct fsb_matrix_doc *d)
 {
-	bool any = false, machine_done = false;
+	struct said machine = { .n = 0 };
+	bool any = false;
 
 	for (size_t i = 0; i < d->n; i++) {
 		print_doc_caveats(out, &d->entries[i], d->entries[i].run_res, "run", &any,
-				  &machine_done);
+				  &machine);
 		print_doc_caveats(out, &d->entries[i], d->entries[i].lc_res, "lifecycle", &any,
-				  &machine_done);
+				  &machine);
 	}
 }
 

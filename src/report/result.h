@@ -21,6 +21,10 @@
  */
 #define FSB_HIST_SCHEME "log-linear-ns-6"
 
+/* No figure read from a file is above this (no device moves an exabyte a
+ * second or does 1e18 operations): a larger one is refused as hostile. */
+#define FSB_MAX_FIGURE 1e18
+
 /* One non-empty bucket of a latency histogram: its index and its count. */
 struct fsb_hist_bucket {
 	uint32_t idx; /* < FSB_HIST_BUCKETS, strictly increasing in an array */

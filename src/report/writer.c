@@ -148,6 +148,11 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, st
 	return fsb_output(o, w->ext, render_writer, &job);
 }
 
+bool fsb_csv_formula(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 const char *fsb_writer_label(const struct fsb_result *r)
 {
 	return r->setup.label && r->setup.label[0] ? r->setup.label : "fsbench";

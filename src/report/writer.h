@@ -142,6 +142,13 @@ bool fsb_bonnie_any(const struct fsb_result *r, const struct fsb_bonnie_col *col
 const char *fsb_writer_label(const struct fsb_result *r);
 
 /*
+ * Whether a CSV text field would be read as a formula by a spreadsheet
+ * (it starts with = + - @, a tab or a carriage return): the CSV writers
+ * then put a ' before it, which spreadsheets show as text.
+ */
+bool fsb_csv_formula(const char *s);
+
+/*
  * The test with this id whose unit is unit, else NULL: views that put a
  * test in a fixed column check the unit so that, say, a lifecycle "write"
  * phase (seconds) never lands in a K/sec column.

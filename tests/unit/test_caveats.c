@@ -176,7 +176,51 @@ static void test_noise_and_drift(void **state)
 	assert_null(has(&r, "drift", "getc"));
 	assert_null(has(&r, "drift", "putc"));
 	assert_null(has(&r, "drift", "seeks"));
+	/* A phase in seconds whose times grow is getting slower. */
+	add(&r, "mkfs", "s", (const double[]){ 1.0, 1.2, 1.4, 1.6, 1.8 }, 5);
+	assert_non_null(c = has(&r, "drift", "mkfs"));
+	assert_non_null(strstr(c->text, "slower"));
 	fsb_result_release(&r);
+}
+
+/* device_stats from another file: "off:" has no reason to read past,
+ * "offline" is no "off". */
+static void test_counters_off_forms(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	assert_int_equal(fsb_result_param_str(&r, "device_stats", "off:"), 0);
+	assert_non_null(c = has(&r, "device-counters-off", NULL));
+	assert_non_null(strstr(c->text, "write amplification): off"));
+	assert_int_equal(fsb_result_param_str(&r, "device_stats", "off:x"), 0);
+	assert_non_null(c = has(&r, "device-counters-off", NULL));
+	assert_non_null(strstr(c->text, "): x"));
+	assert_int_equal(fsb_result_param_str(&r, "device_stats", "off"), 0);
+	assert_non_null(has(&r, "device-counters-off", NULL));
+	assert_int_equal(fsb_result_param_str(&r, "device_stats", "offline"), 0);
+	assert_null(has(&r, "device-counters-off", NULL));
+	fsb_result_release(&r);
+}
+
+/* Two caveats of one kind that say different things are not the same. */
+static void test_same_is_the_claim(void **state)
+{
+	struct fsb_caveat a = { .id = "vm", .text = "a virtual machine (kvm)", .evidence = "e1" };
+	struct fsb_caveat b = a, c = a;
+
+	(void)state;
+	snprintf(b.evidence, sizeof(b.evidence), "e2");
+	snprintf(c.text, sizeof(c.text), "a virtual machine (xen)");
+	assert_true(fsb_caveat_same(&a, &b));
+	assert_false(fsb_caveat_same(&a, &c));
+	assert_true(fsb_csv_formula("=HYPERLINK(1)"));
+	assert_true(fsb_csv_formula("@x"));
+	assert_false(fsb_csv_formula("ext4"));
+	assert_false(fsb_csv_formula(""));
 }
 
 static void test_short_space(void **state)
@@ -505,12 +549,20 @@ static void test_env_balloon(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quiet_document), cmocka_unit_test(test_ram),
-		cmocka_unit_test(test_machine),	       cmocka_unit_test(test_noise_and_drift),
-		cmocka_unit_test(test_short_space),    cmocka_unit_test(test_compression),
-		cmocka_unit_test(test_other_io),       cmocka_unit_test(test_device_fraction),
-		cmocka_unit_test(test_text_view),      cmocka_unit_test(test_json_round_trip),
-		cmocka_unit_test(test_env_virt),       cmocka_unit_test(test_env_balloon),
+		cmocka_unit_test(test_quiet_document),
+		cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),
+		cmocka_unit_test(test_compression),
+		cmocka_unit_test(test_other_io),
+		cmocka_unit_test(test_device_fraction),
+		cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_env_virt),
+		cmocka_unit_test(test_env_balloon),
+		cmocka_unit_test(test_counters_off_forms),
+		cmocka_unit_test(test_same_is_the_claim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

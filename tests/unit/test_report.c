@@ -740,6 +740,9 @@ static const struct {
 	{ HEAD "\"tests\": [" TEST_START "\"median\": NaN, \"min\": 1, \"max\": 3, "
 	       "\"runs\": [1]}]}",
 	  "tests[0].median is not a finite number" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1e308, \"min\": 1, \"max\": 3, "
+	       "\"runs\": [1]}]}",
+	  "tests[0].median is out of range" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"max\": 3, \"runs\": [1]}]}",
 	  "tests[0].min is missing" },
 	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
