@@ -228,19 +228,17 @@ out:
 
 static double figure(const struct fsb_workload_ops *ops, const struct one_run *r)
 {
-	double secs = (double)r->wall_ns / 1e9;
-
-	if (secs <= 0)
-		secs = 1e-9;
+	/* The aggregate (stats/aggregate.h): all members' work over the first
+	 * start to the last end. */
 	switch (ops->work_unit) {
 	case FSB_WORK_BYTES:
-		return (double)r->bytes / secs;
+		return fsb_agg_rate_of(r->bytes, r->first_start_ns, r->last_end_ns);
 	case FSB_WORK_OPS:
-		return (double)r->ops / secs;
+		return fsb_agg_rate_of(r->ops, r->first_start_ns, r->last_end_ns);
 	case FSB_WORK_TIME:
 		break;
 	}
-	return secs;
+	return (double)r->wall_ns / 1e9;
 }
 
 /* One member's figure in one run: its work over its own duration. */

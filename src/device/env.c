@@ -1,5 +1,6 @@
 /* Environment probes (device/env.h). */
 #include "device/env.h"
+#include "device/cache.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -203,7 +204,7 @@ bool fsb_env_ram_backed(const char *root, const char *fs_type, const char *devna
 	/* The backing file's filesystem: real only on this machine. */
 	if (strcmp(root, "/") || statfs(backing, &sf) < 0)
 		return false;
-	if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC) {
+	if (fsb_cache_ram_fs((unsigned long)sf.f_type)) {
 		snprintf(out, len, "%s over a file on %s", devname,
 			 sf.f_type == TMPFS_MAGIC ? "tmpfs" : "ramfs");
 		return true;

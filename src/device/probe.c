@@ -431,7 +431,7 @@ int fsb_probe_gather(const char *dev, struct fsb_probe_facts *f)
 		fsb_err_errno(err, "cannot open device '%s'", dev);
 		goto out;
 	}
-	if (ioctl(fd, BLKGETSIZE64, &f->size_bytes) < 0)
+	if (fsb_blockdev_size(fd, &f->size_bytes))
 		f->size_bytes = 0;
 	if ((err = gather_swaps(f, mine)))
 		fsb_err_errno(err, "cannot read /proc/swaps");

@@ -27,11 +27,6 @@ static const struct fsb_engine_ops *const engines[] = {
 	NULL,
 };
 
-const struct fsb_engine_ops *const *fsb_engine_all(void)
-{
-	return engines;
-}
-
 const struct fsb_engine_ops *fsb_engine_find(const char *name)
 {
 	for (size_t i = 0; name && engines[i]; i++)

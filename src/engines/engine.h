@@ -108,9 +108,6 @@ struct fsb_engine {
 	int ready;  /* init succeeded: cleanup is due */
 };
 
-/* The registered engines, NULL-terminated; psync first (the default). */
-const struct fsb_engine_ops *const *fsb_engine_all(void);
-
 /* The engine called name, or NULL. */
 const struct fsb_engine_ops *fsb_engine_find(const char *name);
 

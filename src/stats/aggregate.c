@@ -10,33 +10,6 @@ double fsb_agg_rate_of(uint64_t work, uint64_t first_start_ns, uint64_t last_end
 	return (double)work / ((double)(last_end_ns - first_start_ns) / 1e9);
 }
 
-uint64_t fsb_agg_wall_ns(const struct fsb_job_span *jobs, size_t n)
-{
-	uint64_t first = UINT64_MAX, last = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (jobs[i].start_ns < first)
-			first = jobs[i].start_ns;
-		if (jobs[i].end_ns > last)
-			last = jobs[i].end_ns;
-	}
-	return n && last > first ? last - first : 0;
-}
-
-double fsb_agg_rate(const struct fsb_job_span *jobs, size_t n)
-{
-	uint64_t first = UINT64_MAX, last = 0, work = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		work += jobs[i].work;
-		if (jobs[i].start_ns < first)
-			first = jobs[i].start_ns;
-		if (jobs[i].end_ns > last)
-			last = jobs[i].end_ns;
-	}
-	return n ? fsb_agg_rate_of(work, first, last) : 0;
-}
-
 double fsb_agg_job_rate(const struct fsb_job_span *job)
 {
 	return fsb_agg_rate_of(job->work, job->start_ns, job->end_ns);

@@ -21,15 +21,9 @@ struct fsb_job_span {
 };
 
 /* Work per second from a total and the first start and last end; 0 when
- * no time passed (end <= start). */
+ * no time passed (end <= start). The aggregate of jobs (the runner's
+ * figure): all their work over the earliest start to the latest end. */
 double fsb_agg_rate_of(uint64_t work, uint64_t first_start_ns, uint64_t last_end_ns);
-
-/* The aggregate of n jobs: sum of work / (latest end - earliest start),
- * per second; 0 for n == 0. */
-double fsb_agg_rate(const struct fsb_job_span *jobs, size_t n);
-
-/* The time from the earliest start to the latest end of n jobs (ns). */
-uint64_t fsb_agg_wall_ns(const struct fsb_job_span *jobs, size_t n);
 
 /* One job's own rate: its work / (its end - its start), per second. */
 double fsb_agg_job_rate(const struct fsb_job_span *job);

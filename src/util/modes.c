@@ -149,8 +149,3 @@ char *fsb_data_format(const struct fsb_data *d, char *buf, size_t len)
 	}
 	return buf;
 }
-
-const char *fsb_data_names(void)
-{
-	return "random|zero|compressible:PCT|dedupe:PCT";
-}

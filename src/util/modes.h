@@ -62,8 +62,4 @@ int fsb_data_parse(const char *s, struct fsb_data *out);
  * >= 1, NUL-terminated, cut if too short); returns buf. */
 char *fsb_data_format(const struct fsb_data *d, char *buf, size_t len);
 
-/* "random|zero|compressible:PCT|dedupe:PCT": the forms, for usage and the
- * shell completion (which offers the words before ':'). Static. */
-const char *fsb_data_names(void);
-
 #endif

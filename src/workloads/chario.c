@@ -19,6 +19,7 @@
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"
+#include "workloads/blockfile.h"
 #include "workloads/pattern.h"
 #include "workloads/workload.h"
 
@@ -64,9 +65,7 @@ static inline unsigned char pattern(struct char_priv *p, uint64_t i)
 /* This job's bytes of the file: all of it, or its range of a shared one. */
 static uint64_t fsb_char_have(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
-
-	return ctx->shared ? have / fsb_ctx_njobs(ctx) : have;
+	return fsb_chunkfile_have(ctx, FSB_CHARFILE_NAME);
 }
 
 static uint64_t char_start(const struct fsb_ctx *ctx)

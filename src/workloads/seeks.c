@@ -175,17 +175,7 @@ struct seeker {
  * deadline (which this seeker then raises for the others). */
 static bool seeker_halted(struct seeker *s)
 {
-	const struct seekers_ctl *c = s->ctl;
-
-	if (!c->halt)
-		return false;
-	if (atomic_load_explicit(c->halt, memory_order_relaxed))
-		return true;
-	if (c->deadline_ns && fsb_clock_ns() >= c->deadline_ns) {
-		fsb_halt_raise(c->halt, FSB_HALT_DEADLINE);
-		return true;
-	}
-	return false;
+	return fsb_halt_due(s->ctl->halt, s->ctl->deadline_ns);
 }
 
 static int seeker_next(void *arg, struct fsb_io *io)

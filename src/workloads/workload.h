@@ -173,19 +173,25 @@ struct fsb_sink {
 /* fsb_sink_op()'s verdict besides 0 (go on) and -EINTR. */
 enum { FSB_SINK_STOP = 1 };
 
-/* Whether this run must stop issuing work now (the stop word is raised,
- * or the deadline passed: then raised here). */
-static inline bool fsb_sink_halted(struct fsb_sink *out)
+/* Whether work must stop being issued now: the stop word halt is raised,
+ * or the deadline passed (then raised here). halt NULL: never. */
+static inline bool fsb_halt_due(atomic_int *halt, uint64_t deadline_ns)
 {
-	if (!out->halt)
+	if (!halt)
 		return false;
-	if (atomic_load_explicit(out->halt, memory_order_relaxed))
-		return out->stopped = true;
-	if (out->deadline_ns && fsb_clock_ns() >= out->deadline_ns) {
-		fsb_halt_raise(out->halt, FSB_HALT_DEADLINE);
-		return out->stopped = true;
+	if (atomic_load_explicit(halt, memory_order_relaxed))
+		return true;
+	if (deadline_ns && fsb_clock_ns() >= deadline_ns) {
+		fsb_halt_raise(halt, FSB_HALT_DEADLINE);
+		return true;
 	}
 	return false;
+}
+
+/* Whether this run must stop issuing work now (fsb_halt_due), noted. */
+static inline bool fsb_sink_halted(struct fsb_sink *out)
+{
+	return fsb_halt_due(out->halt, out->deadline_ns) ? (out->stopped = true) : false;
 }
 
 /*
