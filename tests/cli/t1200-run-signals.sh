@@ -38,10 +38,12 @@ stop_case "read (preparing its file)" INT 130 'scratch_has block.dat && ! timed 
 	--tests read --size "$BIG" "${LONG[@]}"
 stop_case "read" TERM 143 'timed read' 0.2 --tests read --size 64m "${LONG[@]}"
 # Random seeks: 3 seeker processes must all be there, and all be gone.
+# Each chunk is read once a run: 512-byte chunks of 256 MiB make runs of
+# seconds.
 stop_case "seeks (3 seekers)" INT 130 "has_children \$pid 3" 0.5 \
-	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+	--tests seeks --size 256m --chunk 512 --seeks 50000000 --seekers 3 "${LONG[@]}"
 stop_case "seeks (3 seekers)" TERM 143 "has_children \$pid 3" 0.2 \
-	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+	--tests seeks --size 256m --chunk 512 --seeks 50000000 --seekers 3 "${LONG[@]}"
 # Right after the scratch dir appears, whatever fsbench is doing then.
 stop_case "at start" INT 130 'compgen -G "$D/fsbench.*" >/dev/null' 0 \
 	--tests throughput --size 64m "${LONG[@]}"
@@ -53,9 +55,9 @@ stop_case "suite, in rewrite" TERM 143 'timed rewrite' 0 --tests throughput --si
 stop_case "write" USR1 138 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
 stop_case "write" QUIT 131 'timed write' 0.2 --tests write --size 256m "${LONG[@]}"
 stop_case "seeks (3 seekers)" USR1 138 "has_children \$pid 3" 0.2 \
-	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+	--tests seeks --size 256m --chunk 512 --seeks 50000000 --seekers 3 "${LONG[@]}"
 stop_case "seeks (3 seekers)" QUIT 131 "has_children \$pid 3" 0.2 \
-	--tests seeks --size 64m --seeks 50000000 --seekers 3 "${LONG[@]}"
+	--tests seeks --size 256m --chunk 512 --seeks 50000000 --seekers 3 "${LONG[@]}"
 stop_case "rewrite" USR2 140 'timed rewrite' 0.2 --tests rewrite --size 256m "${LONG[@]}"
 stop_case "read" XCPU 152 'timed read' 0.2 --tests read --size 64m "${LONG[@]}"
 # Two signals in a row: the first one decides the status.

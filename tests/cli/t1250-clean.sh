@@ -36,7 +36,7 @@ boot_id() { cat /proc/sys/kernel/random/boot_id; }
 
 # ---- 1. run killed by SIGKILL during seeks ----
 tmpdir D || exit 1
-"$FSBENCH" run --progress never --tests seeks --size 64m --seeks 50000000 --seekers 3 \
+"$FSBENCH" run --progress never --tests seeks --size 256m --chunk 512 --seeks 50000000 --seekers 3 \
 	--repeat 5 --min-time 30 "$D" >/dev/null 2>"$D.err" &
 pid=$!
 on_exit "kill -KILL $pid; rm -f '$D.err'"
