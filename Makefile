@@ -142,11 +142,6 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h build/fuzz/libfsbench.a
 	$(FUZZ_CC) $(CFLAGS) -fsanitize=fuzzer $(FUZZ_SAN) -Itests/fuzz -o $@ $< \
 		build/fuzz/libfsbench.a $(LDLIBS)
 
-# Micro-benchmark programs (bench/*.c), optimised like ./fsbench.
-build/bench/%: bench/%.c build/libfsbench.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< build/libfsbench.a $(LDLIBS)
-
 build/fiu/%.o: %.c build/gen/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DFSB_FIU -MMD -MP -c -o $@ $<

@@ -28,7 +28,10 @@
 #     Tests whose setup takes the same time in every process, so that
 #     processes without a barrier still start their timed runs together:
 #     block read of SIZE on xfs over the loop device (the files prepared on
-#     the device at once, the reads device-bound), and seq-create of FILES
+#     the device at once, the reads device-bound; --cache direct on both
+#     sides: with drop, each independent process's global sync and cache
+#     drop would land in the others' timed reads, while --jobs drops once),
+#     and seq-create of FILES
 #     files on the tmpfs (nothing to prepare). Not block write: its first
 #     run is a discarded warm-up, and processes drift apart during it.
 #  4. Memory: the largest RSS of fsbench run --jobs 16 --iodepth 32 (every
@@ -190,7 +193,7 @@ fi
 # The fixed work of part 3: agg_args TEST -> the options.
 agg_args() {
 	case $1 in
-	read) echo --tests read --size "$SIZE" --cache drop --files 0 ;;
+	read) echo --tests read --size "$SIZE" --cache direct --files 0 ;;
 	seq-create) echo --tests seq-create --files "$FILES" ;;
 	esac
 }

@@ -51,7 +51,8 @@ if [ "$what" = test ] || [ "$what" = fuzz ]; then
 	pkgs="$pkgs libfiu-dev fiu-utils valgrind"
 fi
 if [ "$what" = bench ]; then
-	pkgs="$pkgs bonnie++ fio fsmark xfsprogs e2fsprogs util-linux"
+	# and what the scripts themselves call (bench/*.sh: GNU time, jq, bc, python3).
+	pkgs="$pkgs bonnie++ fio fsmark xfsprogs e2fsprogs util-linux time jq bc python3"
 fi
 if [ "$what" = guest ]; then
 	# Only what fetching the kernel takes (apt-get download and dpkg -x
