@@ -155,9 +155,11 @@ int fsb_devcap_measure(const char *dev, bool write, struct fsb_devcap *out)
 	struct stat st;
 	int fd, err;
 
-	/* Writing: exclusive, so that a mount or a RAID/LVM claim between the
-	 * caller's checks and here makes the open fail, not the data go. */
-	fd = open(dev, (write ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+	/* Not O_EXCL: the io_uring ring holds the file after close until its
+	 * deferred exit, so the exclusive claim would outlive this function
+	 * and make the mkfs that follows fail with EBUSY. The callers hold
+	 * the device (lifecycle's lock, matrix's own loop device). */
+	fd = open(dev, (write ? O_RDWR : O_RDONLY) | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "device capability: cannot open '%s'", dev);
