@@ -20,6 +20,11 @@
  *                     sizes, dirs, links): written only once a set is
  *                     whole, so a stat or delete test that runs after a
  *                     create test reuses its files instead of making them.
+ *   files.spare.N/    whole sets an earlier create run made, set aside
+ *   files.spare.set   (renamed, not removed) for the delete test of the
+ *                     same kind to consume, as bonnie++ deletes what it
+ *                     created: the marker line of every spare (one kind
+ *                     and count for all).
  *
  * Jobs (--jobs): each job has its own directory and set, or with
  * --shared-dir all jobs work in one (mdtest's shared mode): files/ and its
@@ -316,6 +321,164 @@ static int wipe(const char *dir, const char *pfx, const char *marker)
 		err = r;
 	close(top);
 	return err;
+}
+
+/* ---- spare sets: a create run's set, kept for the delete test ---- */
+
+#define SPARE "files.spare"
+#define SPARE_SET SPARE ".set"
+/* Room a spare must leave: parking one only where this many more sets of
+ * its size fit, so that keeping it never takes the space the next runs
+ * need (two fsbench runs may share the filesystem). */
+#define SPARE_ROOM 4
+
+/* How many spares to keep: one for each run the delete test makes. */
+static unsigned spare_max(const struct fsb_ctx *ctx)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+
+	return cfg->repeat_auto || !cfg->repeat ? 3 : cfg->repeat;
+}
+
+/* Spares are kept only where nothing else shares the names: a directory
+ * of this job's alone, files without link targets beside them. */
+static bool spare_allowed(const struct fsb_ctx *ctx)
+{
+	return !ctx->shared && ctx->cfg->links == FSB_LINKS_NONE;
+}
+
+/* The spares in dir: how many (0..max, counted from files.spare.0 up)
+ * and what set each is (*s, valid when the count is not 0). */
+static unsigned spare_find(const char *dir, unsigned max, struct files_set *s)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	unsigned n = 0;
+
+	if (set_read(dir, SPARE_SET, s))
+		return 0;
+	while (n < max) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/" SPARE ".%u", dir, n) >=
+			    sizeof(path) ||
+		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* Remove every spare and their marker line (untimed). 0 or -errno. */
+static int spare_wipe(const char *dir, unsigned max)
+{
+	char name[sizeof(SPARE) + 16];
+	int top, err = 0, r;
+
+	top = fsb_cleanup_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fsb_cleanup_unlinkat(top, SPARE_SET, 0) < 0 && errno != ENOENT)
+		err = -errno;
+	for (unsigned i = 0; i < max; i++) {
+		snprintf(name, sizeof(name), SPARE ".%u", i);
+		r = remove_tree(top, name, 2);
+		if (r && !err)
+			err = r;
+	}
+	close(top);
+	return err;
+}
+
+/* Whether SPARE_ROOM more sets like s fit in dir's filesystem. */
+static bool spare_room(const char *dir, const struct files_set *s)
+{
+	struct statvfs sv;
+	uint64_t avg = s->max_bytes / 2 + s->min_bytes / 2, bsize, need;
+
+	if (statvfs(dir, &sv) < 0)
+		return false;
+	/* f_files 0: the filesystem has no inode limit (btrfs). */
+	if (sv.f_files && sv.f_favail / SPARE_ROOM < s->count)
+		return false;
+	bsize = sv.f_frsize ? sv.f_frsize : 4096;
+	need = (avg + bsize - 1) / bsize * bsize;
+	return !need || (uint64_t)sv.f_bavail * bsize / SPARE_ROOM / need >= s->count;
+}
+
+/*
+ * A create run about to start finds the whole set of the run before it
+ * (have, described by the marker): set it aside as a spare instead of
+ * removing it, when it is of the run's own kind and count and there is
+ * room for it. 1 when it was set aside, 0 when it was not (the caller
+ * removes it as before), or -errno.
+ */
+static int spare_park(struct files_run *r, const struct files_set *have)
+{
+	const char *dir = r->ctx->dir;
+	unsigned max = spare_max(r->ctx), n;
+	char from[PATH_MAX], to[PATH_MAX], path[PATH_MAX];
+	struct files_set s;
+
+	if (!spare_allowed(r->ctx) || !set_same_kind(have, &r->set) ||
+	    have->count != r->set.count || !spare_room(dir, have))
+		return 0;
+	n = spare_find(dir, max, &s);
+	/* Spares of another kind or count are no use to the same delete. */
+	if (n && (!set_same_kind(&s, have) || s.count != have->count)) {
+		int err = spare_wipe(dir, max);
+
+		if (err)
+			return err;
+		n = 0;
+	}
+	if (n >= max)
+		return 0;
+	if (!n) {
+		int err = set_write(dir, SPARE_SET, have);
+
+		if (err)
+			return err;
+	}
+	/* The marker goes first: files/ is no longer a set in place. */
+	snprintf(path, sizeof(path), "%s/%s", dir, r->marker);
+	if (fsb_io_unlinkat(AT_FDCWD, path, 0) < 0 && errno != ENOENT)
+		return -errno;
+	if ((size_t)snprintf(from, sizeof(from), "%s/" BASE, dir) >= sizeof(from) ||
+	    (size_t)snprintf(to, sizeof(to), "%s/" SPARE ".%u", dir, n) >= sizeof(to))
+		return -ENAMETOOLONG;
+	return fsb_io_renameat(AT_FDCWD, from, AT_FDCWD, to) < 0 ? -errno : 1;
+}
+
+/*
+ * A delete run takes the last spare of its own kind and count (want) as
+ * its set: files/ and whatever set it held go first. 1 when it took one,
+ * 0 when there was none to take, or -errno.
+ */
+static int spare_take(struct files_run *r)
+{
+	const char *dir = r->ctx->dir;
+	unsigned max = spare_max(r->ctx), n;
+	char from[PATH_MAX], to[PATH_MAX];
+	struct files_set s;
+	int err;
+
+	if (!spare_allowed(r->ctx))
+		return 0;
+	n = spare_find(dir, max, &s);
+	if (!n || !set_same_kind(&s, &r->set) || s.count != r->set.count)
+		return 0;
+	if ((err = wipe(dir, r->pfx, r->marker)))
+		return err;
+	if ((size_t)snprintf(from, sizeof(from), "%s/" SPARE ".%u", dir, n - 1) >= sizeof(from) ||
+	    (size_t)snprintf(to, sizeof(to), "%s/" BASE, dir) >= sizeof(to))
+		return -ENAMETOOLONG;
+	if (fsb_io_renameat(AT_FDCWD, from, AT_FDCWD, to) < 0)
+		return -errno;
+	if (n == 1) {
+		snprintf(from, sizeof(from), "%s/" SPARE_SET, dir);
+		if (fsb_io_unlinkat(AT_FDCWD, from, 0) < 0 && errno != ENOENT)
+			return -errno;
+	}
+	return 1;
 }
 
 /* ---- names and paths ---- */
@@ -898,6 +1061,30 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 	/* A smaller set grows where its names do not depend on the count. */
 	if (reuse && have.count < r->set.count)
 		reuse = !r->set.dirs && r->set.links == FSB_LINKS_NONE;
+	/*
+	 * A delete run consumes a set a create run made, if one was kept
+	 * (what it replaces, the stat test's larger set, goes); a create run
+	 * keeps the set of the run before it for that, rather than removing
+	 * it: either way the files are made and removed once, not twice.
+	 */
+	if (t->op == OP_DELETE && !(reuse && have.count == r->set.count)) {
+		err = spare_take(r);
+		if (err < 0) {
+			fsb_err_errno(err, "%s: cannot take a set kept in '%s'", t->name, ctx->dir);
+			return err;
+		}
+		if (err) {
+			have = r->set;
+			reuse = true;
+		}
+	} else if (t->op == OP_CREATE && !set_read(ctx->dir, r->marker, &have)) {
+		err = spare_park(r, &have);
+		if (err < 0) {
+			fsb_err_errno(err, "%s: cannot keep the last run's set in '%s'", t->name,
+				      ctx->dir);
+			return err;
+		}
+	}
 	if (reuse) {
 		/* The set a create test (or an earlier run) left: reuse it. */
 		err = open_dirs(r);
@@ -972,11 +1159,13 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		fsb_err_errno(err, "%s: cannot sync '%s'", t->name, ctx->dir);
 		return err;
 	}
-	if (t->op == OP_STAT) {
+	if (t->op != OP_CREATE) {
 		/*
-		 * Stat what is on the device, not what the create left in memory:
-		 * the cache mode says whether dentries, inodes and pages go (root
-		 * only; a no-op otherwise, and on a filesystem in memory).
+		 * Stat and delete what is on the device, not what the create left
+		 * in memory: the cache mode says whether dentries, inodes and
+		 * pages go (root only; a no-op otherwise, and on a filesystem in
+		 * memory). Every delete run starts so, whether its set was just
+		 * made or kept from a create run earlier.
 		 */
 		err = fsb_cache_prepare_read(r->basefd, ctx->cfg->cache, FSB_CACHE_IO_META);
 		if (err) {
@@ -1048,14 +1237,23 @@ static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *
 
 	/*
 	 * A stat test starts where the create test grew to, so its set is
-	 * reused as it is. A delete test sizes itself: stat is several times
+	 * reused as it is. A delete test sizes itself (stat is several times
 	 * faster than delete, and a delete run sized for stat would last
-	 * seconds, each needing as long again to rebuild its set untimed.
+	 * seconds, each needing as long again to rebuild its set untimed),
+	 * unless the create test kept sets for it.
 	 */
 	job_names(ctx, pfx, marker);
 	if (t->op == OP_STAT && !set_read(ctx->dir, marker, &have)) {
 		set_want(ctx, t->kind, n, &want);
 		if (set_same_kind(&have, &want) && have.count > n)
+			n = have.count;
+	}
+	/* A delete test starts at the sets the create test kept: its first
+	 * run consumes one instead of making a set of its own. */
+	if (t->op == OP_DELETE && spare_allowed(ctx) &&
+	    spare_find(ctx->dir, spare_max(ctx), &have)) {
+		set_want(ctx, t->kind, n, &want);
+		if (set_same_kind(&have, &want))
 			n = have.count;
 	}
 	return n < FSB_NAMES_MAX_FILES ? n : FSB_NAMES_MAX_FILES;

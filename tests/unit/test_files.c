@@ -626,6 +626,98 @@ static void wl_create_failure_cleans_up(void **state)
 	assert_int_equal(count_entries(e->dir, ""), 0);
 }
 
+/* The inode of the first file in dir/sub, 0 when there is none. */
+static ino_t first_in(const char *dir, const char *sub)
+{
+	char path[600], name[1024];
+	struct dirent *d;
+	struct stat st;
+	ino_t ino = 0;
+	DIR *dp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	dp = opendir(path);
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)))
+		if (d->d_name[0] != '.') {
+			snprintf(name, sizeof(name), "%.600s/%.255s", path, d->d_name);
+			if (!stat(name, &st))
+				ino = st.st_ino;
+			break;
+		}
+	closedir(dp);
+	return ino;
+}
+
+/*
+ * A create run keeps the whole set of the run before it (same kind and
+ * count) as a spare instead of removing it; the delete test of that kind
+ * starts at the spares' count and consumes them, the last kept first,
+ * before it makes sets of its own. Nothing is left after the deletes.
+ */
+static void wl_create_keeps_sets_for_delete(void **state)
+{
+	const struct fsb_workload_ops *del = fsb_registry_find("seq-delete");
+	struct wl_env *e = *state;
+	struct fsb_ctx ctx = { .cfg = &e->cfg, .dir = e->dir };
+	uint64_t ops;
+	ino_t second;
+
+	e->cfg.repeat = 3;
+	e->cfg.file_max_bytes = 100;
+	e->cfg.file_min_bytes = 1;
+	e->cfg.files = 50;
+	/* a calibration attempt of another count is removed, not kept */
+	assert_int_equal(wl_run(e, "seq-create", 50, &ops), 0);
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.0"), 0);
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.0"), 400);
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.1"), 400);
+	assert_int_equal(count_entries(e->dir, "files"), 400);
+	second = first_in(e->dir, "files.spare.1");
+	assert_true(second != 0);
+	/* the delete of that kind starts at their count, the other kind not */
+	assert_int_equal(del->initial_work(&ctx), 400);
+	assert_int_equal(fsb_registry_find("rand-delete")->initial_work(&ctx), 50);
+	/* the stat test grows the last run's set in place, as before */
+	assert_int_equal(wl_run(e, "seq-stat", 900, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files"), 900);
+	/* the first delete run takes the last spare: the stat set goes */
+	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
+	assert_int_equal(ops, 400);
+	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	assert_int_equal(count_entries(e->dir, "files"), 0);
+	/* files.spare.0 with its 400, and the spares' marker line */
+	assert_int_equal(count_entries(e->dir, ""), 402);
+	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
+	assert_int_equal(ops, 400);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+	/* none left: a set of its own, as before */
+	assert_int_equal(del->initial_work(&ctx), 50);
+	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
+	assert_int_equal(ops, 400);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+
+	/* spares of another count give way to the new count's */
+	assert_int_equal(wl_run(e, "rand-create", 300, &ops), 0);
+	assert_int_equal(wl_run(e, "rand-create", 300, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.0"), 300);
+	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
+	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.0"), 500);
+	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	/* the second keeps one only for each of the delete test's runs */
+	e->cfg.repeat = 1;
+	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
+	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+}
+
 static void wl_work_hooks(void **state)
 {
 	const struct fsb_workload_ops *w = fsb_registry_find("seq-stat");
@@ -672,6 +764,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wl_create_failure_cleans_up, env_setup,
 						env_teardown),
 		cmocka_unit_test_setup_teardown(wl_work_hooks, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(wl_create_keeps_sets_for_delete, env_setup,
+						env_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
