@@ -156,9 +156,10 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		}
 		return true;
 	case K_REPEAT:
-		if (!fsb_ini_count(v, 1, 1000, &n)) {
+		if (strcmp(v, "auto") && !fsb_ini_count(v, 1, 1000, &n)) {
 			fail(ld, here(ld),
-			     "invalid repeat '%s': expected a whole number from 1 to 1000", v);
+			     "invalid repeat '%s': expected a whole number from 1 to 1000, or auto",
+			     v);
 			return false;
 		}
 		return true;

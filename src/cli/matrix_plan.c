@@ -8,6 +8,7 @@
 #include "cli/lifecycle.h"
 #include "cli/matrix_ini.h"
 #include "cli/run.h"
+#include "core/runner.h"
 #include "util/error.h"
 #include "util/spawn.h"
 
@@ -90,7 +91,11 @@ static int run_plan(const struct fsb_matrix_config *cfg, struct fsb_matrix_setup
 	*s->run_plan = c->plan;
 	s->run_plan->cfg.label = s->label;
 	/* [global] repeat, unless the line says otherwise. */
-	if (!s->run_plan->repeat_set && cfg->repeat) {
+	if (!s->run_plan->repeat_set && cfg->repeat_auto) {
+		s->run_plan->cfg.repeat = FSB_RUNNER_AUTO_MIN_RUNS;
+		s->run_plan->cfg.repeat_auto = true;
+		s->run_plan->repeat_set = true;
+	} else if (!s->run_plan->repeat_set && cfg->repeat) {
 		s->run_plan->cfg.repeat = cfg->repeat;
 		s->run_plan->repeat_set = true;
 	}

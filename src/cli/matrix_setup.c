@@ -303,7 +303,9 @@ int fsb_ini_resolve(struct fsb_ini_loader *ld, struct fsb_matrix_config *cfg)
 	}
 	if (ld->global.val[K_WORKDIR] && !(cfg->workdir = strdup(ld->global.val[K_WORKDIR])))
 		return -ENOMEM;
-	if (ld->global.val[K_REPEAT] && fsb_ini_count(ld->global.val[K_REPEAT], 1, 1000, &n))
+	if (ld->global.val[K_REPEAT] && !strcmp(ld->global.val[K_REPEAT], "auto"))
+		cfg->repeat_auto = true;
+	else if (ld->global.val[K_REPEAT] && fsb_ini_count(ld->global.val[K_REPEAT], 1, 1000, &n))
 		cfg->repeat = (unsigned)n;
 	cfg->setups = calloc(ld->nsetups, sizeof(*cfg->setups));
 	if (!cfg->setups)

@@ -537,7 +537,10 @@ static int guest_words(const struct mx_ctx *m, const struct fsb_matrix_setup *s,
 			w[n++] = s->options;
 		}
 	}
-	if (m->cfg->repeat) {
+	if (m->cfg->repeat_auto && suite) {
+		w[n++] = "--repeat";
+		w[n++] = "auto";
+	} else if (m->cfg->repeat) {
 		snprintf(repeat, rlen, "%u", m->cfg->repeat);
 		w[n++] = "--repeat";
 		w[n++] = repeat;

@@ -58,6 +58,9 @@ struct fsb_matrix_config {
 	char *path;	 /* the file, as given */
 	char *workdir;	 /* [global] workdir, NULL: the default */
 	unsigned repeat; /* [global] repeat, 0 when not set */
+	/* [global] repeat = auto: the run lines' --repeat auto (lifecycle
+	 * lines keep their own default: their phases have no auto mode) */
+	bool repeat_auto;
 	struct fsb_matrix_setup *setups;
 	size_t nsetups;
 };

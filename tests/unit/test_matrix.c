@@ -260,7 +260,7 @@ static void bad_values(void **state)
 	expect_bad("[ext2]\nrun = a\ndevices = 2x\n",
 		   "3: invalid devices '2x': expected a whole number from 1 to 8");
 	expect_bad("[global]\nrepeat = 0\n[ext2]\nrun = a\n",
-		   "2: invalid repeat '0': expected a whole number from 1 to 1000");
+		   "2: invalid repeat '0': expected a whole number from 1 to 1000, or auto");
 	expect_bad(
 		"[x]\ntype = ext 4\nrun = a\n",
 		"2: invalid type 'ext 4': expected a filesystem type such as ext4, xfs or btrfs");
@@ -490,6 +490,21 @@ static void reserved_options(void **state)
 	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
 	assert_true(cfg.setups[0].run_plan->cfg.repeat_auto);
 	assert_int_equal(cfg.setups[0].run_plan->cfg.repeat, 3);
+	fsb_matrix_config_release(&cfg);
+	/* [global] repeat = auto: the run lines without their own --repeat;
+	 * a lifecycle line keeps its phases' default (no auto mode there). */
+	load_good("[global]\nrepeat = auto\n[ext2]\nrun = -s8m --files 0\n"
+		  "lifecycle = --copy-size 2m\n[ext4]\nrun = -s8m --files 0 --repeat 4\n",
+		  &cfg);
+	assert_true(cfg.repeat_auto);
+	assert_int_equal(cfg.repeat, 0);
+	cfg.setups[0].selected = cfg.setups[1].selected = true;
+	assert_int_equal(fsb_matrix_lines_to_plans(&cfg), 0);
+	assert_true(cfg.setups[0].run_plan->cfg.repeat_auto);
+	assert_int_equal(cfg.setups[0].run_plan->cfg.repeat, 3);
+	assert_false(cfg.setups[0].lc_plan->repeat_set);
+	assert_false(cfg.setups[1].run_plan->cfg.repeat_auto);
+	assert_int_equal(cfg.setups[1].run_plan->cfg.repeat, 4);
 	fsb_matrix_config_release(&cfg);
 }
 
