@@ -547,6 +547,11 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		if (!i)
 			series_ns = fsb_clock_ns();
 		ps.run = i + 1;
+		/* auto: the runs still certain are the least it takes (the
+		 * progress line and its ETA), not the most it may take. */
+		if (autorep)
+			ps.runs = i + 1 > FSB_RUNNER_AUTO_MIN_RUNS ? i + 1
+								   : FSB_RUNNER_AUTO_MIN_RUNS;
 		ctx.run_index = i;
 		fsb_hist_init(hist);
 		/* A grown attempt's error waits: out of space, it is forgiven. */
