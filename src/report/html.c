@@ -146,6 +146,7 @@ static void unmeasured_text(struct fsb_html_out *w, const struct fsb_result *d)
 	"tr.diff td{background:#fff7e0}\n"                                                                                                                 \
 	".better{color:var(--good);font-weight:600}.worse{color:var(--bad);font-weight:600}\n"                                                             \
 	".same{color:var(--muted)}\n"                                                                                                                      \
+	".ci{font-size:11px;color:var(--muted)}\n"                                                                                                         \
 	".badge{display:inline-block;font-size:11px;line-height:1.3;padding:0 5px;"                                                                        \
 	"border-radius:3px;background:#fde7c8;color:#7a4100;margin-left:4px}\n"                                                                            \
 	".key{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n"                                                           \
@@ -605,6 +606,22 @@ static void value_cell(const struct page *p, size_t c, const struct fsb_test_res
 	fsb_html_text(w, buf);
 	if (fsb_test_noisy(t))
 		fsb_html_lit(w, "<span class=\"badge\">noisy</span>");
+	if (t->has_ci) {
+		/* --repeat auto: the mean's interval, as the text view gives it. */
+		double mean = (t->ci95_low + t->ci95_high) / 2;
+		double half = (t->ci95_high - t->ci95_low) / 2;
+
+		fsb_html_lit(w, "<br><span class=\"ci\">");
+		fsb_html_textf(w, "±%.1f%% (95%% CI, %zu run%s",
+			       mean > 0 && isfinite(half / mean) ? 100 * half / mean : 0.0,
+			       t->nruns, t->nruns == 1 ? "" : "s");
+		if (t->repeat_stop) {
+			fsb_html_text(w, ", ");
+			fsb_html_text_cut(w, t->repeat_stop, 32);
+		}
+		fsb_html_text(w, ")");
+		fsb_html_lit(w, "</span>");
+	}
 	fsb_html_lit(w, "</td>");
 }
 

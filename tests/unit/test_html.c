@@ -497,6 +497,33 @@ static void html_escapes_everything(void **state)
 	fsb_result_release(&b);
 }
 
+/* --repeat auto: a figure's interval under its value, the stop reason from
+ * the document escaped like every string; a figure without one has none. */
+static void html_auto_intervals(void **state)
+{
+	struct fsb_result a, b;
+	const struct fsb_result *docs[2] = { &a, &b };
+	const char *labels[2] = { "one", "two" };
+	char *page;
+	(void)state;
+
+	make_run(&a, "one", 1.0);
+	make_run(&b, "two", 1.1);
+	set_ci(&a, "write", 100e6, 110e6);
+	for (size_t i = 0; i < a.ntests; i++)
+		if (!strcmp(a.tests[i].id, "write"))
+			assert_int_equal(fsb_strset(&a.tests[i].repeat_stop, "<b>converged"), 0);
+	page = render(docs, labels, 2);
+	/* 5e6 either side of 105e6: +-4.8% */
+	assert_non_null(strstr(
+		page, "<span class=\"ci\">±4.8% (95% CI, 3 runs, &lt;b&gt;converged)</span>"));
+	assert_int_equal(count(page, "<span class=\"ci\">"), 1);
+	assert_false(contains_nocase(page, "<b>"));
+	free(page);
+	fsb_result_release(&a);
+	fsb_result_release(&b);
+}
+
 /* What one html_out session wrote, and its finish status in *err. */
 struct session {
 	char *buf;
@@ -796,6 +823,7 @@ int main(void)
 		cmocka_unit_test(set_expands_matrix),
 		cmocka_unit_test(set_refuses_bad_files),
 		cmocka_unit_test(html_escapes_everything),
+		cmocka_unit_test(html_auto_intervals),
 		cmocka_unit_test(html_escape_function),
 		cmocka_unit_test(html_markup_numbers_only),
 		cmocka_unit_test(html_hostile_unit_and_numbers),
