@@ -499,28 +499,29 @@ static void wl_stat_alone_and_reuse(void **state)
 	assert_int_equal(count_entries(e->dir, ""), 0);
 }
 
-/* The inode of the first entry readdir gives in dir/files, and its name. */
-static ino_t first_file(const char *dir, char *name, size_t len)
+/* The inode of the first file readdir gives in dir/sub (0 when there is
+ * none), and its path in name. */
+static ino_t first_in(const char *dir, const char *sub, char *name, size_t len)
 {
 	char path[600];
-
-	assert_true(len > sizeof(path) + 256);
 	struct dirent *d;
 	struct stat st;
 	ino_t ino = 0;
 	DIR *dp;
 
-	snprintf(path, sizeof(path), "%s/files", dir);
+	assert_true(len > sizeof(path) + 256);
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
 	dp = opendir(path);
-	assert_non_null(dp);
+	if (!dp)
+		return 0;
 	while ((d = readdir(dp)))
 		if (d->d_name[0] != '.') {
 			snprintf(name, len, "%.600s/%.255s", path, d->d_name);
+			if (!stat(name, &st))
+				ino = st.st_ino;
 			break;
 		}
 	closedir(dp);
-	if (!stat(name, &st))
-		ino = st.st_ino;
 	return ino;
 }
 
@@ -538,7 +539,7 @@ static void wl_stat_grows_the_set(void **state)
 	e->cfg.file_max_bytes = 3000;
 	e->cfg.file_min_bytes = 1;
 	assert_int_equal(wl_run(e, "rand-create", 300, &ops), 0);
-	ino = first_file(e->dir, name, sizeof(name));
+	ino = first_in(e->dir, "files", name, sizeof(name));
 	assert_true(ino != 0);
 	assert_int_equal(wl_run(e, "rand-stat", 700, &ops), 0);
 	assert_int_equal(ops, 700);
@@ -626,30 +627,6 @@ static void wl_create_failure_cleans_up(void **state)
 	assert_int_equal(count_entries(e->dir, ""), 0);
 }
 
-/* The inode of the first file in dir/sub, 0 when there is none. */
-static ino_t first_in(const char *dir, const char *sub)
-{
-	char path[600], name[1024];
-	struct dirent *d;
-	struct stat st;
-	ino_t ino = 0;
-	DIR *dp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, sub);
-	dp = opendir(path);
-	if (!dp)
-		return 0;
-	while ((d = readdir(dp)))
-		if (d->d_name[0] != '.') {
-			snprintf(name, sizeof(name), "%.600s/%.255s", path, d->d_name);
-			if (!stat(name, &st))
-				ino = st.st_ino;
-			break;
-		}
-	closedir(dp);
-	return ino;
-}
-
 /*
  * A create run keeps the whole set of the run before it (same kind and
  * count) as a spare instead of removing it; the delete test of that kind
@@ -661,6 +638,7 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	const struct fsb_workload_ops *del = fsb_registry_find("seq-delete");
 	struct wl_env *e = *state;
 	struct fsb_ctx ctx = { .cfg = &e->cfg, .dir = e->dir };
+	char name[1024];
 	uint64_t ops;
 	ino_t second;
 
@@ -677,7 +655,7 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
 	assert_int_equal(count_entries(e->dir, "files.spare.1"), 400);
 	assert_int_equal(count_entries(e->dir, "files"), 400);
-	second = first_in(e->dir, "files.spare.1");
+	second = first_in(e->dir, "files.spare.1", name, sizeof(name));
 	assert_true(second != 0);
 	/* the delete of that kind starts at their count, the other kind not */
 	assert_int_equal(del->initial_work(&ctx), 400);
@@ -688,7 +666,7 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	/* the first delete run takes the last spare: the stat set goes */
 	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
 	assert_int_equal(ops, 400);
-	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.1", name, sizeof(name)), 0);
 	assert_int_equal(count_entries(e->dir, "files"), 0);
 	/* files.spare.0 with its 400, and the spares' marker line */
 	assert_int_equal(count_entries(e->dir, ""), 402);
@@ -708,11 +686,11 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
 	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
 	assert_int_equal(count_entries(e->dir, "files.spare.0"), 500);
-	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.1", name, sizeof(name)), 0);
 	/* the second keeps one only for each of the delete test's runs */
 	e->cfg.repeat = 1;
 	assert_int_equal(wl_run(e, "rand-create", 500, &ops), 0);
-	assert_int_equal(first_in(e->dir, "files.spare.1"), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.1", name, sizeof(name)), 0);
 	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
 	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
 	assert_int_equal(count_entries(e->dir, ""), 0);
