@@ -80,10 +80,8 @@ int fsb_cmd_compare(int argc, char **argv)
 			"--format", co.format,
 			fsb_vocab_describe(fsb_compare_view_names(), want, sizeof(want)));
 	}
-	if (i >= argc) {
-		fsb_err("compare: no result files (see --help)");
-		return FSB_EXIT_USAGE;
-	}
+	if ((rc = fsb_cli_result_files("compare", i, argc, argv)))
+		return rc;
 	/* Before any file is read: -o is never one of them. */
 	if (fsb_output_open(&dest, co.output, (const char *const *)argv + i, (size_t)(argc - i)))
 		return FSB_EXIT_USAGE;

@@ -65,22 +65,44 @@ int fsb_opt_size(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
-int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+int fsb_cli_result_files(const char *cmd, int i, int argc, char **argv)
+{
+	if (i >= argc) {
+		fsb_err("%s: no result files (see --help)", cmd);
+		return FSB_EXIT_USAGE;
+	}
+	for (; i < argc; i++)
+		if (!argv[i][0]) {
+			fsb_err("%s: an empty file name: give the path of a result file", cmd);
+			return FSB_EXIT_USAGE;
+		}
+	return 0;
+}
+
+bool fsb_opt_is_count(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
-	char want[96];
 
-	snprintf(want, sizeof(want), "a whole number from %llu to %llu", (unsigned long long)min,
-		 (unsigned long long)max);
-	if (!isdigit((unsigned char)arg[0]))
-		return fsb_opt_bad(opt, arg, want);
+	if (!arg || !isdigit((unsigned char)arg[0]))
+		return false;
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (errno || *end || v < min || v > max)
-		return fsb_opt_bad(opt, arg, want);
+		return false;
 	*out = v;
-	return 0;
+	return true;
+}
+
+int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char want[96];
+
+	if (fsb_opt_is_count(arg, min, max, out))
+		return 0;
+	snprintf(want, sizeof(want), "a whole number from %llu to %llu", (unsigned long long)min,
+		 (unsigned long long)max);
+	return fsb_opt_bad(opt, arg, want);
 }
 
 int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns)

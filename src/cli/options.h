@@ -137,6 +137,13 @@ bool fsb_cli_answered(const struct fsb_common *co, void (*usage)(FILE *out));
 
 /* A size with k/m/g/t suffix, > 0. 0 or FSB_EXIT_USAGE (described). */
 int fsb_opt_size(const char *opt, const char *arg, uint64_t *out);
+/* The operands argv[i..argc) of compare or report: at least one, none
+ * empty. 0, or FSB_EXIT_USAGE after one line naming cmd. */
+int fsb_cli_result_files(const char *cmd, int i, int argc, char **argv);
+
+/* Whether arg is a whole number from min to max (then in *out); quiet. */
+bool fsb_opt_is_count(const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+
 /* A decimal integer in [min, max]. */
 int fsb_opt_count(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 /* Seconds: "0.5", "2", "500ms", "1.5s"; > 0 and at most a day. */

@@ -88,10 +88,8 @@ int fsb_cmd_report(int argc, char **argv)
 	if (co.format && strcmp(co.format, "html") && strcmp(co.format, "markdown"))
 		return fsb_opt_bad("--format", co.format, report_formats());
 	md = co.format && !strcmp(co.format, "markdown");
-	if (i >= argc) {
-		fsb_err("report: no result files (see --help)");
-		return FSB_EXIT_USAGE;
-	}
+	if ((rc = fsb_cli_result_files("report", i, argc, argv)))
+		return rc;
 	if (!co.output) {
 		fsb_err("report: no output file: give -o OUT.%s (or -o - for stdout)",
 			md ? "md" : "html");

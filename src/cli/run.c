@@ -208,8 +208,10 @@ static int run_option(void *ctx, int c, const char *arg)
 			cfg->repeat = FSB_RUNNER_AUTO_MIN_RUNS;
 			return 0;
 		}
-		if (fsb_opt_count("--repeat", arg, 1, 1000, &v))
-			return FSB_EXIT_USAGE;
+		/* Not a count: the message names both forms it takes. */
+		if (!fsb_opt_is_count(arg, 1, 1000, &v))
+			return fsb_opt_bad("--repeat", arg,
+					   "a whole number from 1 to 1000, or auto");
 		cfg->repeat = (unsigned)v;
 		return 0;
 	case OPT_MIN_TIME:

@@ -73,6 +73,28 @@ else
 	nok "two numbers: not valid JSON at byte 3 (exit $rc)"; diag "$T/err"
 fi
 
+# ---- usage errors that name what is expected ----
+# usage_line DESC PATTERN ARGS...: exit 2, one line matching PATTERN.
+usage_line() {
+	local desc=$1 pat=$2 rc
+	shift 2
+	"$FSBENCH" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && one_line "$T/err" && grep -q -- "$pat" "$T/err"; then
+		ok "$desc"
+	else
+		nok "$desc (exit $rc)"; diag "$T/err"
+	fi
+}
+for f in auto2 Auto 0; do
+	usage_line "run --repeat $f: the message names both forms" \
+		"invalid --repeat '$f': expected a whole number from 1 to 1000, or auto\$" \
+		run --repeat "$f" "$D"
+done
+usage_line "compare '': an empty file name is a usage error" \
+	"^fsbench: compare: an empty file name" compare "$T/two.json" ""
+usage_line "report '': an empty file name is a usage error" \
+	"^fsbench: report: an empty file name" report -o "$T/r.html" ""
+
 # ---- -o where no file can be created: exit 2 at startup ----
 now() { date +%s.%N; }
 # refused_at_start DESC PATTERN ARGS...: a run of at least 2 s (min-time)

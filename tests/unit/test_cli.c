@@ -243,7 +243,9 @@ static void run_usage_errors(void **state)
 	USAGE(fsb_run_parse, NULL, &c, "invalid --files '1:2:3'", "run", "--files", "1:2:3");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --links 'sym'", "run", "--links", "sym");
 	USAGE(fsb_run_parse, NULL, &c, "unknown test 'bogus'", "run", "-t", "bogus");
-	USAGE(fsb_run_parse, NULL, &c, "invalid --repeat 'Auto'", "run", "-r", "Auto");
+	USAGE(fsb_run_parse, NULL, &c,
+	      "invalid --repeat 'Auto': expected a whole number from 1 to 1000, or auto", "run",
+	      "-r", "Auto");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --repeat '0'", "run", "-r", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --min-time '0'", "run", "--min-time", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'none'", "run", "--cache", "none");
