@@ -737,6 +737,11 @@ int fsb_compare_set_add_buffer(struct fsb_compare_set *s, const char *buf, size_
 
 	if (why && why_len)
 		why[0] = '\0';
+	/* Whatever the file is, a byte order mark before it is no part of it. */
+	at = fsb_import_bom(buf, len);
+	buf += at;
+	len -= at;
+	at = 0;
 	if (all_blank(buf, len)) {
 		snprintf(why, why_len, "empty file");
 		return -EINVAL;

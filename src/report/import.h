@@ -55,6 +55,10 @@ enum fsb_import_kind {
  */
 enum fsb_import_kind fsb_import_sniff(const char *buf, size_t len, size_t *json_at);
 
+/* The length of a UTF-8 byte order mark an editor may have put first in
+ * buf (3), or 0. Pure. */
+size_t fsb_import_bom(const char *buf, size_t len);
+
 /*
  * A short description of why buf is no result fsbench reads, for the
  * "cannot read 'F': ..." line: "not JSON (fsbench or fio) nor bonnie++

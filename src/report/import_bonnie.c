@@ -165,8 +165,7 @@ static const struct layout *claimed(const struct line *l)
 	return NULL;
 }
 
-/* Skip a UTF-8 byte order mark an editor may have put first. */
-static size_t bom(const char *buf, size_t len)
+size_t fsb_import_bom(const char *buf, size_t len)
 {
 	return len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) ? 3 : 0;
 }
@@ -194,7 +193,7 @@ static bool json_start(const char *p, const char *end)
 enum fsb_import_kind fsb_import_sniff(const char *buf, size_t len, size_t *json_at)
 {
 	struct line *l = calloc(1, sizeof(*l));
-	size_t pos = bom(buf, len), i;
+	size_t pos = fsb_import_bom(buf, len), i;
 	bool header = false, csv = false;
 
 	*json_at = 0;
@@ -233,7 +232,7 @@ enum fsb_import_kind fsb_import_sniff(const char *buf, size_t len, size_t *json_
 void fsb_import_unknown_why(const char *buf, size_t len, char *why, size_t why_len)
 {
 	struct line *l = calloc(1, sizeof(*l));
-	size_t pos = bom(buf, len);
+	size_t pos = fsb_import_bom(buf, len);
 
 	snprintf(why, why_len, "not a result fsbench reads (fsbench or fio JSON, bonnie++ CSV)");
 	if (!l)
@@ -767,7 +766,7 @@ int fsb_import_bonnie(const char *buf, size_t len, const char *path, struct fsb_
 {
 	struct line *l = calloc(1, sizeof(*l));
 	struct reader rd = { .why = why, .why_len = why_len, .l = NULL };
-	size_t pos = bom(buf, len), *lineno = NULL;
+	size_t pos = fsb_import_bom(buf, len), *lineno = NULL;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));

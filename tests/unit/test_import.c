@@ -703,6 +703,25 @@ static void set_of_imports(void **state)
 	assert_int_equal(fsb_compare_set_add_buffer(&set, " \n\t", 3, "x", why, sizeof(why)),
 			 -EINVAL);
 	assert_string_equal(why, "empty file");
+	/* A byte order mark an editor put first is no part of the document:
+	 * fio's JSON after one is read like without it; one alone is empty. */
+	{
+		size_t n = strlen(fio_doc);
+		char *bom = malloc(n + 4);
+
+		assert_non_null(bom);
+		memcpy(bom, "\xef\xbb\xbf", 3);
+		memcpy(bom + 3, fio_doc, n + 1);
+		assert_int_equal(
+			fsb_compare_set_add_buffer(&set, bom, n + 3, "bom.json", why, sizeof(why)),
+			0);
+		assert_int_equal(set.n, 6);
+		assert_string_equal(set.sources[5], "bom.json");
+		assert_int_equal(fsb_compare_set_add_buffer(&set, bom, 3, "x", why, sizeof(why)),
+				 -EINVAL);
+		assert_string_equal(why, "empty file");
+		free(bom);
+	}
 
 	assert_int_equal(fsb_compare_table_build(&t, fsb_compare_set_docs(&set),
 						 fsb_compare_set_labels(&set), set.n),
