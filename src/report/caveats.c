@@ -281,6 +281,34 @@ static void other_io(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/*
+ * A figure well above the raw device's matching one: a cache served it (the
+ * page cache, a loop device's backing file in the host's memory, the
+ * device's write cache), so the fraction of the device says nothing about
+ * the device. Seeks, only roughly comparable, are left out.
+ */
+static void above_device(const struct fsb_result *r, struct cav_list *l)
+{
+	char ev[256], a[64], b[64], name[64];
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		double frac;
+		bool rough;
+
+		if (!fsb_result_device_fraction(r, t, &frac, &rough) || rough ||
+		    !(frac > FSB_CAVEAT_ABOVE_DEVICE) || !isfinite(frac))
+			continue;
+		fsb_unit_format(t->unit, t->median, a, sizeof(a));
+		fsb_unit_format(t->unit, t->median / frac, b, sizeof(b));
+		snprintf(ev, sizeof(ev), "%s %s, the device %s with O_DIRECT", t->id, a, b);
+		add(l, "above-device", t->id, ev,
+		    "%s ran at %.0f%% of the raw device: a cache served it (page cache, a loop "
+		    "device's backing file in memory, the device's own), not the device alone",
+		    title(t, name, sizeof(name)), 100 * frac);
+	}
+}
+
 size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size_t max)
 {
 	struct cav_list l = { .v = out, .max = max };
@@ -294,6 +322,7 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 	short_runs(r, &l);
 	spread(r, &l);
 	other_io(r, &l);
+	above_device(r, &l);
 	return l.n;
 }
 

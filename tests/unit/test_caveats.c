@@ -24,6 +24,7 @@
 #include "report/json.h"
 #include "report/result.h"
 #include "report/writer.h"
+#include "util/units.h"
 
 /* ---- documents --------------------------------------------------------- */
 
@@ -356,6 +357,41 @@ static void test_device_fraction(void **state)
 	fsb_result_release(&r);
 }
 
+/* A figure well above the raw device's own came from a cache: said, with
+ * both figures; 20% above (readahead, merging) is not; seeks never. */
+static void test_above_device(void **state)
+{
+	const struct fsb_caveat *c;
+	struct fsb_result r;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "read", "B/s", (const double[]){ 2e9, 2e9, 2e9 }, 3);
+	add(&r, "write", "B/s", (const double[]){ 120e6, 120e6, 120e6 }, 3);
+	add(&r, "seeks", "ops/s", (const double[]){ 50000, 50000, 50000 }, 3);
+	assert_null(has(&r, "above-device", NULL));
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 1e9;
+	r.devcap.seq_write_Bps = 100e6;
+	r.devcap.rand_read_iops = 10000;
+	c = has(&r, "above-device", "read");
+	assert_non_null(c);
+	assert_non_null(strstr(c->text, "block read ran at 200% of the raw device"));
+	{
+		char a[64], b[64], want[160];
+
+		fsb_unit_format("B/s", 2e9, a, sizeof(a));
+		fsb_unit_format("B/s", 1e9, b, sizeof(b));
+		snprintf(want, sizeof(want), "read %s, the device %s with O_DIRECT", a, b);
+		assert_string_equal(c->evidence, want);
+	}
+	assert_null(has(&r, "above-device", "write"));
+	assert_null(has(&r, "above-device", "seeks"));
+	r.devcap.seq_write_Bps = 90e6;
+	assert_non_null(has(&r, "above-device", "write"));
+	fsb_result_release(&r);
+}
+
 /* The text view says it as a reader would: "xfs block write: 80% of the device". */
 static void test_text_view(void **state)
 {
@@ -549,19 +585,13 @@ static void test_env_balloon(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quiet_document),
-		cmocka_unit_test(test_ram),
-		cmocka_unit_test(test_machine),
-		cmocka_unit_test(test_noise_and_drift),
-		cmocka_unit_test(test_short_space),
-		cmocka_unit_test(test_compression),
-		cmocka_unit_test(test_other_io),
-		cmocka_unit_test(test_device_fraction),
-		cmocka_unit_test(test_text_view),
-		cmocka_unit_test(test_json_round_trip),
-		cmocka_unit_test(test_env_virt),
-		cmocka_unit_test(test_env_balloon),
-		cmocka_unit_test(test_counters_off_forms),
+		cmocka_unit_test(test_quiet_document),	  cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),		  cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),	  cmocka_unit_test(test_compression),
+		cmocka_unit_test(test_other_io),	  cmocka_unit_test(test_device_fraction),
+		cmocka_unit_test(test_above_device),	  cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_json_round_trip),	  cmocka_unit_test(test_env_virt),
+		cmocka_unit_test(test_env_balloon),	  cmocka_unit_test(test_counters_off_forms),
 		cmocka_unit_test(test_same_is_the_claim),
 	};
 
