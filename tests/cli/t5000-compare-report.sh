@@ -6,6 +6,7 @@
 # screenshot in build/test-artifacts/report.png). Root-free; the Chromium
 # part is skipped when chromium is not installed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/chrome-lib.sh"
 
 tmpdir T || exit 1
 ART=$TOP/build/test-artifacts
@@ -237,7 +238,6 @@ charts=$(grep -o '<svg class="chart" data-test="[^"]*"' "$H" | sort -u | wc -l)
 	nok "report: one svg.chart per test (found $charts distinct, want $ntests)"
 
 # ---- the page in a real browser ----
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	for what in "Chromium loads the page with no console errors" \
 		"Chromium's DOM has one svg.chart per test" "screenshot saved"; do
@@ -246,24 +246,7 @@ if [ -z "$CHROMIUM" ]; then
 	done_testing
 	exit 0
 fi
-# chrome: run headless Chromium on the page with extra flags; no network.
-chrome() {
-	local profile
-	tmpdir profile || return 1
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --disable-extensions --hide-scrollbars --user-data-dir="$profile" \
-		"$@" "file://$H"
-}
-chrome --enable-logging=stderr --v=0 --dump-dom >"$T/dom.html" 2>"$T/chrome.log"; rc=$?
-# Console messages and page errors show up as CONSOLE lines; CSP as "Refused".
-console='CONSOLE|Refused to|Uncaught|Failed to load'
-if [ $rc -eq 0 ] && [ -s "$T/dom.html" ] && ! grep -Eqi "$console" "$T/chrome.log"; then
-	ok "Chromium loads the page with no console errors"
-else
-	nok "Chromium loads the page with no console errors (exit $rc)"
-	grep -Ei "$console" "$T/chrome.log" | head -5 | sed 's/^/#   /'
-fi
+chrome_loads "$H"
 if python3 - "$T/dom.html" "$ntests" <<'EOF'
 import html.parser, sys
 class P(html.parser.HTMLParser):
@@ -286,15 +269,6 @@ then
 else
 	nok "Chromium's DOM has one svg.chart per test and no script"
 fi
-mkdir -p "$ART"
-rm -f "$ART/report.png"
-chrome --screenshot="$ART/report.png" --window-size=1280,2000 >"$T/shot.log" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ -s "$ART/report.png" ] &&
-	[ "$(head -c 8 "$ART/report.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-	ok "screenshot saved: build/test-artifacts/report.png"
-else
-	nok "screenshot saved: build/test-artifacts/report.png (exit $rc)"; diag "$T/shot.log"
-fi
-cp "$H" "$ART/report.html" 2>/dev/null || true
+chrome_shot "$H" report 2000
 
 done_testing

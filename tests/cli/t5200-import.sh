@@ -12,6 +12,7 @@
 # the file; <script> in fio job names stays text. The producing part needs
 # root (tmpfs), bonnie++ and fio; the refusals run anywhere.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/chrome-lib.sh"
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 tmpdir T || exit 1
@@ -274,7 +275,6 @@ else
 fi
 
 # ---------------- the page in a real browser ----------------
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	for what in "Chromium loads the page with no console errors" \
 		"Chromium's DOM has one svg.chart per row" "screenshot saved"; do
@@ -283,22 +283,7 @@ if [ -z "$CHROMIUM" ]; then
 	done_testing
 	exit 0
 fi
-chrome() {
-	local profile
-	tmpdir profile || return 1
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --disable-extensions --hide-scrollbars --user-data-dir="$profile" \
-		"$@" "file://$H"
-}
-chrome --enable-logging=stderr --v=0 --dump-dom >"$T/dom.html" 2>"$T/chrome.log"; rc=$?
-console='CONSOLE|Refused to|Uncaught|Failed to load'
-if [ $rc -eq 0 ] && [ -s "$T/dom.html" ] && ! grep -Eqi "$console" "$T/chrome.log"; then
-	ok "Chromium loads the page with no console errors"
-else
-	nok "Chromium loads the page with no console errors (exit $rc)"
-	grep -Ei "$console" "$T/chrome.log" | head -5 | sed 's/^/#   /'
-fi
+chrome_loads "$H"
 if python3 - "$T/dom.html" "$T/cmp.json" <<'EOF'
 import html.parser, json, sys
 class P(html.parser.HTMLParser):
@@ -322,15 +307,6 @@ then
 else
 	nok "Chromium's DOM has one svg.chart per row, fsbench's and the imports', and no script"
 fi
-mkdir -p "$ART"
-rm -f "$ART/import-report.png"
-chrome --screenshot="$ART/import-report.png" --window-size=1280,2400 >"$T/shot.log" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ -s "$ART/import-report.png" ] &&
-	[ "$(head -c 8 "$ART/import-report.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-	ok "screenshot saved: build/test-artifacts/import-report.png"
-else
-	nok "screenshot saved: build/test-artifacts/import-report.png (exit $rc)"; diag "$T/shot.log"
-fi
-cp "$H" "$ART/import-report.html" 2>/dev/null || true
+chrome_shot "$H" import-report 2400
 
 done_testing

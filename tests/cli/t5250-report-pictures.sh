@@ -10,11 +10,11 @@
 # The same inputs as markdown keep the shape of their tables. Needs root
 # (tmpfs), bonnie++, fio and chromium (skips without them).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/chrome-lib.sh"
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 tmpdir T || exit 1
 ART=$TOP/build/test-artifacts
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 
 # pyok "what" ARGS... <<EOF code EOF: ok when the Python code on stdin exits 0.
 pyok() {
@@ -87,22 +87,7 @@ fi
 "$FSBENCH" compare --format json "${IN[@]}" >"$T/cmp.json" 2>"$T/err" ||
 	{ nok "compare --format json of the inputs"; diag "$T/err"; }
 
-chrome() {
-	local profile
-	tmpdir profile || return 1
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --disable-extensions --hide-scrollbars --user-data-dir="$profile" \
-		"$@" "file://$H"
-}
-chrome --enable-logging=stderr --v=0 --dump-dom >"$T/dom.html" 2>"$T/chrome.log"; rc=$?
-console='CONSOLE|Refused to|Uncaught|Failed to load'
-if [ $rc -eq 0 ] && [ -s "$T/dom.html" ] && ! grep -Eqi "$console" "$T/chrome.log"; then
-	ok "Chromium loads the page with no console errors"
-else
-	nok "Chromium loads the page with no console errors (exit $rc)"
-	grep -Ei "$console" "$T/chrome.log" | head -5 | sed 's/^/#   /'
-fi
+chrome_loads "$H"
 pyok "Chromium's DOM: every bar, CDF, strip and jobs chart, no script" \
 	"$T/dom.html" "$T/cmp.json" "$T/run.json" <<'EOF'
 import collections, html.parser, json, sys
@@ -136,16 +121,7 @@ if not ok:
     print('#   want %s, got %s, no-hist %d, scripts %d' % (want, got, p.nohist, p.scripts))
 sys.exit(0 if ok else 1)
 EOF
-mkdir -p "$ART"
-rm -f "$ART/report-pictures.png"
-chrome --screenshot="$ART/report-pictures.png" --window-size=1280,4000 >"$T/shot.log" 2>&1; rc=$?
-if [ $rc -eq 0 ] && [ -s "$ART/report-pictures.png" ] &&
-	[ "$(head -c 8 "$ART/report-pictures.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
-	ok "screenshot saved: build/test-artifacts/report-pictures.png"
-else
-	nok "screenshot saved: build/test-artifacts/report-pictures.png (exit $rc)"; diag "$T/shot.log"
-fi
-cp "$H" "$ART/report-pictures.html" 2>/dev/null || true
+chrome_shot "$H" report-pictures 4000
 
 # ---------------- the same as markdown ----------------
 if "$FSBENCH" report --format markdown "${IN[@]}" -o "$T/report.md" 2>"$T/err" &&
