@@ -109,6 +109,42 @@ diag() { sed 's/^/#   /' "$1" | head -20; }
 # one_line FILE: exactly one line, starting "fsbench: ".
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
 
+# spoil NAME FILE ACTION WANT ARGS...: fsbench run ARGS... DIR in the
+# background (DIR is $D); once FILE (a path under its scratch directory,
+# e.g. block.dat or job-1/block.dat) holds $SIZE bytes, do ACTION to it (a
+# shell command with $F the file), then expect exit 1, one line matching
+# WANT (an ERE), no scratch and no process left. $T holds NAME's stderr.
+spoil() {
+	local name=$1 file=$2 action=$3 want=$4 pid n=400 F rc err
+	shift 4
+	err=$T/spoil.err
+	"$FSBENCH" run --quiet "$@" "$D" >/dev/null 2>"$err" &
+	pid=$!
+	F=""
+	while [ $n -gt 0 ] && kill -0 $pid 2>/dev/null; do
+		F=$(compgen -G "$D/fsbench.*/$file" | head -1)
+		[ -n "$F" ] && [ "$(stat -c %s "$F" 2>/dev/null || echo 0)" -ge "$SIZE" ] && break
+		F=""
+		sleep 0.02
+		n=$((n - 1))
+	done
+	if [ -z "$F" ]; then
+		kill -KILL $pid 2>/dev/null; wait $pid
+		nok "$name: $file never appeared (or fsbench ended first)"
+		diag "$err"
+		return
+	fi
+	eval "$action"
+	wait $pid; rc=$?
+	if [ $rc -eq 1 ] && one_line "$err" && grep -qE "$want" "$err"; then
+		ok "$name: exit 1, one line: $(cat "$err")"
+	else
+		nok "$name: exit 1 and one line matching '$want' (exit $rc)"; diag "$err"
+	fi
+	check "$name: no scratch left (every file removed)" no_scratch_left "$D"
+	check "$name: no process left" test -z "$(pgrep -f -- "$D" | grep -vx "$$")"
+}
+
 # empty_dir DIR: nothing inside DIR but a filesystem's own lost+found.
 empty_dir() { [ -z "$(ls -A "$1" | grep -vx 'lost+found')" ]; }
 

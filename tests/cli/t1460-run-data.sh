@@ -76,49 +76,23 @@ check "HTML: how measured names the data and what it means" grep -q \
 	"Data written (<code>--data</code>): <strong>dedupe:100</strong>. <em>dedupe:100</em>: 100% of the chunks repeat an earlier chunk." "$T/page.html"
 
 # ---- a spoiled chunk is caught, for every pattern ----
-# spoil DATA ACTION WANT: fsbench run --tests read in the background; once
-# its block.dat is whole, do ACTION ($F the file); expect exit 1 and one
-# line matching WANT, nothing left.
+# spoil_data DATA ACTION WANT: a read run with --data DATA (lib.sh's spoil);
+# once its block.dat is whole, ACTION ($F the file) spoils it.
 SIZE=$((8 << 20))
-spoil() {
-	local data=$1 action=$2 want=$3 pid n=400 F rc
-	"$FSBENCH" run --quiet --data "$data" --tests read --size 8m --repeat 40 --min-time 0.1 \
-		"$D" >/dev/null 2>"$T/spoil.err" &
-	pid=$!
-	F=""
-	while [ $n -gt 0 ] && kill -0 $pid 2>/dev/null; do
-		F=$(compgen -G "$D/fsbench.*/block.dat" | head -1)
-		[ -n "$F" ] && [ "$(stat -c %s "$F" 2>/dev/null || echo 0)" -ge $SIZE ] && break
-		F=""
-		sleep 0.02
-		n=$((n - 1))
-	done
-	if [ -z "$F" ]; then
-		kill -KILL $pid 2>/dev/null; wait $pid
-		nok "--data $data: block.dat never appeared (or fsbench ended first)"
-		diag "$T/spoil.err"
-		return
-	fi
-	eval "$action"
-	wait $pid; rc=$?
-	if [ $rc -eq 1 ] && one_line "$T/spoil.err" && grep -qE "$want" "$T/spoil.err"; then
-		ok "--data $data, spoiled: exit 1, one line: $(cat "$T/spoil.err")"
-	else
-		nok "--data $data, spoiled: exit 1, one line matching '$want' (exit $rc)"
-		diag "$T/spoil.err"
-	fi
-	check "--data $data, spoiled: no scratch left" no_scratch_left "$D"
+spoil_data() {
+	spoil "--data $1, spoiled" block.dat "$2" "$3" \
+		--data "$1" --tests read --size 8m --repeat 40 --min-time 0.1
 }
 # Chunk 128 (a dedupe group's first: never a copy) over chunk 0 (8 KiB chunks).
 MOVE='dd if="$F" of="$F" bs=8192 skip=128 seek=0 count=1 conv=notrunc status=none'
 for data in random compressible:50 dedupe:50; do
-	spoil "$data" "$MOVE" \
+	spoil_data "$data" "$MOVE" \
 		"^fsbench: read: data mismatch in '.*/block.dat' at offset 0: chunk from another offset"
 done
 # One byte of another chunk's copy in a dedupe file: its 4 KiB stamp.
-spoil dedupe:50 'printf "\x01" | dd of="$F" bs=1 seek=$((8192 * 5 + 4096)) conv=notrunc status=none' \
+spoil_data dedupe:50 'printf "\x01" | dd of="$F" bs=1 seek=$((8192 * 5 + 4096)) conv=notrunc status=none' \
 	"^fsbench: read: data mismatch in '.*/block.dat' at offset 40960: torn chunk"
-spoil zero 'printf x | dd of="$F" bs=1 seek=$((8192 * 3 + 100)) conv=notrunc status=none' \
+spoil_data zero 'printf x | dd of="$F" bs=1 seek=$((8192 * 3 + 100)) conv=notrunc status=none' \
 	"^fsbench: read: data mismatch in '.*/block.dat' at offset 24576: not zero data"
 
 # ---- what the device sees: btrfs with and without compress=zstd ----

@@ -66,56 +66,24 @@ else
 fi
 
 # ---- spoiling a job's file while the jobs run ----
-# spoil NAME FILE ACTION WANT ARGS...: run fsbench in the background; once
-# job-1's FILE exists in full (size $SIZE), do ACTION to it (a shell command
-# with $F the file), then expect exit 1, one line matching WANT, no scratch
-# and no process left.
+# lib.sh's spoil, on job 1's files.
 SIZE=$((8 << 20))
-spoil() {
-	local name=$1 file=$2 action=$3 want=$4 pid n=400 F rc; shift 4
-	"$FSBENCH" run --quiet "$@" "$D" >/dev/null 2>"$T/$name.err" &
-	pid=$!
-	F=""
-	while [ $n -gt 0 ] && kill -0 $pid 2>/dev/null; do
-		F=$(compgen -G "$D/fsbench.*/job-1/$file" | head -1)
-		[ -n "$F" ] && [ "$(stat -c %s "$F" 2>/dev/null || echo 0)" -ge $SIZE ] && break
-		F=""
-		sleep 0.02
-		n=$((n - 1))
-	done
-	if [ -z "$F" ]; then
-		kill -KILL $pid 2>/dev/null; wait $pid
-		nok "$name: job-1's $file never appeared (or fsbench ended first)"
-		diag "$T/$name.err"
-		return
-	fi
-	eval "$action"
-	wait $pid; rc=$?
-	if [ $rc -eq 1 ] && one_line "$T/$name.err" && grep -qE "$want" "$T/$name.err"; then
-		ok "$name: exit 1, one line: $(cat "$T/$name.err")"
-	else
-		nok "$name: exit 1 and one line matching '$want' (exit $rc)"; diag "$T/$name.err"
-	fi
-	check "$name: no scratch left (every job's files removed)" no_scratch_left "$D"
-	check "$name: no process left" test -z "$(pgrep -f -- "$D" | grep -vx "$$")"
-}
-
 # A chunk of zeros at offset 0 of job 1's file: the next run reads it.
 ZERO='dd if=/dev/zero of="$F" bs=4096 count=1 conv=notrunc status=none'
 LONG=(--repeat 40 --min-time 0.1 --size 8m --jobs 3)
-spoil "read, psync, a zeroed chunk" block.dat "$ZERO" \
+spoil "read, psync, a zeroed chunk" job-1/block.dat "$ZERO" \
 	"^fsbench: job 1: read: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
 	--tests read "${LONG[@]}"
-spoil "read, io_uring depth 8, a zeroed chunk" block.dat "$ZERO" \
+spoil "read, io_uring depth 8, a zeroed chunk" job-1/block.dat "$ZERO" \
 	"^fsbench: job 1: read: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
 	--tests read --engine io_uring --iodepth 8 "${LONG[@]}"
-spoil "randread, io_uring depth 8, a zeroed block" random.dat "$ZERO" \
+spoil "randread, io_uring depth 8, a zeroed block" job-1/random.dat "$ZERO" \
 	"^fsbench: job 1: randread: data mismatch in '.*/job-1/random.dat' at offset 0: not fsbench data" \
 	--tests randread --engine io_uring --iodepth 8 --block-size 4k "${LONG[@]}"
-spoil "rewrite, io_uring depth 4, a zeroed chunk" block.dat "$ZERO" \
+spoil "rewrite, io_uring depth 4, a zeroed chunk" job-1/block.dat "$ZERO" \
 	"^fsbench: job 1: rewrite: data mismatch in '.*/job-1/block.dat' at offset 0: not fsbench data" \
 	--tests rewrite --engine io_uring --iodepth 4 "${LONG[@]}"
-spoil "seeks, a zeroed file" block.dat \
+spoil "seeks, a zeroed file" job-1/block.dat \
 	'dd if=/dev/zero of="$F" bs=1M count=8 conv=notrunc status=none' \
 	"^fsbench: job 1: seeks: seeker [0-9] found a data mismatch in '.*/job-1/block.dat'" \
 	--tests seeks --seeks 20000 "${LONG[@]}"
@@ -123,7 +91,7 @@ spoil "seeks, a zeroed file" block.dat \
 # (or the read of what it opened, if the swap fell between its prepare and
 # its open). A setup may make the file again between the rm and the mkdir
 # (on tmpfs nothing is dropped, so setups come fast): try again then.
-spoil "a job that fails" block.dat \
+spoil "a job that fails" job-1/block.dat \
 	'for i in $(seq 50); do rm -f "$F"; mkdir "$F" 2>/dev/null && break; done' \
 	"^fsbench: job 1: read: cannot (open|read) '.*/job-1/block.dat'.*: Is a directory" \
 	--tests read "${LONG[@]}"
