@@ -402,6 +402,8 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 
 	if (!p->seed_set)
 		cfg.seed = fsb_default_seed();
+	cfg.suite = p->ops;
+	cfg.nsuite = p->nops;
 	warn_idle_options(p, &cfg);
 	if ((err = fsb_runner_check_needs(p->ops, p->nops, fsb_runner_have())) ||
 	    (err = check_dir(dir)))
@@ -659,6 +661,8 @@ static int execute_world(const struct fsb_run_plan *p, const char *dir, struct f
 	/* One seed for all: the ranks' data is the same pattern. */
 	if (!p->seed_set)
 		cfg.seed = fsb_default_seed();
+	cfg.suite = p->ops;
+	cfg.nsuite = p->nops;
 	if ((err = fsb_group_bcast(G, 0, &cfg.seed, sizeof(cfg.seed))))
 		return err;
 	if (lead)

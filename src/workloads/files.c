@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -85,6 +86,10 @@
 #define ORDER_DELETE 0x64656c65ull
 
 enum files_op { OP_CREATE, OP_STAT, OP_DELETE };
+
+/* The tests, for spare_wanted (defined at the end). */
+extern const struct fsb_workload_ops fsb_wl_seq_create, fsb_wl_seq_delete, fsb_wl_rand_create,
+	fsb_wl_rand_delete;
 
 /* Which of the six a hook serves. */
 struct files_test {
@@ -328,16 +333,21 @@ static int wipe(const char *dir, const char *pfx, const char *marker)
 #define SPARE "files.spare"
 #define SPARE_SET SPARE ".set"
 /* Room a spare must leave: parking one only where this many more sets of
- * its size fit, so that keeping it never takes the space the next runs
- * need (two fsbench runs may share the filesystem). */
+ * its size fit for every job, so that keeping it never takes the space the
+ * next runs need (the jobs create at once; two fsbench runs may share the
+ * filesystem). */
 #define SPARE_ROOM 4
+/* The most spares kept: what they hold stays bounded however large
+ * --repeat is; delete runs past them make their own sets. */
+#define SPARE_MAX 3
 
-/* How many spares to keep: one for each run the delete test makes. */
+/* How many spares to keep: one for each run the delete test makes, at
+ * most SPARE_MAX. */
 static unsigned spare_max(const struct fsb_ctx *ctx)
 {
 	const struct fsb_config *cfg = ctx->cfg;
 
-	return cfg->repeat_auto || !cfg->repeat ? 3 : cfg->repeat;
+	return cfg->repeat && cfg->repeat < SPARE_MAX ? cfg->repeat : SPARE_MAX;
 }
 
 /* Spares are kept only where nothing else shares the names: a directory
@@ -345,6 +355,25 @@ static unsigned spare_max(const struct fsb_ctx *ctx)
 static bool spare_allowed(const struct fsb_ctx *ctx)
 {
 	return !ctx->shared && ctx->cfg->links == FSB_LINKS_NONE;
+}
+
+/* Whether this suite runs the delete test of create's kind after it: a
+ * set kept for nobody would only hold space until the end. */
+static bool spare_wanted(const struct fsb_ctx *ctx, enum fsb_names_kind kind)
+{
+	const struct fsb_workload_ops *create = kind == FSB_NAMES_SEQ ? &fsb_wl_seq_create
+								      : &fsb_wl_rand_create;
+	const struct fsb_workload_ops *del = kind == FSB_NAMES_SEQ ? &fsb_wl_seq_delete
+								   : &fsb_wl_rand_delete;
+	bool created = false;
+
+	for (size_t i = 0; i < ctx->cfg->nsuite; i++) {
+		if (ctx->cfg->suite[i] == create)
+			created = true;
+		else if (ctx->cfg->suite[i] == del && created)
+			return true;
+	}
+	return false;
 }
 
 /* The spares in dir: how many (0..max, counted from files.spare.0 up)
@@ -388,20 +417,22 @@ static int spare_wipe(const char *dir, unsigned max)
 	return err;
 }
 
-/* Whether SPARE_ROOM more sets like s fit in dir's filesystem. */
-static bool spare_room(const char *dir, const struct files_set *s)
+/* Whether SPARE_ROOM more sets like s fit in dir's filesystem for each
+ * of the jobs. */
+static bool spare_room(const struct fsb_ctx *ctx, const struct files_set *s)
 {
-	struct statvfs sv;
 	uint64_t avg = s->max_bytes / 2 + s->min_bytes / 2, bsize, need;
+	uint64_t room = (uint64_t)SPARE_ROOM * fsb_ctx_njobs(ctx);
+	struct statvfs sv;
 
-	if (statvfs(dir, &sv) < 0)
+	if (statvfs(ctx->dir, &sv) < 0)
 		return false;
 	/* f_files 0: the filesystem has no inode limit (btrfs). */
-	if (sv.f_files && sv.f_favail / SPARE_ROOM < s->count)
+	if (sv.f_files && sv.f_favail / room < s->count)
 		return false;
 	bsize = sv.f_frsize ? sv.f_frsize : 4096;
 	need = (avg + bsize - 1) / bsize * bsize;
-	return !need || (uint64_t)sv.f_bavail * bsize / SPARE_ROOM / need >= s->count;
+	return !need || (uint64_t)sv.f_bavail * bsize / room / need >= s->count;
 }
 
 /*
@@ -418,8 +449,9 @@ static int spare_park(struct files_run *r, const struct files_set *have)
 	char from[PATH_MAX], to[PATH_MAX], path[PATH_MAX];
 	struct files_set s;
 
-	if (!spare_allowed(r->ctx) || !set_same_kind(have, &r->set) ||
-	    have->count != r->set.count || !spare_room(dir, have))
+	if (!spare_allowed(r->ctx) || !spare_wanted(r->ctx, r->set.kind) ||
+	    !set_same_kind(have, &r->set) || have->count != r->set.count ||
+	    !spare_room(r->ctx, have))
 		return 0;
 	n = spare_find(dir, max, &s);
 	/* Spares of another kind or count are no use to the same delete. */
@@ -464,8 +496,12 @@ static int spare_take(struct files_run *r)
 	if (!spare_allowed(r->ctx))
 		return 0;
 	n = spare_find(dir, max, &s);
-	if (!n || !set_same_kind(&s, &r->set) || s.count != r->set.count)
+	if (!n || !set_same_kind(&s, &r->set))
 		return 0;
+	/* The delete grew past the kept sets' count: they are no use to it
+	 * now, and go before they hold space its own sets need. */
+	if (s.count != r->set.count)
+		return spare_wipe(dir, max);
 	if ((err = wipe(dir, r->pfx, r->marker)))
 		return err;
 	if ((size_t)snprintf(from, sizeof(from), "%s/" SPARE ".%u", dir, n - 1) >= sizeof(from) ||
@@ -958,6 +994,50 @@ fail:
 	return report(r, err, what, NULL, rel);
 }
 
+/*
+ * A kept set is read back into the caches (readdir and a stat per entry,
+ * untimed), so that a delete run finds it as it finds a set just made
+ * (0.2.0 and bonnie++ delete a warm set): the stat test's cache drops in
+ * between may have evicted it. Nothing to do on a filesystem in memory,
+ * or with --cache keep. 0 or -errno.
+ */
+static int warm_set(struct files_run *r)
+{
+	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
+	char dname[FSB_NAMES_DIR_LEN] = ".";
+	struct statfs sf;
+	struct stat st;
+
+	if (r->ctx->cfg->cache == FSB_CACHE_KEEP ||
+	    (!fstatfs(r->basefd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type)))
+		return 0;
+	for (unsigned d = 0; d < ndirs; d++) {
+		struct dirent *e;
+		DIR *dp;
+		int fd;
+
+		if (r->set.dirs)
+			fsb_names_dir_make(d, dname);
+		fd = openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		dp = fdopendir(fd);
+		if (!dp) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		while ((e = readdir(dp)))
+			if (e->d_name[0] != '.')
+				(void)fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW);
+		closedir(dp);
+		if (fsb_stop_requested())
+			return -EINTR;
+	}
+	return 0;
+}
+
 /* ---- setup: directories, targets, the set a test needs ---- */
 
 static int open_dirs(struct files_run *r)
@@ -1041,7 +1121,7 @@ static int make_layout(struct files_run *r)
 static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct files_run *r)
 {
 	struct files_set have;
-	bool reuse;
+	bool reuse, taken = false;
 	int err;
 
 	r->t = t;
@@ -1076,6 +1156,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		if (err) {
 			have = r->set;
 			reuse = true;
+			taken = true;
 		}
 	} else if (t->op == OP_CREATE && !set_read(ctx->dir, r->marker, &have)) {
 		err = spare_park(r, &have);
@@ -1092,6 +1173,8 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 			fsb_err_errno(err, "%s: cannot open '%s/" BASE "'", t->name, ctx->dir);
 			return err;
 		}
+		if (taken && (err = warm_set(r)))
+			return report(r, err, "cannot read back", NULL, "");
 		if (have.count < r->set.count) {
 			/*
 			 * A stat test whose run was short grows the set it
@@ -1159,13 +1242,11 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		fsb_err_errno(err, "%s: cannot sync '%s'", t->name, ctx->dir);
 		return err;
 	}
-	if (t->op != OP_CREATE) {
+	if (t->op == OP_STAT) {
 		/*
-		 * Stat and delete what is on the device, not what the create left
-		 * in memory: the cache mode says whether dentries, inodes and
-		 * pages go (root only; a no-op otherwise, and on a filesystem in
-		 * memory). Every delete run starts so, whether its set was just
-		 * made or kept from a create run earlier.
+		 * Stat what is on the device, not what the create left in memory:
+		 * the cache mode says whether dentries, inodes and pages go (root
+		 * only; a no-op otherwise, and on a filesystem in memory).
 		 */
 		err = fsb_cache_prepare_read(r->basefd, ctx->cfg->cache, FSB_CACHE_IO_META);
 		if (err) {

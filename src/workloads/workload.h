@@ -88,6 +88,11 @@ struct fsb_config {
 	unsigned file_dirs;	 /* --files N:max:min:dirs (0 = one dir) */
 	enum fsb_links links;
 	bool sync; /* --sync: fsync files and directories */
+	/* The tests of this suite in the order they run (set by the executor;
+	 * NULL when unknown): a create test keeps its sets for a delete test
+	 * of its kind only when one comes after it (files.c). */
+	const struct fsb_workload_ops *const *suite;
+	size_t nsuite;
 	/* jobs (the runner's job group) */
 	unsigned jobs;	      /* --jobs: copies of each test at once (0: 1) */
 	bool shared_file;     /* --shared-file: the file tests' jobs share one file */

@@ -642,10 +642,27 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	uint64_t ops;
 	ino_t second;
 
+	const struct fsb_workload_ops *suite[] = {
+		fsb_registry_find("seq-create"),  fsb_registry_find("seq-stat"),    del,
+		fsb_registry_find("rand-create"), fsb_registry_find("rand-delete"),
+	};
+
 	e->cfg.repeat = 3;
 	e->cfg.file_max_bytes = 100;
 	e->cfg.file_min_bytes = 1;
 	e->cfg.files = 50;
+	/* Without a delete test of its kind after it, a create keeps nothing. */
+	e->cfg.suite = suite;
+	e->cfg.nsuite = 2;
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.0", name, sizeof(name)), 0);
+	e->cfg.suite = suite + 2; /* the delete before the create */
+	e->cfg.nsuite = 3;
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.0", name, sizeof(name)), 0);
+	e->cfg.suite = suite;
+	e->cfg.nsuite = 5;
 	/* a calibration attempt of another count is removed, not kept */
 	assert_int_equal(wl_run(e, "seq-create", 50, &ops), 0);
 	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
@@ -693,6 +710,17 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	assert_int_equal(first_in(e->dir, "files.spare.1", name, sizeof(name)), 0);
 	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
 	assert_int_equal(wl_run(e, "rand-delete", 500, &ops), 0);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+
+	/* However many runs, at most three spares are kept. */
+	e->cfg.repeat = 50;
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.2"), 200);
+	assert_int_equal(first_in(e->dir, "files.spare.3", name, sizeof(name)), 0);
+	/* A delete grown past their count removes them: no use to it now. */
+	assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
+	assert_int_equal(ops, 300);
 	assert_int_equal(count_entries(e->dir, ""), 0);
 }
 
