@@ -172,9 +172,9 @@ for t in d["tests"]:
     # Reads end with their last I/O: three jobs on two CPUs hardly ever
     # end at once, so in one of three runs at least the others are cut
     # (stopped_by says any run was). A write ends with its fsync, which
-    # may leave nothing to cut; seeks read each of an 8 MiB file's 1024
-    # chunks once a run, split between forked seekers that see the word
-    # between reads: on a loaded machine all may be done before it comes.
+    # may leave nothing to cut; seeks read each of the 1024 chunks of the
+    # 8 MiB file once a run, split between forked seekers that see the
+    # word between reads: on a loaded machine all may be done before it.
     if t["id"] == "read":
         assert t.get("stopped_by") == "stonewall", (t["id"], t.get("stopped_by"))
     assert t.get("stopped_by") in (None, "stonewall"), t["id"]
