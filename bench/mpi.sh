@@ -114,6 +114,9 @@ mpi_fig() {
 	fsb_get "$W/m.json" "$test" \
 		'(lambda r: min(r) / max(r))([x[0] for x in t["per_job"]["runs"]] if "per_job" in t else [1])' \
 		>>"$W/res/rov$part.$fs.$test.$n"
+	fsb_get "$W/m.json" "$test" \
+		'__import__("statistics").median([x[0] for x in t["per_job"]["runs"]] if "per_job" in t else t["runs"])' \
+		>>"$W/res/rmed$part.$fs.$test.$n"
 }
 # procs_fig FS TEST N -> appends the aggregate of N processes to res/procs.FS.TEST.N
 procs_fig() {
@@ -131,7 +134,7 @@ procs_fig() {
 	done
 	# The aggregate; the share of first start to last end in which every
 	# process was in its timed run, and the one before the last started.
-	python3 -c 'import json, sys
+	python3 -c 'import json, statistics, sys
 ts = [[t for t in json.load(open(f))["tests"] if t["id"] == sys.argv[2]][0] for f in sys.argv[3:]]
 work = sum(t["work"] for t in ts)
 first = min(t["start_ns"][0] for t in ts)
@@ -139,7 +142,8 @@ last = max(t["end_ns"][0] for t in ts)
 both = min(t["end_ns"][0] for t in ts) - max(t["start_ns"][0] for t in ts)
 skew = max(t["start_ns"][0] for t in ts) - first
 print(work / ((last - first) / 1e9))
-print(max(both, 0) / (last - first), skew / (last - first), file=open(sys.argv[1], "a"))' \
+print(max(both, 0) / (last - first), skew / (last - first),
+      statistics.median(t["median"] for t in ts), file=open(sys.argv[1], "a"))' \
 		"$W/res/overlap.$fs.$test.$n" "$test" "$W"/p*.json >>"$W/res/procs.$fs.$test.$n" ||
 		die "cannot read the processes' output"
 	cut -d' ' -f1 /proc/loadavg >>"$W/res/load1.$fs.$test.$n"
@@ -265,6 +269,20 @@ Above 5% (marked "skew") the two sides did not do the same work at the same
 time, and the difference is partly that.
 load: the 1-minute load average after each measurement of the row, min-max (it
 counts this script's own processes too, up to the rank count).""")
+    print("\n1b. The members' own rates: the median rank's against the median process's")
+    print("(each the median of rounds; not an aggregate, no target)")
+    print("%-22s %5s  %11s %10s  %7s" % ("test", "ranks", "rank", "process", "diff"))
+    for fs, test, unit, scale in (("xfs", "read", "MiB/s", 2**20), ("tmpfs", "read", "MiB/s", 2**20),
+                                  ("tmpfs", "seq-create", "/s", 1)):
+        for n in ranks:
+            a = vals("rmed1.%s.%s.%s" % (fs, test, n))
+            p = os.path.join(res, "overlap.%s.%s.%s" % (fs, test, n))
+            if not a or not os.path.exists(p):
+                continue
+            ma = statistics.median(a)
+            mb = statistics.median(float(l.split()[2]) for l in open(p))
+            print("%-22s %5s  %11.0f %10.0f  %+6.1f%%" % ("%s %s (%s)" % (test, fs, unit), n,
+                  ma / scale, mb / scale, 100 * (ma / mb - 1)))
 if "2" in parts and os.path.exists(os.path.join(res, "fences")):
     print("\n2. The fences (mean per barrier, and per measured run's set of collectives)")
     print("%5s %4s  %12s  %16s" % ("ranks", "jobs", "barrier us", "per run us"))
