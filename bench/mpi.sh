@@ -226,7 +226,6 @@ if "1" in parts:
     print("\n1. fsbench-mpi against N processes started together (median of rounds)")
     print("%-22s %5s  %11s %10s  %7s  %9s  %9s  %5s  %-7s  %s" % ("test", "ranks", "fsbench-mpi",
           "processes", "diff", "spread", "overlap", "skew", "load", "target within 5%"))
-    notes = set()
     def spread(v):
         return (max(v) - min(v)) / statistics.median(v)
     for fs, test, unit, scale in (("xfs", "read", "MiB/s", 2**20), ("tmpfs", "read", "MiB/s", 2**20),
@@ -247,7 +246,6 @@ if "1" in parts:
                 why.append("spread")
             if sk > 0.05:
                 why.append("skew")
-            notes.update(why)
             print("%-22s %5s  %11.0f %10.0f  %+6.1f%%  %9s  %9s  %4.0f%%  %-7s  %s%s" % (
                   "%s %s (%s)" % (test, fs, unit), n, ma / scale, mb / scale, 100 * diff,
                   "%.0f/%.0f%%" % (100 * spread(a), 100 * spread(b)),
