@@ -10,7 +10,17 @@
 #     first start to the last end, from the start_ns and end_ns of their
 #     JSON (CLOCK_MONOTONIC, one host). Block read of SIZE per rank on xfs
 #     over a loop device and on a tmpfs, seq-create of FILES per rank on
-#     the tmpfs. Target: within 5%.
+#     the tmpfs. Target: within 5%. The ranks pass a start gate; the
+#     processes have none, so each starts its timed run when its own
+#     setup (for read: writing the file, and with --cache drop a sync and
+#     a drop of the kernel's caches) is done. The table prints how much of
+#     the processes' first start to last end all N of them were timing at
+#     once ("overlap"): where it is far from 100%, the two sides did not
+#     do the same thing at the same time and the difference says so.
+#     mpirun runs with --bind-to none: with no more ranks than cores Open
+#     MPI binds rank r to core r, the processes float, and a reader pinned
+#     to core 0 of this 2-core VM reads the loop device measurably slower
+#     (docs/mpi.md, "Binding").
 #  2. The fences: what one barrier and one measured run's set of
 #     collectives (setup barrier, cache settle, start gate, end barrier,
 #     the reduces and the gather) cost, through the MPI group alone and
@@ -28,8 +38,10 @@
 #
 # Environment:
 #   FSBENCH, FSBENCH_MPI  the binaries (default ./fsbench, ./fsbench-mpi)
-#   SIZE    block size per rank (default 128m)
-#   FILES   seq-create files per rank (default 20k)
+#   SIZE    block size per rank (default 512m: a read of 128m lasts
+#           some 60 ms here, where one slow I/O moves the figure by tens
+#           of percent)
+#   FILES   seq-create files per rank (default 100k)
 #   RANKS   rank counts (default "1 2 4")
 #   ROUNDS  rounds (default 3)
 #   PARTS   which parts (default "1 2 3")
@@ -38,8 +50,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${FSBENCH:-$TOP/fsbench}
 FSBENCH_MPI=${FSBENCH_MPI:-$TOP/fsbench-mpi}
 BARRIER=$TOP/build/bench/mpi-barrier
-SIZE=${SIZE:-128m}
-FILES=${FILES:-20k}
+SIZE=${SIZE:-512m}
+FILES=${FILES:-100k}
 RANKS=${RANKS:-1 2 4}
 ROUNDS=${ROUNDS:-3}
 PARTS=${PARTS:-1 2 3}
@@ -54,7 +66,7 @@ for t in mpirun fio mkfs.xfs losetup mount python3; do
 done
 make -s -C "$TOP" build/bench/mpi-barrier >/dev/null || die "cannot build $BARRIER"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
-MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/fsb-mpi.XXXXXX") || die "no temp dir"
 undo "rm -rf '$W'"
@@ -91,10 +103,20 @@ args_of() {
 mpi_fig() {
 	local part=$1 fs=$2 test=$3 n=$4 args
 	read -ra args <<<"$(args_of "$test") --repeat 1 --min-time 0.01"
-	log_cmd "mpirun -np $n fsbench-mpi run ${args[*]} DIR"
+	log_cmd "mpirun --bind-to none -np $n fsbench-mpi run ${args[*]} DIR"
 	"${MPIRUN[@]}" -np "$n" "$FSBENCH_MPI" run --quiet "${args[@]}" --format json "$W/$fs" \
 		</dev/null >"$W/m.json" 2>"$W/err" || { cat "$W/err" >&2; die "fsbench-mpi failed"; }
 	fsb_get "$W/m.json" "$test" 't["median"]' >>"$W/res/mpi$part.$fs.$test.$n"
+	cut -d' ' -f1 /proc/loadavg >>"$W/res/load$part.$fs.$test.$n"
+	# The ranks' overlap: all start at the gate with the same work, so
+	# the slowest rank's run spans the run and the fastest one's is the
+	# part all of them share.
+	fsb_get "$W/m.json" "$test" \
+		'(lambda r: min(r) / max(r))([x[0] for x in t["per_job"]["runs"]] if "per_job" in t else [1])' \
+		>>"$W/res/rov$part.$fs.$test.$n"
+	fsb_get "$W/m.json" "$test" \
+		'__import__("statistics").median([x[0] for x in t["per_job"]["runs"]] if "per_job" in t else t["runs"])' \
+		>>"$W/res/rmed$part.$fs.$test.$n"
 }
 # procs_fig FS TEST N -> appends the aggregate of N processes to res/procs.FS.TEST.N
 procs_fig() {
@@ -110,13 +132,21 @@ procs_fig() {
 	for ((k = 1; k <= n; k++)); do
 		wait "${pids[$((k - 1))]}" || { cat "$W/err.$k" >&2; die "fsbench process $k failed"; }
 	done
-	python3 -c 'import json, sys
-ts = [[t for t in json.load(open(f))["tests"] if t["id"] == sys.argv[1]][0] for f in sys.argv[2:]]
+	# The aggregate; the share of first start to last end in which every
+	# process was in its timed run, and the one before the last started.
+	python3 -c 'import json, statistics, sys
+ts = [[t for t in json.load(open(f))["tests"] if t["id"] == sys.argv[2]][0] for f in sys.argv[3:]]
 work = sum(t["work"] for t in ts)
 first = min(t["start_ns"][0] for t in ts)
 last = max(t["end_ns"][0] for t in ts)
-print(work / ((last - first) / 1e9))' "$test" "$W"/p*.json >>"$W/res/procs.$fs.$test.$n" ||
+both = min(t["end_ns"][0] for t in ts) - max(t["start_ns"][0] for t in ts)
+skew = max(t["start_ns"][0] for t in ts) - first
+print(work / ((last - first) / 1e9))
+print(max(both, 0) / (last - first), skew / (last - first),
+      statistics.median(t["median"] for t in ts), file=open(sys.argv[1], "a"))' \
+		"$W/res/overlap.$fs.$test.$n" "$test" "$W"/p*.json >>"$W/res/procs.$fs.$test.$n" ||
 		die "cannot read the processes' output"
+	cut -d' ' -f1 /proc/loadavg >>"$W/res/load1.$fs.$test.$n"
 }
 # fio_fig FS TEST N -> appends fio's group bandwidth to res/fio.FS.TEST.N
 fio_fig() {
@@ -194,8 +224,10 @@ def verdict(good):
     return "ok" if good else "MISSED"
 if "1" in parts:
     print("\n1. fsbench-mpi against N processes started together (median of rounds)")
-    print("%-18s %5s  %12s %12s  %7s  %s" % ("test", "ranks", "fsbench-mpi", "processes",
-          "diff", "target within 5%"))
+    print("%-22s %5s  %11s %10s  %7s  %9s  %9s  %5s  %-7s  %s" % ("test", "ranks", "fsbench-mpi",
+          "processes", "diff", "spread", "overlap", "skew", "load", "target within 5%"))
+    def spread(v):
+        return (max(v) - min(v)) / statistics.median(v)
     for fs, test, unit, scale in (("xfs", "read", "MiB/s", 2**20), ("tmpfs", "read", "MiB/s", 2**20),
                                   ("tmpfs", "seq-create", "/s", 1)):
         for n in ranks:
@@ -203,9 +235,52 @@ if "1" in parts:
             if not a or not b:
                 continue
             ma, mb = statistics.median(a), statistics.median(b)
+            ovs = [l.split() for l in open(os.path.join(res, "overlap.%s.%s.%s" % (fs, test, n)))]
+            ov = statistics.median(float(x[0]) for x in ovs)
+            sk = statistics.median(float(x[1]) for x in ovs)
+            rov = statistics.median(vals("rov1.%s.%s.%s" % (fs, test, n)))
             diff = ma / mb - 1
-            print("%-18s %5s  %12.0f %12.0f  %+6.1f%%  %s" % ("%s %s (%s)" % (test, fs, unit), n,
-                  ma / scale, mb / scale, 100 * diff, verdict(abs(diff) <= 0.05)))
+            ld = vals("load1.%s.%s.%s" % (fs, test, n)) or [float("nan")]
+            why = []
+            if max(spread(a), spread(b)) > 0.1:
+                why.append("spread")
+            if sk > 0.05:
+                why.append("skew")
+            print("%-22s %5s  %11.0f %10.0f  %+6.1f%%  %9s  %9s  %4.0f%%  %-7s  %s%s" % (
+                  "%s %s (%s)" % (test, fs, unit), n, ma / scale, mb / scale, 100 * diff,
+                  "%.0f/%.0f%%" % (100 * spread(a), 100 * spread(b)),
+                  "%.0f/%.0f%%" % (100 * rov, 100 * ov), 100 * sk,
+                  "%.1f-%.1f" % (min(ld), max(ld)),
+                  verdict(abs(diff) <= 0.05), " (%s)" % ", ".join(why) if why else ""))
+    print("""ranks: mpirun --bind-to none, every rank behind a start gate. processes: started
+together, no gate: each times its run when its own setup is done.
+spread: (max - min) / median of the rounds, ranks/processes. Where it passes 10%
+(marked "spread"), one side's rounds vary more than twice the target: agreement
+within 5% is neither shown nor ruled out by that row.
+overlap: the median share of the first start to the last end in which all of
+them were timing at once, ranks/processes (the ranks': their slowest rank's
+rate over their fastest's, as they start together).
+skew: the processes' median share of the first start to the last end that
+passed before the last of them started (the ranks leave the gate within some
+0.1 ms of each other when each has a core).
+Above 5% (marked "skew") the two sides did not do the same work at the same
+time, and the difference is partly that.
+load: the 1-minute load average after each measurement of the row, min-max (it
+counts this script's own processes too, up to the rank count).""")
+    print("\n1b. The members' own rates: the median rank's against the median process's")
+    print("(each the median of rounds; not an aggregate, no target)")
+    print("%-22s %5s  %11s %10s  %7s" % ("test", "ranks", "rank", "process", "diff"))
+    for fs, test, unit, scale in (("xfs", "read", "MiB/s", 2**20), ("tmpfs", "read", "MiB/s", 2**20),
+                                  ("tmpfs", "seq-create", "/s", 1)):
+        for n in ranks:
+            a = vals("rmed1.%s.%s.%s" % (fs, test, n))
+            p = os.path.join(res, "overlap.%s.%s.%s" % (fs, test, n))
+            if not a or not os.path.exists(p):
+                continue
+            ma = statistics.median(a)
+            mb = statistics.median(float(l.split()[2]) for l in open(p))
+            print("%-22s %5s  %11.0f %10.0f  %+6.1f%%" % ("%s %s (%s)" % (test, fs, unit), n,
+                  ma / scale, mb / scale, 100 * (ma / mb - 1)))
 if "2" in parts and os.path.exists(os.path.join(res, "fences")):
     print("\n2. The fences (mean per barrier, and per measured run's set of collectives)")
     print("%5s %4s  %12s  %16s" % ("ranks", "jobs", "barrier us", "per run us"))
