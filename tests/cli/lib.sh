@@ -106,6 +106,20 @@ done_testing() { echo "1..$_n"; }
 # diag FILE: show a file as TAP comments (why a check failed).
 diag() { sed 's/^/#   /' "$1" | head -20; }
 
+# wait_for SECS CMD...: poll CMD every 50 ms until it succeeds, SECS at most.
+wait_for() {
+	local n=$(($1 * 20)); shift
+	while [ $n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# has_children PID N: PID has at least N child processes.
+has_children() { [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ]; }
+
 # one_line FILE: exactly one line, starting "fsbench: ".
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ "$(head -c 9 "$1")" = "fsbench: " ]; }
 

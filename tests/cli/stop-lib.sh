@@ -7,16 +7,6 @@
 # and its seekers, which are forks of it, never anything else).
 procs_of() { pgrep -f -- "$1" | grep -vx "$$" || true; }
 
-# wait_for SECS CMD...: poll CMD every 50 ms until it succeeds.
-wait_for() {
-	local n=$(($1 * 20)); shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	return 1
-}
 # pending PID SIGNUM: the signal is sent to PID but not delivered yet.
 pending() {
 	local mask=0 word
@@ -26,7 +16,6 @@ pending() {
 	(((mask >> ($2 - 1)) & 1))
 }
 scratch_has() { compgen -G "$D/fsbench.*/$1" >/dev/null; }
-has_children() { [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ]; }
 
 # The progress line on stderr ("write        run 1/5  37%  1.2 GB/s") is
 # printed only inside a timed run: it tells when a test is really running.

@@ -15,20 +15,9 @@
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
 
-# wait_for SECS CMD...: poll CMD every 50 ms until it succeeds.
-wait_for() {
-	local n=$(($1 * 20)); shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	return 1
-}
 # running PID: the process exists and is no zombie.
 running() { [ -e "/proc/$1" ] && [[ $(ps -o stat= -p "$1" 2>/dev/null) != Z* ]]; }
 none_running() { local p; for p in "$@"; do running "$p" && return 1; done; return 0; }
-has_children() { [ "$(pgrep -P "$1" | wc -l)" -ge "$2" ]; }
 scratch_of() { compgen -G "$1/fsbench.*" | head -n1; }
 # start_time PID: field 22 of /proc/PID/stat (after the last ')').
 start_time() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }

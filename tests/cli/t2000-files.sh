@@ -160,15 +160,6 @@ check "the CSV run leaves the directory empty" empty_dir "$D"
 # The progress line ("seq-create   run 1/2  37% ...") is printed only inside a
 # timed run: it tells when the test is really creating or deleting.
 timed() { tr '\r' '\n' <"$T/err" | grep -qaE "(^|\[K)$1 +run [0-9]+/"; }
-wait_for() { # SECS CMD...: poll CMD every 50 ms
-	local n=$(($1 * 20)); shift
-	while [ $n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	return 1
-}
 said() { tr '\r' '\n' <"$T/err" | sed 's/\x1b\[K//g' | grep -avE '^$|^[a-z-]+ +run [0-9]+/'; }
 
 # sigint_case TEST FILES: SIGINT while TEST runs: exit 130, nothing left.

@@ -156,15 +156,6 @@ second_run() {
 	fi
 }
 
-# wait_for COMMAND...: up to 30 s for COMMAND to succeed.
-wait_for() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 attached() { [ -n "$(losetup -j "$1" 2>/dev/null)" ]; }
 locked_by() { grep -q "FLOCK .* $1 " /proc/locks; }
 
@@ -172,7 +163,7 @@ locked_by() { grep -q "FLOCK .* $1 " /proc/locks; }
 	--progress never --format json -o "$T/c1.json" >/dev/null 2>"$T/c1.err" &
 pid=$!
 on_exit "kill -9 $pid"
-if wait_for attached "$T/c.img"; then
+if wait_for 30 attached "$T/c.img"; then
 	second_run concurrent-image $pid "image '$T/c.img'" --image "$T/c.img" --image-size 64m --destroy-data
 else
 	nok "concurrent-image: the first run never attached its image"; diag "$T/c1.err"
@@ -190,7 +181,7 @@ loop_attach "$T/dev.img" DEV || { echo "Bail out! cannot attach a loop device"; 
 	--progress never --format json -o "$T/d1.json" >/dev/null 2>"$T/d1.err" &
 pid=$!
 on_exit "kill -9 $pid"
-if wait_for locked_by $pid; then
+if wait_for 30 locked_by $pid; then
 	second_run concurrent-device $pid "device '$DEV'" --device "$DEV" --destroy-data
 else
 	nok "concurrent-device: the first run never locked the device"; diag "$T/d1.err"
