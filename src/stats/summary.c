@@ -63,7 +63,7 @@ int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi)
 		var += (v[i] - mean) * (v[i] - mean);
 	half = fsb_t95((unsigned)(n - 1 < 30 ? n - 1 : 30)) * sqrt(var / (double)(n - 1)) /
 	       sqrt((double)n);
-	*lo = mean - half;
+	*lo = mean > half ? mean - half : 0;
 	*hi = mean + half;
 	return 0;
 }

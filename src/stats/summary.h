@@ -30,8 +30,10 @@ double fsb_t95(unsigned df);
 
 /*
  * The 95% confidence interval of the mean of n values (n >= 2): mean -+
- * t95(n - 1) x s / sqrt(n), s the sample standard deviation. Returns 0,
- * or -EINVAL for n < 2.
+ * t95(n - 1) x s / sqrt(n), s the sample standard deviation, its low end
+ * never below 0 (the values are rates and times: three runs of 0.1, 1 and
+ * 2 GB/s would otherwise give a negative rate). Returns 0, or -EINVAL for
+ * n < 2.
  */
 int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi);
 

@@ -151,6 +151,10 @@ static void t_quantiles_and_ci(void **state)
 	/* equal runs: a point */
 	assert_int_equal(fsb_summary_ci95((const double[]){ 7, 7, 7 }, 3, &lo, &hi), 0);
 	assert_true(lo == 7 && hi == 7);
+	/* runs far apart: the low end stops at 0, no negative rate (which
+	 * fsbench's own JSON reader would refuse) */
+	assert_int_equal(fsb_summary_ci95((const double[]){ 0.1, 1, 2 }, 3, &lo, &hi), 0);
+	assert_true(lo == 0 && hi > 2);
 	/* one run has no interval */
 	assert_int_equal(fsb_summary_ci95(v, 1, &lo, &hi), -EINVAL);
 }
@@ -221,14 +225,13 @@ static void aggregate_is_total_over_first_start_to_last_end(void **state)
 	 * them): 100 MB/s (the sum of own rates would say 166.7). */
 	assert_true(fabs(fsb_agg_rate_of(j[0].work + j[1].work, j[0].start_ns, j[1].end_ns) - 1e8) <
 		    1e-3);
-	assert_int_equal(j[1].end_ns - j[0].start_ns, 2000000000);
 	assert_true(fabs(fsb_agg_job_rate(&j[0]) - 1e8) < 1e-3);
 	assert_true(fabs(fsb_agg_job_rate(&j[1]) - 1e8 / 1.5) < 1e-3);
 	/* One job: its own rate. */
 	assert_true(fabs(fsb_agg_rate_of(j[0].work, j[0].start_ns, j[0].end_ns) -
 			 fsb_agg_job_rate(&j[0])) < 1e-6);
-	/* From the reduced numbers alike. */
-	assert_true(fabs(fsb_agg_rate_of(200000000, 0, 2000000000) - 1e8) < 1e-3);
+	/* The first-start/last-end reduction itself is the runner's: pinned
+	 * by test_runner's jobs_aggregate_and_per_job. */
 	/* No time: no rate, not a division by zero. */
 	assert_true(fsb_agg_rate_of(5, 7, 7) == 0);
 	assert_true(fsb_agg_rate_of(0, 0, 0) == 0);
