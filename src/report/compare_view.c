@@ -238,7 +238,8 @@ static void print_intervals(FILE *out, const struct fsb_compare_table *t)
 			fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab, sizeof(lab));
 			fputs(lab, out);
 			fprintf(out, ": %s and %s %s\n", a, b,
-				ov ? "overlap: no difference at 95%" : "do not overlap");
+				ov ? "overlap (the runs cannot tell the means apart)"
+				   : "do not overlap: the means differ at 95%");
 		}
 	}
 	if (head)

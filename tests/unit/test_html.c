@@ -290,9 +290,9 @@ static void compare_auto_intervals(void **state)
 	fclose(f);
 	assert_non_null(strstr(out, "95% confidence intervals of the means (--repeat auto)"));
 	assert_non_null(strstr(out, "\n  write, two: [95.4 – 105 MiB/s] and [96.3 – 107 MiB/s] "
-				    "overlap: no difference at 95%\n"));
+				    "overlap (the runs cannot tell the means apart)\n"));
 	assert_non_null(strstr(out, "\n  read, two: [277 – 286 MiB/s] and [291 – 300 MiB/s] do "
-				    "not overlap\n"));
+				    "not overlap: the means differ at 95%\n"));
 	assert_null(strstr(out, "seq-create, two"));
 	free(out);
 	f = open_memstream(&out, &len);
