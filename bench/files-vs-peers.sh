@@ -50,11 +50,6 @@ new_tmpdir() {
 	printf -v "$1" %s "$d"
 }
 
-# detach_own DEV IMG: detach DEV only if it is still backed by our IMG.
-detach_own() {
-	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
-}
-
 # new_xfs SIZE: image + loop device + mkfs.xfs + mount; sets FS_MNT.
 new_xfs() {
 	local dir dev
@@ -62,7 +57,7 @@ new_xfs() {
 	truncate -s "$1" "$dir/img" || return 1
 	dev=$(losetup --find --show --direct-io=on "$dir/img" 2>/dev/null) ||
 		dev=$(losetup --find --show "$dir/img") || return 1
-	on_exit "detach_own '$dev' '$dir/img'"
+	on_exit "detach_loop '$dev' '$dir/img'"
 	mkfs.xfs -q -f "$dev" || return 1
 	FS_MNT=$dir/mnt
 	mkdir "$FS_MNT" && mount -t xfs "$dev" "$FS_MNT" || return 1

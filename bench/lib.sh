@@ -23,3 +23,9 @@ say() { echo "$BENCH: $*" >&2; }
 attach_loop() {
 	losetup --find --show --direct-io=on "$1" 2>/dev/null || losetup --find --show "$1"
 }
+
+# detach_loop DEV IMG: detach DEV only while it is still backed by IMG
+# (a device number is reused once freed: never detach another's).
+detach_loop() {
+	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
+}

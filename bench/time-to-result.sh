@@ -37,7 +37,7 @@
 #   ROUNDS        rounds (default 3)
 #   FSES          which filesystems (default "tmpfs xfs")
 #   TMPDIR        where the scratch directory and the image go (default /tmp)
-set -u
+set -u -o pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 FSBENCH=${FSBENCH:-$TOP/fsbench}
 FSBENCH_BASE=${FSBENCH_BASE:-}
@@ -65,8 +65,8 @@ if [[ " $FSES " == *" tmpfs "* ]]; then
 fi
 if [[ " $FSES " == *" xfs "* ]]; then
 	truncate -s 8g "$W/img" || die "cannot make $W/img"
-	DEV=$(losetup --find --show "$W/img") || die "cannot attach $W/img"
-	undo "losetup -d '$DEV'"
+	DEV=$(attach_loop "$W/img") || die "cannot attach $W/img"
+	undo "detach_loop '$DEV' '$W/img'"
 	mkfs.xfs -q -f "$DEV" || die "mkfs.xfs $DEV failed"
 	mount -t xfs "$DEV" "$W/xfs" || die "cannot mount $DEV"
 	undo "umount '$W/xfs'"

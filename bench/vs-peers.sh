@@ -269,7 +269,7 @@ if [[ $ONLY == *c* ]]; then
 	dd if=/dev/urandom of="$IMG" bs=1M count=2048 conv=fsync status=none ||
 		die "cannot make $IMG"
 	DEV=$(losetup --find --show --direct-io=on "$IMG") || die "cannot attach $IMG"
-	undo "[ \"\$(losetup -n -O BACK-FILE '$DEV' | sed 's/ *\$//')\" = '$IMG' ] && losetup -d '$DEV'"
+	undo "detach_loop '$DEV' '$IMG'"
 	[ "$(losetup -n -O DIO "$DEV" | tr -d ' ')" = 1 ] || die "$DEV is not in direct I/O mode"
 	# The raw device: read-only, O_DIRECT, 1 MiB requests (only ours),
 	# before mkfs, over the random data. With 8 requests in flight: a
