@@ -350,11 +350,14 @@ static unsigned spare_max(const struct fsb_ctx *ctx)
 	return cfg->repeat && cfg->repeat < SPARE_MAX ? cfg->repeat : SPARE_MAX;
 }
 
-/* Spares are kept only where nothing else shares the names: a directory
- * of this job's alone, files without link targets beside them. */
+/* Spares are kept only where nothing else shares the names (a directory
+ * of this job's alone, files without link targets beside them) and for
+ * files without data: a kept set's pages may have been evicted by the
+ * stat test's drops where a set just made has them all, and a delete run
+ * frees what is cached, so delete runs would differ. */
 static bool spare_allowed(const struct fsb_ctx *ctx)
 {
-	return !ctx->shared && ctx->cfg->links == FSB_LINKS_NONE;
+	return !ctx->shared && ctx->cfg->links == FSB_LINKS_NONE && !ctx->cfg->file_max_bytes;
 }
 
 /* Whether this suite runs the delete test of create's kind after it: a
@@ -449,20 +452,25 @@ static int spare_park(struct files_run *r, const struct files_set *have)
 	char from[PATH_MAX], to[PATH_MAX], path[PATH_MAX];
 	struct files_set s;
 
-	if (!spare_allowed(r->ctx) || !spare_wanted(r->ctx, r->set.kind) ||
-	    !set_same_kind(have, &r->set) || have->count != r->set.count ||
-	    !spare_room(r->ctx, have))
+	if (!spare_allowed(r->ctx))
 		return 0;
 	n = spare_find(dir, max, &s);
-	/* Spares of another kind or count are no use to the same delete. */
-	if (n && (!set_same_kind(&s, have) || s.count != have->count)) {
+	/*
+	 * Spares of another kind or count than this run's are no use to its
+	 * delete (the test grew past them, or they are another test's
+	 * leftovers), and a spare directory without its marker line is a
+	 * leftover too: they go first, so that they hold no space the room
+	 * check below would then miss.
+	 */
+	if (!n || !set_same_kind(&s, &r->set) || s.count != r->set.count) {
 		int err = spare_wipe(dir, max);
 
 		if (err)
 			return err;
 		n = 0;
 	}
-	if (n >= max)
+	if (n >= max || !spare_wanted(r->ctx, r->set.kind) || !set_same_kind(have, &r->set) ||
+	    have->count != r->set.count || !spare_room(r->ctx, have))
 		return 0;
 	if (!n) {
 		int err = set_write(dir, SPARE_SET, have);

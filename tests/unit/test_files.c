@@ -648,9 +648,19 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	};
 
 	e->cfg.repeat = 3;
+	e->cfg.files = 50;
+	/* Files with data: nothing is kept (their pages' state would differ
+	 * between a kept set and one just made). */
+	e->cfg.suite = suite;
+	e->cfg.nsuite = 5;
 	e->cfg.file_max_bytes = 100;
 	e->cfg.file_min_bytes = 1;
-	e->cfg.files = 50;
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(wl_run(e, "seq-create", 400, &ops), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.0", name, sizeof(name)), 0);
+	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
+	e->cfg.file_max_bytes = 0;
+	e->cfg.file_min_bytes = 0;
 	/* Without a delete test of its kind after it, a create keeps nothing. */
 	e->cfg.suite = suite;
 	e->cfg.nsuite = 2;
@@ -718,6 +728,15 @@ static void wl_create_keeps_sets_for_delete(void **state)
 		assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
 	assert_int_equal(count_entries(e->dir, "files.spare.2"), 200);
 	assert_int_equal(first_in(e->dir, "files.spare.3", name, sizeof(name)), 0);
+	/* A create run of another count removes them before anything else,
+	 * even one that keeps nothing itself (here: no delete follows). */
+	e->cfg.nsuite = 4;
+	assert_int_equal(wl_run(e, "rand-create", 100, &ops), 0);
+	assert_int_equal(first_in(e->dir, "files.spare.0", name, sizeof(name)), 0);
+	assert_int_equal(count_entries(e->dir, ""), 100 + 1 + 1); /* files/, its marker */
+	e->cfg.nsuite = 5;
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
 	/* A delete grown past their count removes them: no use to it now. */
 	assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
 	assert_int_equal(ops, 300);
