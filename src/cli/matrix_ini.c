@@ -5,11 +5,11 @@
  * resolved from the sections in matrix_setup.c.
  */
 #include "cli/matrix_ini.h"
+#include "cli/options.h"
 #include "util/size.h"
 #include "util/spawn.h"
 #include "util/trust.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -105,13 +105,13 @@ static bool check_args(struct fsb_ini_loader *ld, const char *key, const char *v
 
 bool fsb_ini_count(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
-	char *end;
+	uint64_t v;
 
-	if (!isdigit((unsigned char)s[0]))
+	/* The command line's parser: one notion of a count. */
+	if (!fsb_opt_is_count(s, min, max, &v))
 		return false;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return !errno && !*end && *out >= min && *out <= max;
+	*out = (unsigned long)v;
+	return true;
 }
 
 /* Check one value where it is written, so the error names its line. */
