@@ -194,14 +194,15 @@ static void print_caveats(FILE *out, const struct fsb_compare_set *set)
 	}
 }
 
-/* "[1.20 – 1.31] GiB/s": a figure's 95% interval of the mean. */
-static void ci_text(const struct fsb_test_result *t, char *buf, size_t len)
+/* "[1.20 – 1.31] GiB/s": a figure's 95% interval of the mean, in sc's
+ * unit (one for both figures of a line, so that they read alike). */
+static void ci_text(const struct fsb_test_result *t, const struct fsb_unit_scale *sc, char *buf,
+		    size_t len)
 {
-	struct fsb_unit_scale sc = fsb_unit_scale_for(t->unit, t->ci95_high);
 	char lo[64], hi[96];
 
-	fsb_unit_number(&sc, t->ci95_low, lo, sizeof(lo));
-	fsb_unit_with(&sc, t->ci95_high, hi, sizeof(hi));
+	fsb_unit_number(sc, t->ci95_low, lo, sizeof(lo));
+	fsb_unit_with(sc, t->ci95_high, hi, sizeof(hi));
 	snprintf(buf, len, "[%s – %s]", lo, hi);
 }
 
@@ -212,6 +213,7 @@ static void ci_text(const struct fsb_test_result *t, char *buf, size_t len)
 static void print_intervals(FILE *out, const struct fsb_compare_table *t)
 {
 	char a[200], b[200], lab[LABEL_CHARS * 4 + 8];
+	struct fsb_unit_scale sc;
 	bool head = false;
 
 	for (size_t r = 0; r < t->nrows; r++) {
@@ -229,8 +231,9 @@ static void print_intervals(FILE *out, const struct fsb_compare_table *t)
 				      out);
 				head = true;
 			}
-			ci_text(base, a, sizeof(a));
-			ci_text(cell, b, sizeof(b));
+			sc = fsb_unit_scale_for(base->unit, fmax(base->ci95_high, cell->ci95_high));
+			ci_text(base, &sc, a, sizeof(a));
+			ci_text(cell, &sc, b, sizeof(b));
 			fputs("  ", out);
 			fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
 			fputs(lab, out);

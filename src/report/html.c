@@ -612,7 +612,7 @@ static void value_cell(const struct page *p, size_t c, const struct fsb_test_res
 		double half = (t->ci95_high - t->ci95_low) / 2;
 
 		fsb_html_lit(w, "<br><span class=\"ci\">");
-		fsb_html_textf(w, "±%.1f%% (95%% CI, %zu run%s",
+		fsb_html_textf(w, "mean ±%.1f%% (95%% CI, %zu run%s",
 			       mean > 0 && isfinite(half / mean) ? 100 * half / mean : 0.0,
 			       t->nruns, t->nruns == 1 ? "" : "s");
 		if (t->repeat_stop) {

@@ -516,7 +516,7 @@ static void html_auto_intervals(void **state)
 	page = render(docs, labels, 2);
 	/* 5e6 either side of 105e6: +-4.8% */
 	assert_non_null(strstr(
-		page, "<span class=\"ci\">±4.8% (95% CI, 3 runs, &lt;b&gt;converged)</span>"));
+		page, "<span class=\"ci\">mean ±4.8% (95% CI, 3 runs, &lt;b&gt;converged)</span>"));
 	assert_int_equal(count(page, "<span class=\"ci\">"), 1);
 	assert_false(contains_nocase(page, "<b>"));
 	free(page);
