@@ -447,6 +447,26 @@ static const char *auto_stop(const struct fsb_workload_ops *ops, const struct on
 	return NULL;
 }
 
+/*
+ * The work the next attempt does, given that growth aims at `next`: a work
+ * the workload has ready (no preparation) between the least that should
+ * still meet --min-time with FSB_SCALE_READY's margin and `next`, else
+ * `next`. Every member takes the largest of their answers: one that has
+ * nothing ready prepares what it needs, and no member's run is shorter
+ * than its margin. A collective.
+ */
+static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_run *run,
+		      uint64_t next, uint64_t granule)
+{
+	static const enum fsb_group_op how[1] = { FSB_GROUP_MAX };
+	uint64_t low = fsb_scale_work_for(ctx->work, run->wall_ns, FSB_SCALE_READY,
+					  m->rn->cfg->min_time_ns, granule);
+	uint64_t v = low > ctx->work && low < next ? m->ops->ready_work(ctx, low, next) : next;
+
+	fsb_group_reduce(m->g, 0, &v, how, 1);
+	return v > ctx->work && v <= next ? v : next;
+}
+
 static const char *const auto_stops[] = { NULL, "converged", "max-runs", "time-budget" };
 
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
@@ -586,8 +606,15 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		 */
 		if (grows && !failed_at && runs[i].halt != FSB_HALT_DEADLINE &&
 		    ++attempts < MAX_ATTEMPTS) {
-			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, cfg->min_time_ns,
-						       granule, cap);
+			/* A series' first run must also leave FSB_SCALE_READY's
+			 * margin: barely long enough, a later run would likely
+			 * fall short and start the series over, wasting the
+			 * runs before it. */
+			uint64_t need = i || !warm ? cfg->min_time_ns
+						   : (uint64_t)(FSB_SCALE_READY *
+								(double)cfg->min_time_ns);
+			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
+						       cfg->min_time_ns, granule, cap);
 			if (next != ctx.work && !fixed) {
 				/* Ask again: another process may have taken space. */
 				uint64_t now = space_limit(&m, &ctx, granule);
@@ -595,10 +622,12 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 				now = fsb_scale_share(now, ctx.work, granule);
 				if (now < cap) {
 					cap = now;
-					next = fsb_scale_next(ctx.work, runs[i].wall_ns,
+					next = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
 							      cfg->min_time_ns, granule, cap);
 				}
 			}
+			if (next != ctx.work && ops->ready_work)
+				next = ready(&m, &ctx, &runs[i], next, granule);
 			if (next != ctx.work || !warm) {
 				ctx.work = next;
 				warm = true;

@@ -1,12 +1,12 @@
 #include "stats/scale.h"
 
-uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uint64_t granule,
-			uint64_t max_work)
+uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, uint64_t min_ns,
+			uint64_t granule, uint64_t max_work)
 {
 	double factor;
 	uint64_t next;
 
-	if (elapsed_ns >= min_ns || work >= max_work || !work)
+	if (elapsed_ns >= need_ns || work >= max_work || !work)
 		return work;
 	if (!granule)
 		granule = 1;
@@ -32,6 +32,22 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uin
 		next = work + granule <= max_work && work + granule > work ? work + granule
 									   : max_work;
 	return next > work ? next : work;
+}
+
+uint64_t fsb_scale_work_for(uint64_t work, uint64_t elapsed_ns, double target, uint64_t min_ns,
+			    uint64_t granule)
+{
+	double w;
+
+	if (!elapsed_ns)
+		return work;
+	if (!granule)
+		granule = 1;
+	w = (double)work * target * (double)min_ns / (double)elapsed_ns;
+	/* Past what rounding up could hold: saturate. */
+	if (w >= (double)(UINT64_MAX - granule))
+		return UINT64_MAX;
+	return ((uint64_t)w + granule - 1) / granule * granule;
 }
 
 uint64_t fsb_scale_share(uint64_t limit, uint64_t floor, uint64_t granule)

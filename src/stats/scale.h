@@ -11,6 +11,12 @@
  * had a later run fall short and start over (9 s of 56 thrown away on
  * tmpfs here); 1.4 halved that, and the runs' extra length is timed. */
 #define FSB_SCALE_TARGET 1.4
+/* The least a grown attempt may aim at when a workload has that work
+ * ready (fsb_workload_ops.ready_work): a work whose preparation costs
+ * nothing (files already made) is worth a slimmer margin than the 1.4
+ * above, since a later run that falls short costs one attempt, while
+ * growing past it costs the preparation of every run. */
+#define FSB_SCALE_READY 1.1
 /* The most one attempt may grow the work: a run can be short because of a
  * hiccup (a freak-fast attempt) as well as because it is small. */
 #define FSB_SCALE_MAX_GROWTH 16.0
@@ -20,11 +26,20 @@
  * attempt from that rate so that it lasts FSB_SCALE_TARGET x min_ns: at
  * most FSB_SCALE_MAX_GROWTH times the work (also when elapsed_ns is 0), at
  * least one granule more, rounded up to a multiple of `granule` and capped
- * at max_work. Returns `work` itself when the run was already long enough
- * or cannot grow (so the caller stops scaling).
+ * at max_work. A run is long enough when it lasted need_ns (min_ns, or
+ * more where the caller wants a margin). Returns `work` itself when the
+ * run was long enough or cannot grow (so the caller stops scaling).
  */
-uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t min_ns, uint64_t granule,
-			uint64_t max_work);
+uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, uint64_t min_ns,
+			uint64_t granule, uint64_t max_work);
+
+/*
+ * The work that, at the rate `work` units in `elapsed_ns` showed, lasts
+ * `target` x min_ns, rounded up to a multiple of `granule`; `work` itself
+ * when elapsed_ns is 0 (no rate to go by). Saturates at UINT64_MAX.
+ */
+uint64_t fsb_scale_work_for(uint64_t work, uint64_t elapsed_ns, double target, uint64_t min_ns,
+			    uint64_t granule);
 
 /*
  * The cap on automatic growth given `limit`, the largest work that fits

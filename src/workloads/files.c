@@ -24,7 +24,11 @@
  *   files.spare.set   (renamed, not removed) for the delete test of the
  *                     same kind to consume, as bonnie++ deletes what it
  *                     created: the marker line of every spare (one kind
- *                     and count for all).
+ *                     and count for all). The stat test walks them
+ *                     after files/.
+ *   files.extra/      what files/ and the spares lack for the stat test's
+ *   files.extra.set   runs: made once per stat series, removed by the
+ *                     next delete or create test.
  *
  * Jobs (--jobs): each job has its own directory and set, or with
  * --shared-dir all jobs work in one (mdtest's shared mode): files/ and its
@@ -85,6 +89,10 @@
 #define ORDER_STAT 0x73746174ull
 #define ORDER_DELETE 0x64656c65ull
 
+/* The most spares kept: what they hold stays bounded however large
+ * --repeat is; delete runs past them make their own sets. */
+#define SPARE_MAX 3
+
 enum files_op { OP_CREATE, OP_STAT, OP_DELETE };
 
 /* The tests, for spare_wanted (defined at the end). */
@@ -106,6 +114,13 @@ struct files_set {
 	enum fsb_links links;
 };
 
+/* A directory of files a walk covers: files/, a kept set or the extra set. */
+struct files_part {
+	int fd;
+	uint64_t count; /* the files of its set, indices 0..count-1 */
+	char name[24];	/* under the scratch directory, for error lines */
+};
+
 /* Per-run state (zeroed by the runner; priv_size). */
 struct files_run {
 	const struct files_test *t;
@@ -125,6 +140,13 @@ struct files_run {
 	char pfx[PFX_LEN];
 	char marker[sizeof(MARKER) + PFX_LEN];
 	bool stopped; /* the sink said stop: the run ended early */
+	/* What a stat or delete walk covers, in this order: files/ (part[0],
+	 * r->set.count files) and, for a stat run, the kept sets after it
+	 * and the extra set, `want` files in all. */
+	struct files_part part[SPARE_MAX + 2];
+	unsigned nparts;
+	unsigned cur; /* the part being walked, for error lines */
+	uint64_t want;
 };
 
 /* The prefix of this job's names and the name of its marker. */
@@ -332,14 +354,13 @@ static int wipe(const char *dir, const char *pfx, const char *marker)
 
 #define SPARE "files.spare"
 #define SPARE_SET SPARE ".set"
+#define EXTRA "files.extra"
+#define EXTRA_SET EXTRA ".set"
 /* Room a spare must leave: parking one only where this many more sets of
  * its size fit for every job, so that keeping it never takes the space the
  * next runs need (the jobs create at once; two fsbench runs may share the
  * filesystem). */
 #define SPARE_ROOM 4
-/* The most spares kept: what they hold stays bounded however large
- * --repeat is; delete runs past them make their own sets. */
-#define SPARE_MAX 3
 
 /* How many spares to keep: one for each run the delete test makes, at
  * most SPARE_MAX. */
@@ -399,19 +420,25 @@ static unsigned spare_find(const char *dir, unsigned max, struct files_set *s)
 	return n;
 }
 
-/* Remove every spare and their marker line (untimed). 0 or -errno. */
-static int spare_wipe(const char *dir, unsigned max)
+/*
+ * Remove a marker line and then the sets it describes (untimed): `stem`
+ * itself when n is 0, else stem.0 .. stem.(n-1). 0 or -errno.
+ */
+static int wipe_kept(const char *dir, const char *marker, const char *stem, unsigned n)
 {
-	char name[sizeof(SPARE) + 16];
+	char name[32];
 	int top, err = 0, r;
 
 	top = fsb_cleanup_openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return errno == ENOENT ? 0 : -errno;
-	if (fsb_cleanup_unlinkat(top, SPARE_SET, 0) < 0 && errno != ENOENT)
+	if (fsb_cleanup_unlinkat(top, marker, 0) < 0 && errno != ENOENT)
 		err = -errno;
-	for (unsigned i = 0; i < max; i++) {
-		snprintf(name, sizeof(name), SPARE ".%u", i);
+	for (unsigned i = 0; i < (n ? n : 1); i++) {
+		if (n)
+			snprintf(name, sizeof(name), "%s.%u", stem, i);
+		else
+			snprintf(name, sizeof(name), "%s", stem);
 		r = remove_tree(top, name, 2);
 		if (r && !err)
 			err = r;
@@ -463,7 +490,7 @@ static int spare_park(struct files_run *r, const struct files_set *have)
 	 * check below would then miss.
 	 */
 	if (!n || !set_same_kind(&s, &r->set) || s.count != r->set.count) {
-		int err = spare_wipe(dir, max);
+		int err = wipe_kept(dir, SPARE_SET, SPARE, max);
 
 		if (err)
 			return err;
@@ -509,7 +536,7 @@ static int spare_take(struct files_run *r)
 	/* The delete grew past the kept sets' count: they are no use to it
 	 * now, and go before they hold space its own sets need. */
 	if (s.count != r->set.count)
-		return spare_wipe(dir, max);
+		return wipe_kept(dir, SPARE_SET, SPARE, max);
 	if ((err = wipe(dir, r->pfx, r->marker)))
 		return err;
 	if ((size_t)snprintf(from, sizeof(from), "%s/" SPARE ".%u", dir, n - 1) >= sizeof(from) ||
@@ -525,15 +552,37 @@ static int spare_take(struct files_run *r)
 	return 1;
 }
 
+/*
+ * The kept sets of s's kind in dir a stat run may walk after files/: how
+ * many, each of *count files (0: none). The create runs' sets are stat'ed
+ * (bonnie++ stats what it created) instead of a larger set made for the
+ * stat test and removed after it.
+ */
+static unsigned stat_spares(const struct fsb_ctx *ctx, const struct files_set *want,
+			    uint64_t *count)
+{
+	struct files_set s;
+	unsigned n;
+
+	if (!spare_allowed(ctx))
+		return 0;
+	n = spare_find(ctx->dir, spare_max(ctx), &s);
+	if (!n || !set_same_kind(&s, want))
+		return 0;
+	*count = s.count;
+	return n;
+}
+
 /* ---- names and paths ---- */
 
-/* "00042/<prefix><name>" or "<prefix><name>", relative to files/. */
-static void rel_name(const struct files_run *r, uint64_t idx, char *buf)
+/* "00042/<prefix><name>" or "<prefix><name>", relative to files/ (or a
+ * kept set) of `count` files. */
+static void rel_name(const struct files_run *r, uint64_t count, uint64_t idx, char *buf)
 {
 	size_t n = 0;
 
 	if (r->set.dirs) {
-		n = fsb_names_dir_make(fsb_names_dir(idx, r->set.count, r->set.dirs), buf);
+		n = fsb_names_dir_make(fsb_names_dir(idx, count, r->set.dirs), buf);
 		buf[n++] = '/';
 	}
 	for (const char *c = r->pfx; *c; c++)
@@ -545,11 +594,13 @@ static void rel_name(const struct files_run *r, uint64_t idx, char *buf)
 static int report(const struct files_run *r, int err, const char *what, const char *dname,
 		  const char *name)
 {
+	const char *base = r->nparts ? r->part[r->cur].name : BASE;
+
 	/* A stop (SIGINT/SIGTERM) is not an error: the run command says so. */
 	if (err == -EINTR && fsb_stop_requested())
 		return err;
-	fsb_err_errno(err, "%s: %s '%s/" BASE "%s%s/%s' after %" PRIu64 " files", r->t->name, what,
-		      r->ctx->dir, dname ? "/" : "", dname ? dname : "", name, r->done);
+	fsb_err_errno(err, "%s: %s '%s/%s%s%s/%s' after %" PRIu64 " files", r->t->name, what,
+		      r->ctx->dir, base, dname ? "/" : "", dname ? dname : "", name, r->done);
 	return err;
 }
 
@@ -735,7 +786,7 @@ static int create_all(struct files_run *r, struct fsb_sink *out)
 		unsigned dir = fsb_names_dir(idx, n, r->set.dirs);
 		uint64_t bytes, t0;
 
-		rel_name(r, idx, rel);
+		rel_name(r, n, idx, rel);
 		if (!out) {
 			err = create_one(r, idx, rel, false, &bytes, &what);
 			if (err)
@@ -796,7 +847,7 @@ static int extend_set(struct files_run *r, uint64_t from)
 	int err;
 
 	for (uint64_t idx = from; idx < r->set.count; idx++) {
-		rel_name(r, idx, rel);
+		rel_name(r, r->set.count, idx, rel);
 		err = create_one(r, idx, rel, false, &bytes, &what);
 		if (err)
 			return report(r, err, what, NULL, rel);
@@ -814,7 +865,8 @@ static int extend_set(struct files_run *r, uint64_t from)
  * 0 (its index in *idx), or -EIO. In a directory the jobs share, another
  * job's name (another prefix) is 1: passed over.
  */
-static int check_entry(const struct files_run *r, const char *name, unsigned dir, uint64_t *idx)
+static int check_entry(const struct files_run *r, uint64_t count, const char *name, unsigned dir,
+		       uint64_t *idx)
 {
 	char want[FSB_NAMES_LEN];
 	size_t plen = strlen(r->pfx);
@@ -824,19 +876,20 @@ static int check_entry(const struct files_run *r, const char *name, unsigned dir
 			return 1;
 		name += plen;
 	}
-	if (fsb_names_parse(r->set.kind, name, idx) || *idx >= r->set.count ||
-	    fsb_names_dir(*idx, r->set.count, r->set.dirs) != dir)
+	if (fsb_names_parse(r->set.kind, name, idx) || *idx >= count ||
+	    fsb_names_dir(*idx, count, r->set.dirs) != dir)
 		return -EIO;
 	fsb_names_make(r->set.kind, r->set.seed, *idx, want);
 	return strcmp(want, name) ? -EIO : 0;
 }
 
 /*
- * One pass over every directory of the set in readdir order, stat'ing or
- * unlinking each entry. A delete pass may meet an entry it already removed
+ * One pass over every directory of one part of the walk (files/ or a kept
+ * set) in readdir order, stat'ing or unlinking each entry, until the walk
+ * has its `want` files. A delete pass may meet an entry it already removed
  * (POSIX leaves that open): ENOENT is then skipped, not counted.
  */
-static int walk_pass(struct files_run *r, struct fsb_sink *out)
+static int walk_part(struct files_run *r, const struct files_part *pt, struct fsb_sink *out)
 {
 	bool del = r->t->op == OP_DELETE;
 	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
@@ -847,12 +900,12 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 	DIR *dp = NULL;
 	int err = 0;
 
-	for (unsigned d = 0; d < ndirs; d++) {
+	for (unsigned d = 0; d < ndirs && r->done < r->want; d++) {
 		int fd;
 
 		if (r->set.dirs)
 			fsb_names_dir_make(d, dname);
-		fd = fsb_io_openat(r->basefd, r->set.dirs ? dname : ".",
+		fd = fsb_io_openat(pt->fd, r->set.dirs ? dname : ".",
 				   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 		if (fd < 0 || !(dp = fdopendir(fd))) {
 			err = -errno;
@@ -860,7 +913,7 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 				close(fd);
 			return report(r, err, "cannot open directory", NULL, dname);
 		}
-		for (;;) {
+		while (r->done < r->want) {
 			uint64_t idx, bytes = 0, t0;
 
 			errno = 0;
@@ -875,7 +928,7 @@ static int walk_pass(struct files_run *r, struct fsb_sink *out)
 			}
 			if (e->d_name[0] == '.')
 				continue; /* ".", ".."; our names never start with '.' */
-			err = check_entry(r, e->d_name, d, &idx);
+			err = check_entry(r, pt->count, e->d_name, d, &idx);
 			if (err > 0)
 				continue; /* another job's, in a shared directory */
 			if (err) {
@@ -933,16 +986,27 @@ fail:
 	return err;
 }
 
+/* One pass over the parts of the walk, in order. */
+static int walk_pass(struct files_run *r, struct fsb_sink *out)
+{
+	int err = 0;
+
+	for (r->cur = 0; r->cur < r->nparts && !err && !r->stopped && r->done < r->want; r->cur++)
+		err = walk_part(r, &r->part[r->cur], out);
+	r->cur = 0;
+	return err;
+}
+
 static int walk_readdir(struct files_run *r, struct fsb_sink *out)
 {
 	int err = walk_pass(r, out);
 
 	/* Entries a delete pass skipped (see walk_pass) get one more pass. */
-	if (!err && !r->stopped && r->t->op == OP_DELETE && r->done < r->set.count)
+	if (!err && !r->stopped && r->t->op == OP_DELETE && r->done < r->want)
 		err = walk_pass(r, out);
-	if (!err && !r->stopped && r->done != r->set.count) {
-		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/" BASE "'", r->t->name,
-			r->done, r->set.count, r->ctx->dir);
+	if (!err && !r->stopped && r->done != r->want) {
+		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/" BASE "'%s", r->t->name,
+			r->done, r->want, r->ctx->dir, r->nparts > 1 ? " and the kept sets" : "");
 		err = -EIO;
 	}
 	return err;
@@ -955,7 +1019,7 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 	bool del = r->t->op == OP_DELETE;
 	bool sync = del && r->ctx->cfg->sync;
 	struct fsb_names_perm perm;
-	uint64_t n = r->set.count;
+	uint64_t n = r->want;
 	char rel[REL_LEN];
 	const char *what = "";
 	int err = 0;
@@ -963,13 +1027,18 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 	fsb_names_perm_init(&perm, n, r->set.seed ^ (del ? ORDER_DELETE : ORDER_STAT));
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t idx = fsb_names_perm_at(&perm, k), bytes = 0, t0;
-		unsigned dir = fsb_names_dir(idx, n, r->set.dirs);
+		const struct files_part *pt = r->part;
+		unsigned dir;
 
-		rel_name(r, idx, rel);
+		/* Index idx of the walk: of files/, then of each kept set. */
+		for (r->cur = 0; r->cur + 1 < r->nparts && idx >= pt->count; r->cur++, pt++)
+			idx -= pt->count;
+		dir = fsb_names_dir(idx, pt->count, r->set.dirs);
+		rel_name(r, pt->count, idx, rel);
 		/* timed: one stat (+ read) or one unlink (+ --sync batch) */
 		t0 = fsb_clock_ns();
 		if (!del) {
-			err = stat_one(r, r->basefd, rel, idx, &bytes, &what);
+			err = stat_one(r, pt->fd, rel, idx, &bytes, &what);
 			if (err)
 				goto fail;
 		} else {
@@ -995,6 +1064,7 @@ static int walk_random(struct files_run *r, struct fsb_sink *out)
 			break;
 		}
 	}
+	r->cur = 0;
 	if (sync && (err = sync_end(r)))
 		return report(r, err, "cannot fsync directory", NULL, "");
 	return 0;
@@ -1047,6 +1117,105 @@ static int warm_set(struct files_run *r)
 }
 
 /* ---- setup: directories, targets, the set a test needs ---- */
+
+/* Add the directory name under the scratch directory to the walk, with
+ * its set of `count` files. 0 or -errno. */
+static int add_part(struct files_run *r, const char *name, uint64_t count)
+{
+	char path[PATH_MAX];
+	struct files_part *p = &r->part[r->nparts];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", r->ctx->dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	p->fd = fd;
+	p->count = count;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	r->nparts++;
+	return 0;
+}
+
+/*
+ * The stat test's extra set: what files/ and the kept sets lack for its
+ * runs, made once per series in files.extra/ (its marker line
+ * files.extra.set) and added to the walk, so that files/ stays the set
+ * the create test left for the delete test to take. The delete and create
+ * tests remove it. 0 or -errno (described).
+ */
+static int add_extra(struct files_run *r, uint64_t count)
+{
+	const char *dir = r->ctx->dir;
+	struct files_set want = r->set, have;
+	uint64_t files = r->set.count;
+	char name[FSB_NAMES_DIR_LEN], path[PATH_MAX];
+	int basefd = r->basefd, err;
+
+	want.count = count;
+	if (set_read(dir, EXTRA_SET, &have) || !set_same_kind(&have, &want) ||
+	    have.count != count) {
+		/* Another series' (or a broken) extra set goes first. */
+		if ((err = wipe_kept(dir, EXTRA_SET, EXTRA, 0)))
+			goto fail;
+		snprintf(path, sizeof(path), "%s/" EXTRA, dir);
+		if (fsb_io_mkdirat(AT_FDCWD, path, 0755) < 0) {
+			err = -errno;
+			goto fail;
+		}
+		if ((err = add_part(r, EXTRA, count)))
+			goto fail;
+		for (unsigned d = 0; d < r->set.dirs; d++) {
+			fsb_names_dir_make(d, name);
+			if (fsb_io_mkdirat(r->part[r->nparts - 1].fd, name, 0755) < 0) {
+				err = -errno;
+				goto fail;
+			}
+		}
+		/* create_all makes r->set in r->basefd: here, the extra set. */
+		r->cur = r->nparts - 1;
+		r->basefd = r->part[r->cur].fd;
+		r->set.count = count;
+		err = create_all(r, NULL);
+		r->basefd = basefd;
+		r->set.count = files;
+		r->cur = 0;
+		r->done = 0;
+		if (err)
+			return err;
+		if ((err = set_write(dir, EXTRA_SET, &want)))
+			goto fail;
+		return 0;
+	}
+	if (!(err = add_part(r, EXTRA, count)))
+		return 0;
+fail:
+	fsb_err_errno(err, "%s: cannot make the extra set '%s/" EXTRA "'", r->t->name, dir);
+	return err;
+}
+
+/*
+ * The walk of a stat run that has kept sets: files/, then as many of the
+ * n kept sets of `count` files as it needs for its `want` files, then the
+ * extra set for what they lack. 0 or -errno (described).
+ */
+static int add_kept(struct files_run *r, unsigned n, uint64_t count)
+{
+	uint64_t have = r->set.count;
+	char name[sizeof(r->part[0].name)];
+	int err;
+
+	for (unsigned i = 0; i < n && have < r->want; i++, have += count) {
+		snprintf(name, sizeof(name), SPARE ".%u", i);
+		if ((err = add_part(r, name, count))) {
+			fsb_err_errno(err, "%s: cannot open '%s/%s'", r->t->name, r->ctx->dir,
+				      name);
+			return err;
+		}
+	}
+	return have < r->want ? add_extra(r, r->want - have) : 0;
+}
 
 static int open_dirs(struct files_run *r)
 {
@@ -1129,13 +1298,16 @@ static int make_layout(struct files_run *r)
 static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct files_run *r)
 {
 	struct files_set have;
-	bool reuse, taken = false;
+	uint64_t kept_count = 0;
+	unsigned kept = 0;
+	bool reuse;
 	int err;
 
 	r->t = t;
 	r->ctx = ctx;
 	job_names(ctx, r->pfx, r->marker);
 	set_want(ctx, t->kind, ctx->work, &r->set);
+	r->want = ctx->work;
 	/* The pattern's pool is made here, outside the clock. */
 	r->first = malloc(CHUNK);
 	r->rbuf = t->op == OP_STAT ? malloc(CHUNK) : NULL;
@@ -1144,11 +1316,24 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 			     FSB_PATTERN_STREAM_CHUNK))
 		return -ENOMEM;
 
+	/* The stat test's extra set is of no use to the tests after it. */
+	if (t->op != OP_STAT && (err = wipe_kept(ctx->dir, EXTRA_SET, EXTRA, 0))) {
+		fsb_err_errno(err, "%s: cannot remove '%s/" EXTRA "'", t->name, ctx->dir);
+		return err;
+	}
 	reuse = t->op != OP_CREATE && !set_read(ctx->dir, r->marker, &have) &&
 		set_same_kind(&have, &r->set) && have.count <= r->set.count;
+	/* A stat run walks the kept sets after files/: files/ needs only what
+	 * they do not hold. */
+	if (reuse && t->op == OP_STAT && (kept = stat_spares(ctx, &r->set, &kept_count)))
+		r->set.count = have.count;
 	/* A smaller set grows where its names do not depend on the count. */
 	if (reuse && have.count < r->set.count)
 		reuse = !r->set.dirs && r->set.links == FSB_LINKS_NONE;
+	if (!reuse) {
+		r->set.count = r->want;
+		kept = 0;
+	}
 	/*
 	 * A delete run consumes a set a create run made, if one was kept
 	 * (what it replaces, the stat test's larger set, goes); a create run
@@ -1164,7 +1349,6 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		if (err) {
 			have = r->set;
 			reuse = true;
-			taken = true;
 		}
 	} else if (t->op == OP_CREATE && !set_read(ctx->dir, r->marker, &have)) {
 		err = spare_park(r, &have);
@@ -1181,7 +1365,9 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 			fsb_err_errno(err, "%s: cannot open '%s/" BASE "'", t->name, ctx->dir);
 			return err;
 		}
-		if (taken && (err = warm_set(r)))
+		/* Every set a delete run finds was made before the stat test's
+		 * cache drops. */
+		if (t->op == OP_DELETE && (err = warm_set(r)))
 			return report(r, err, "cannot read back", NULL, "");
 		if (have.count < r->set.count) {
 			/*
@@ -1227,6 +1413,14 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 			return err;
 		}
 	}
+	r->part[0].fd = r->basefd;
+	r->part[0].count = r->set.count;
+	snprintf(r->part[0].name, sizeof(r->part[0].name), BASE);
+	r->nparts = 1;
+	if (t->op != OP_STAT)
+		r->want = r->set.count;
+	else if (kept && (err = add_kept(r, kept, kept_count)))
+		return err;
 	if (t->op == OP_DELETE) {
 		/* From here on the set is being destroyed: no marker may claim it. */
 		char path[PATH_MAX];
@@ -1294,6 +1488,9 @@ static void files_teardown(struct fsb_ctx *ctx, void *priv)
 		close(r->basefd);
 	if (r->have_link)
 		close(r->linkfd);
+	for (unsigned i = 1; i < r->nparts; i++)
+		close(r->part[i].fd);
+	r->nparts = 0;
 	r->have_base = r->have_link = false;
 	fsb_pattern_release(&r->pat);
 	free(r->first);
@@ -1348,6 +1545,32 @@ static uint64_t files_initial(const struct files_test *t, const struct fsb_ctx *
 	return n < FSB_NAMES_MAX_FILES ? n : FSB_NAMES_MAX_FILES;
 }
 
+/*
+ * A stat test grows to its files that are ready (files/ and the kept sets
+ * after it, all the create runs made) when that is enough, rather than
+ * past them: growing past them costs making the files it lacks before
+ * every stat series and removing them after it, and leaves the delete
+ * test a set of the wrong size.
+ */
+static uint64_t files_ready(const struct files_test *t, const struct fsb_ctx *ctx, uint64_t low,
+			    uint64_t high)
+{
+	char pfx[PFX_LEN], marker[sizeof(MARKER) + PFX_LEN];
+	struct files_set want, have;
+	uint64_t count = 0, ready;
+	unsigned kept;
+
+	if (t->op != OP_STAT)
+		return high;
+	job_names(ctx, pfx, marker);
+	set_want(ctx, t->kind, high, &want);
+	if (set_read(ctx->dir, marker, &have) || !set_same_kind(&have, &want))
+		return high;
+	kept = stat_spares(ctx, &want, &count);
+	ready = have.count + kept * count;
+	return ready >= low && ready < high ? ready : high;
+}
+
 /* Names have 7 digits: the largest set a run can make. */
 static uint64_t files_max(const struct fsb_ctx *ctx)
 {
@@ -1400,6 +1623,10 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	{                                                                                   \
 		return files_fit(ctx, share);                                               \
 	}                                                                                   \
+	static uint64_t var##_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high) \
+	{                                                                                   \
+		return files_ready(&var##_test, ctx, low, high);                            \
+	}                                                                                   \
 	static int var##_setup(struct fsb_ctx *ctx, void *priv)                             \
 	{                                                                                   \
 		return files_setup(&var##_test, ctx, priv);                                 \
@@ -1413,6 +1640,7 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 		.initial_work = var##_initial,                                              \
 		.max_work = var##_max,                                                      \
 		.space_fit = var##_fit,                                                     \
+		.ready_work = var##_ready,                                                  \
 		.work_granule = 1024,                                                       \
 		.priv_size = sizeof(struct files_run),                                      \
 		.setup = var##_setup,                                                       \

@@ -636,11 +636,12 @@ static void wl_create_failure_cleans_up(void **state)
 static void wl_create_keeps_sets_for_delete(void **state)
 {
 	const struct fsb_workload_ops *del = fsb_registry_find("seq-delete");
+	const struct fsb_workload_ops *stat = fsb_registry_find("seq-stat");
 	struct wl_env *e = *state;
 	struct fsb_ctx ctx = { .cfg = &e->cfg, .dir = e->dir };
 	char name[1024];
 	uint64_t ops;
-	ino_t second;
+	ino_t second, extra;
 
 	const struct fsb_workload_ops *suite[] = {
 		fsb_registry_find("seq-create"),  fsb_registry_find("seq-stat"),    del,
@@ -687,15 +688,38 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	/* the delete of that kind starts at their count, the other kind not */
 	assert_int_equal(del->initial_work(&ctx), 400);
 	assert_int_equal(fsb_registry_find("rand-delete")->initial_work(&ctx), 50);
-	/* the stat test grows the last run's set in place, as before */
+	/* the stat test walks the kept sets after files/ instead of growing
+	 * files/: here all of spare.0 and part of spare.1 */
 	assert_int_equal(wl_run(e, "seq-stat", 900, &ops), 0);
-	assert_int_equal(count_entries(e->dir, "files"), 900);
-	/* the first delete run takes the last spare: the stat set goes */
+	assert_int_equal(ops, 900);
+	assert_int_equal(count_entries(e->dir, "files"), 400);
+	assert_int_equal(first_in(e->dir, "files.extra", name, sizeof(name)), 0);
+	/* they are ready: growth stops at them (1200) where they are enough */
+	assert_int_equal(stat->ready_work(&ctx, 1100, 1500), 1200);
+	assert_int_equal(stat->ready_work(&ctx, 1300, 1500), 1500);
+	assert_int_equal(stat->ready_work(&ctx, 600, 1000), 1000);
+	assert_int_equal(del->ready_work(&ctx, 300, 500), 500);
+	/* what they lack is an extra set, which the next run reuses */
+	assert_int_equal(wl_run(e, "seq-stat", 1300, &ops), 0);
+	assert_int_equal(ops, 1300);
+	assert_int_equal(count_entries(e->dir, "files"), 400);
+	assert_int_equal(count_entries(e->dir, "files.extra"), 100);
+	extra = first_in(e->dir, "files.extra", name, sizeof(name));
+	assert_true(extra != 0);
+	assert_int_equal(wl_run(e, "seq-stat", 1300, &ops), 0);
+	assert_int_equal(ops, 1300);
+	assert_true(first_in(e->dir, "files.extra", name, sizeof(name)) == extra);
+	/* the first delete run takes files/ as the create left it; the extra
+	 * set goes */
 	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
 	assert_int_equal(ops, 400);
-	assert_int_equal(first_in(e->dir, "files.spare.1", name, sizeof(name)), 0);
-	assert_int_equal(count_entries(e->dir, "files"), 0);
-	/* files.spare.0 with its 400, and the spares' marker line */
+	assert_int_equal(first_in(e->dir, "files.extra", name, sizeof(name)), 0);
+	/* the two spares of 400, the spares' marker line */
+	assert_int_equal(count_entries(e->dir, ""), 2 + 800 + 1);
+	/* the next takes the last spare */
+	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
+	assert_int_equal(ops, 400);
+	assert_true(first_in(e->dir, "files.spare.1", name, sizeof(name)) == 0);
 	assert_int_equal(count_entries(e->dir, ""), 402);
 	assert_int_equal(wl_run(e, "seq-delete", 400, &ops), 0);
 	assert_int_equal(ops, 400);
@@ -741,6 +765,48 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
 	assert_int_equal(ops, 300);
 	assert_int_equal(count_entries(e->dir, ""), 0);
+}
+
+/*
+ * A stat run over the kept sets: the random order spans files/ and the
+ * sets after it, with subdirectories (whose places depend on each set's
+ * count), and a file missing from a kept set is found and named there.
+ */
+static void wl_stat_walks_kept_sets(void **state)
+{
+	struct wl_env *e = *state;
+	char path[1024], name[FSB_NAMES_LEN];
+	uint64_t ops;
+
+	const struct fsb_workload_ops *suite[] = {
+		fsb_registry_find("rand-create"),
+		fsb_registry_find("rand-stat"),
+		fsb_registry_find("rand-delete"),
+	};
+
+	e->cfg.repeat = 3;
+	e->cfg.file_dirs = 4;
+	e->cfg.suite = suite;
+	e->cfg.nsuite = 3;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(wl_run(e, "rand-create", 300, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.1"), 4 + 300);
+	/* every file of files/ and spare.0, 200 of spare.1: each once */
+	fsb_hist_init(&e->hist);
+	assert_int_equal(wl_run(e, "rand-stat", 800, &ops), 0);
+	assert_int_equal(ops, 800);
+	/* 100 more than the three sets: an extra set with the same layout */
+	assert_int_equal(wl_run(e, "rand-stat", 1000, &ops), 0);
+	assert_int_equal(ops, 1000);
+	assert_int_equal(count_entries(e->dir, "files.extra"), 4 + 100);
+	assert_int_equal(count_entries(e->dir, "files"), 4 + 300);
+	/* a file gone from a kept set: found, and named where it was */
+	fsb_names_make(FSB_NAMES_RAND, e->cfg.seed, 7, name);
+	snprintf(path, sizeof(path), "%s/files.spare.0/%s/%s", e->dir,
+		 "00000" /* file 7 of 300 in 4 directories */, name);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(wl_run(e, "rand-stat", 1000, &ops), -ENOENT);
+	assert_true(ops < 1000);
 }
 
 static void wl_work_hooks(void **state)
@@ -791,6 +857,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wl_work_hooks, env_setup, env_teardown),
 		cmocka_unit_test_setup_teardown(wl_create_keeps_sets_for_delete, env_setup,
 						env_teardown),
+		cmocka_unit_test_setup_teardown(wl_stat_walks_kept_sets, env_setup, env_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

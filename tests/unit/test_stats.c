@@ -164,27 +164,46 @@ static void scale_decisions(void **state)
 	const uint64_t ms = 1000000, min = 500 * ms;
 	(void)state;
 	/* long enough: unchanged */
-	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, 1, 0 - 1ull), 1000);
+	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, min, 1, 0 - 1ull), 1000);
 	/* 10x too short: the rate predicts 14x (1.4 x --min-time), rounded up
 	 * to the granule */
-	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, 1024, 0 - 1ull), 14336);
-	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, min, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, min, 1024, 0 - 1ull), 14336);
 	/* slightly short: predicted, not doubled (0.45 s -> 1.4 x 0.5 s) */
-	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, 1, 0 - 1ull), 1555);
-	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, 1024, 0 - 1ull), 525312);
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, min, 1, 0 - 1ull), 1555);
+	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, min, 1024, 0 - 1ull), 525312);
 	/* a hair short: still at least one granule more, never the same work */
-	assert_int_equal(fsb_scale_next(1000, min - 1, min, 1000, 0 - 1ull), 2000);
-	assert_int_equal(fsb_scale_next(100000, min - 1, min, 1, 0 - 1ull), 140000);
-	assert_int_equal(fsb_scale_next(1, min - 1, min, 1, 0 - 1ull), 2);
+	assert_int_equal(fsb_scale_next(1000, min - 1, min, min, 1000, 0 - 1ull), 2000);
+	assert_int_equal(fsb_scale_next(100000, min - 1, min, min, 1, 0 - 1ull), 140000);
+	assert_int_equal(fsb_scale_next(1, min - 1, min, min, 1, 0 - 1ull), 2);
 	/* a freak-fast attempt (1000x too short): at most 16x in one step */
-	assert_int_equal(fsb_scale_next(100, min / 1000, min, 1, 0 - 1ull), 1600);
+	assert_int_equal(fsb_scale_next(100, min / 1000, min, min, 1, 0 - 1ull), 1600);
 	/* absurdly short (0 ns): at most 16x in one step */
-	assert_int_equal(fsb_scale_next(100, 0, min, 1, 0 - 1ull), 1600);
+	assert_int_equal(fsb_scale_next(100, 0, min, min, 1, 0 - 1ull), 1600);
 	/* capped by max_work, and unchanged once at the cap */
-	assert_int_equal(fsb_scale_next(100, 10 * ms, min, 1, 500), 500);
-	assert_int_equal(fsb_scale_next(500, 10 * ms, min, 1, 500), 500);
+	assert_int_equal(fsb_scale_next(100, 10 * ms, min, min, 1, 500), 500);
+	assert_int_equal(fsb_scale_next(500, 10 * ms, min, min, 1, 500), 500);
 	/* never overflows */
-	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, 4096, UINT64_MAX) >= UINT64_MAX / 2);
+	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, min, 4096, UINT64_MAX) >=
+		    UINT64_MAX / 2);
+	/* long enough for --min-time but not for the margin asked (a series'
+	 * first run): grows to the same aim, from its own rate */
+	assert_int_equal(fsb_scale_next(1000, 520 * ms, 550 * ms, min, 1, 0 - 1ull), 1346);
+	assert_int_equal(fsb_scale_next(1000, 550 * ms, 550 * ms, min, 1, 0 - 1ull), 1000);
+}
+
+static void scale_work_for_a_time(void **state)
+{
+	const uint64_t ms = 1000000, min = 500 * ms;
+	(void)state;
+	/* 1000 units in 200 ms: 1.1 x 500 ms takes 2750 */
+	assert_int_equal(fsb_scale_work_for(1000, 200 * ms, 1.1, min, 1), 2750);
+	/* rounded up to the granule */
+	assert_int_equal(fsb_scale_work_for(1000, 200 * ms, 1.1, min, 1024), 3072);
+	/* no rate (0 ns): the work itself */
+	assert_int_equal(fsb_scale_work_for(1000, 0, 1.1, min, 1024), 1000);
+	/* saturates instead of wrapping */
+	assert_true(fsb_scale_work_for(UINT64_MAX / 2, 1, 1.1, min, 4096) == UINT64_MAX);
 }
 
 static void scale_share_of_space(void **state)
@@ -203,9 +222,9 @@ static void scale_share_of_space(void **state)
 	assert_true(fsb_scale_share(UINT64_MAX, 1000, 4096) == UINT64_MAX);
 	assert_int_equal(fsb_scale_share(101, 0, 0), 50);
 	/* the growth rule respects the share as its cap */
-	assert_int_equal(
-		fsb_scale_next(1000, 1000000, 500000000, 10, fsb_scale_share(20000, 1000, 10)),
-		10000);
+	assert_int_equal(fsb_scale_next(1000, 1000000, 500000000, 500000000, 10,
+					fsb_scale_share(20000, 1000, 10)),
+			 10000);
 }
 
 /*
@@ -279,6 +298,7 @@ int main(void)
 		cmocka_unit_test(hist_merge),
 		cmocka_unit_test(t_quantiles_and_ci),
 		cmocka_unit_test(scale_decisions),
+		cmocka_unit_test(scale_work_for_a_time),
 		cmocka_unit_test(scale_share_of_space),
 		cmocka_unit_test(aggregate_is_total_over_first_start_to_last_end),
 		cmocka_unit_test(aggregate_spread_of_job_medians),
