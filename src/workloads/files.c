@@ -516,11 +516,16 @@ static int spare_park(struct files_run *r, const struct files_set *have)
 }
 
 /*
- * A delete run takes the last spare of its own kind and count (want) as
- * its set: files/ and whatever set it held go first. 1 when it took one,
- * 0 when there was none to take, or -errno.
+ * A delete run that found no set of its own in files/ takes the last spare
+ * of its kind as its set (*have: the spare's set), files/ and whatever it
+ * held going first. A spare smaller than the run is taken too where names
+ * do not depend on the count (the caller makes the files it lacks, as it
+ * grows a set in files/): the delete test's runs often need a little more
+ * than the create's, and making the difference costs less than making
+ * every set anew. 1 when it took one, 0 when there was none to take, or
+ * -errno.
  */
-static int spare_take(struct files_run *r)
+static int spare_take(struct files_run *r, struct files_set *have)
 {
 	const char *dir = r->ctx->dir;
 	unsigned max = spare_max(r->ctx), n;
@@ -533,9 +538,11 @@ static int spare_take(struct files_run *r)
 	n = spare_find(dir, max, &s);
 	if (!n || !set_same_kind(&s, &r->set))
 		return 0;
-	/* The delete grew past the kept sets' count: they are no use to it
-	 * now, and go before they hold space its own sets need. */
-	if (s.count != r->set.count)
+	/* Kept sets larger than the run, or smaller where names depend on
+	 * the count, are no use to it: they go before they hold space its
+	 * own sets need. */
+	if (s.count > r->set.count ||
+	    (s.count < r->set.count && (r->set.dirs || r->set.links != FSB_LINKS_NONE)))
 		return wipe_kept(dir, SPARE_SET, SPARE, max);
 	if ((err = wipe(dir, r->pfx, r->marker)))
 		return err;
@@ -549,6 +556,7 @@ static int spare_take(struct files_run *r)
 		if (fsb_io_unlinkat(AT_FDCWD, from, 0) < 0 && errno != ENOENT)
 			return -errno;
 	}
+	*have = s;
 	return 1;
 }
 
@@ -1335,21 +1343,18 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		kept = 0;
 	}
 	/*
-	 * A delete run consumes a set a create run made, if one was kept
-	 * (what it replaces, the stat test's larger set, goes); a create run
+	 * A delete run consumes a set a create run made: the one in files/,
+	 * else one that was kept (whatever files/ holds goes); a create run
 	 * keeps the set of the run before it for that, rather than removing
 	 * it: either way the files are made and removed once, not twice.
 	 */
-	if (t->op == OP_DELETE && !(reuse && have.count == r->set.count)) {
-		err = spare_take(r);
+	if (t->op == OP_DELETE && !reuse) {
+		err = spare_take(r, &have);
 		if (err < 0) {
 			fsb_err_errno(err, "%s: cannot take a set kept in '%s'", t->name, ctx->dir);
 			return err;
 		}
-		if (err) {
-			have = r->set;
-			reuse = true;
-		}
+		reuse = err;
 	} else if (t->op == OP_CREATE && !set_read(ctx->dir, r->marker, &have)) {
 		err = spare_park(r, &have);
 		if (err < 0) {

@@ -761,7 +761,22 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	e->cfg.nsuite = 5;
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
-	/* A delete grown past their count removes them: no use to it now. */
+	/* A delete grown past their count takes them all the same, and
+	 * makes the files they lack: files/ first, then the spares. */
+	assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
+	assert_int_equal(ops, 300);
+	assert_int_equal(count_entries(e->dir, "files.spare.2"), 200);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
+		assert_int_equal(ops, 300);
+	}
+	assert_int_equal(count_entries(e->dir, ""), 0);
+	/* with subdirectories, whose places depend on the count, a smaller
+	 * kept set is of no use: they go */
+	e->cfg.file_dirs = 3;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
+	assert_int_equal(count_entries(e->dir, "files.spare.1"), 3 + 200);
 	assert_int_equal(wl_run(e, "rand-delete", 300, &ops), 0);
 	assert_int_equal(ops, 300);
 	assert_int_equal(count_entries(e->dir, ""), 0);
