@@ -24,6 +24,10 @@
  * last one: each attempt predicts the work from the last one's rate (up to
  * 16x), so only a workload whose time does not follow its work gets here. */
 #define MAX_ATTEMPTS 12
+/* A warm-up workload's first run at a grown work that lasted this many
+ * times the second is a first touch of the grown part, not the filesystem
+ * (see FSB_WL_WARMUP). */
+#define FIRST_TOUCH 1.5
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs
  * with one reduce: counts and sums add up, the least min, the greatest max. */
@@ -497,6 +501,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	uint64_t fits[MAX_ATTEMPTS + 1], failed_at = 0;
 	size_t nfits = 0;
 	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, shared, root;
+	/* The series started at a grown work of a warm-up workload. */
+	bool touch = false;
 	int err = 0;
 
 	if (!m.g) {
@@ -598,6 +604,23 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		if (!nfits || (fits[nfits - 1] < ctx.work && nfits < MAX_ATTEMPTS + 1))
 			fits[nfits++] = ctx.work;
 		/*
+		 * The warm-up ran at a smaller work: the first run at a grown
+		 * one was the first to touch its grown part (the memory a VM
+		 * hands out slowly the first time). When it lasted far longer
+		 * than the run after it, it is discarded as the warm-up is,
+		 * and the series goes on from that second run.
+		 */
+		if (touch && i == 1) {
+			touch = false;
+			if ((double)runs[0].wall_ns > FIRST_TOUCH * (double)runs[1].wall_ns) {
+				runs[0] = runs[1];
+				if (recs)
+					memcpy(recs, recs + m.g->size, m.g->size * sizeof(*recs));
+				fsb_hist_init(all);
+				i = 0;
+			}
+		}
+		/*
 		 * No '+++++': a run shorter than --min-time is discarded, the
 		 * work grown, and measuring starts over, so that every kept run
 		 * does the same work and lasts long enough. This also catches a
@@ -629,6 +652,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			if (next != ctx.work && ops->ready_work)
 				next = ready(&m, &ctx, &runs[i], next, granule);
 			if (next != ctx.work || !warm) {
+				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
 				ctx.work = next;
 				warm = true;
 				i = 0;

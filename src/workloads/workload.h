@@ -248,7 +248,9 @@ enum {
 	/* The first run is a discarded warm-up even when long enough: a test
 	 * that allocates fresh memory (page cache of a new file) runs slow the
 	 * first time the machine hands it pages it never touched (seen on VMs:
-	 * 1.0 then 2.1 GB/s), which is not the filesystem's cost. */
+	 * 1.0 then 2.1 GB/s), which is not the filesystem's cost. For the
+	 * same reason the first run at a grown work is discarded when it was
+	 * far slower than the next (runner.c, FIRST_TOUCH). */
 	FSB_WL_WARMUP = 1u << 1,
 	/* A metadata test: its jobs share a directory with --shared-dir (a
 	 * test on a file shares the file with --shared-file). */

@@ -327,6 +327,82 @@ static void long_enough_attempt_is_kept(void **state)
 	fsb_result_release(&res);
 }
 
+/*
+ * A series' first run must leave a margin over --min-time (1.1 x): one of
+ * 505 ms for a 500 ms minimum grows at once, from its own rate, instead
+ * of waiting for a later run to fall short and start the series over. (A
+ * loaded machine only makes the sleep longer: 45 ms of late wake-up
+ * would keep it.)
+ */
+static void first_run_needs_a_margin(void **state)
+{
+	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 500000000, .chunk_bytes = 8192 };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	sleep_noise_pct = 0;
+	t = measure_sleeper_cfg(&sleeper, 505000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 505000);
+	assert_true(t->work > 505000 && t->work <= 700000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+}
+
+/* A run lasts twice as long the first time it reaches a work: the first
+ * touch of memory a VM hands out slowly (FSB_WL_WARMUP). */
+static uint64_t touched;
+
+static int touch_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t us = ctx->work > touched ? 2 * ctx->work : ctx->work;
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
+			       .tv_nsec = (long)(us % 1000000) * 1000 };
+	(void)priv;
+	if (ctx->work > touched)
+		touched = ctx->work;
+	runs++;
+	while (nanosleep(&ts, &ts) < 0)
+		;
+	out->ops += ctx->work;
+	return 0;
+}
+
+/*
+ * The warm-up touches the first work only: when the work then grows, the
+ * first run at the grown work is slow again. A warm-up workload discards
+ * that run when it lasted more than 1.5 x the next one, so its kept runs
+ * are alike; a workload without warm-up keeps it.
+ */
+static void first_touch_after_growth_is_discarded(void **state)
+{
+	struct fsb_workload_ops warm = sleeper_warm, plain = sleeper;
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	warm.run = plain.run = touch_run;
+	touched = 0;
+	/* every grown work's first run (twice as long) goes: the kept runs
+	 * are alike */
+	t = measure_sleeper(&warm, 10000, &res);
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 3);
+	assert_true(t->work > 10000);
+	assert_true(t->min >= 0.8 * t->max);
+	fsb_result_release(&res);
+
+	/* without warm-up, the slow first run of the last work is kept */
+	touched = 0;
+	t = measure_sleeper(&plain, 10000, &res);
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 3);
+	assert_true(t->min < 0.6 * t->max);
+	fsb_result_release(&res);
+}
+
 static void error_passed_up_and_teardown_runs(void **state)
 {
 	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 1000, .chunk_bytes = 8192 };
@@ -949,6 +1025,8 @@ int main(void)
 		cmocka_unit_test(grows_until_min_time),
 		cmocka_unit_test(work_predicted_from_the_rate),
 		cmocka_unit_test(long_enough_attempt_is_kept),
+		cmocka_unit_test(first_run_needs_a_margin),
+		cmocka_unit_test(first_touch_after_growth_is_discarded),
 		cmocka_unit_test(repeat_auto_stops),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
 		cmocka_unit_test(growth_capped_to_half_the_space),
