@@ -903,6 +903,8 @@ static int walk_part(struct files_run *r, const struct files_part *pt, struct fs
 	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
 	bool sync = del && r->ctx->cfg->sync;
 	char dname[FSB_NAMES_DIR_LEN] = "";
+	uint64_t start = r->done;
+	unsigned ended = 0; /* directories read to their end */
 	const char *what = "";
 	struct dirent *e = NULL;
 	DIR *dp = NULL;
@@ -932,6 +934,7 @@ static int walk_part(struct files_run *r, const struct files_part *pt, struct fs
 					what = "cannot read directory";
 					goto fail;
 				}
+				ended++;
 				break;
 			}
 			if (e->d_name[0] == '.')
@@ -986,6 +989,14 @@ static int walk_part(struct files_run *r, const struct files_part *pt, struct fs
 	}
 	if (sync && (err = sync_end(r)))
 		return report(r, err, "cannot fsync directory", NULL, "");
+	/* A stat walk read all of this part: it must have held its whole set
+	 * (the walk's total alone would not tell a file missing here from
+	 * one more taken in the next part). */
+	if (!del && ended == ndirs && r->done - start != pt->count) {
+		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/%s'", r->t->name,
+			r->done - start, pt->count, r->ctx->dir, pt->name);
+		return -EIO;
+	}
 	return 0;
 fail:
 	report(r, err, what, r->set.dirs ? dname : NULL, e ? e->d_name : "");
@@ -1014,7 +1025,8 @@ static int walk_readdir(struct files_run *r, struct fsb_sink *out)
 		err = walk_pass(r, out);
 	if (!err && !r->stopped && r->done != r->want) {
 		fsb_err("%s: found %" PRIu64 " of %" PRIu64 " files in '%s/" BASE "'%s", r->t->name,
-			r->done, r->want, r->ctx->dir, r->nparts > 1 ? " and the kept sets" : "");
+			r->done, r->want, r->ctx->dir,
+			r->nparts > 1 ? " and the sets after it" : "");
 		err = -EIO;
 	}
 	return err;
