@@ -452,23 +452,26 @@ static const char *auto_stop(const struct fsb_workload_ops *ops, const struct on
 }
 
 /*
- * The work the next attempt does, given that growth aims at `next`: a work
- * the workload has ready (no preparation) between the least that should
- * still meet --min-time with FSB_SCALE_READY's margin and `next`, else
- * `next`. Every member takes the largest of their answers: one that has
- * nothing ready prepares what it needs, and no member's run is shorter
- * than its margin. A collective.
+ * Given that growth aims at `aim`, a work the workload has ready (no
+ * preparation, no space) between the least that should still meet
+ * --min-time with FSB_SCALE_READY's margin and `aim`, or 0. The members
+ * take the least of their answers, 0 when one has none: a smaller ready
+ * work is ready for all. A collective.
  */
 static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_run *run,
-		      uint64_t next, uint64_t granule)
+		      uint64_t aim, uint64_t granule)
 {
-	static const enum fsb_group_op how[1] = { FSB_GROUP_MAX };
+	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
 	uint64_t low = fsb_scale_work_for(ctx->work, run->wall_ns, FSB_SCALE_READY,
 					  m->rn->cfg->min_time_ns, granule);
-	uint64_t v = low > ctx->work && low < next ? m->ops->ready_work(ctx, low, next) : next;
+	uint64_t v = 0;
 
+	if (low < ctx->work + 1)
+		low = ctx->work + 1;
+	if (low <= aim)
+		v = m->ops->ready_work(ctx, low, aim);
 	fsb_group_reduce(m->g, 0, &v, how, 1);
-	return v > ctx->work && v <= next ? v : next;
+	return v >= low && v <= aim ? v : 0;
 }
 
 static const char *const auto_stops[] = { NULL, "converged", "max-runs", "time-budget" };
@@ -500,7 +503,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	 * attempt that runs out of space falls back to. */
 	uint64_t fits[MAX_ATTEMPTS + 1], failed_at = 0;
 	size_t nfits = 0;
-	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, shared, root;
+	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, short_run, shared,
+	     root;
+	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
 	/* The series started at a grown work of a warm-up workload. */
 	bool touch = false;
 	int err = 0;
@@ -649,8 +654,18 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 							      cfg->min_time_ns, granule, cap);
 				}
 			}
-			if (next != ctx.work && ops->ready_work)
-				next = ready(&m, &ctx, &runs[i], next, granule);
+			if (ops->ready_work) {
+				/* Work that is ready takes no space: the space's
+				 * cap is not its limit. */
+				uint64_t aim = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
+							      cfg->min_time_ns, granule, hard);
+				uint64_t r = aim != ctx.work
+						     ? ready(&m, &ctx, &runs[i], aim, granule)
+						     : 0;
+
+				if (r)
+					next = r;
+			}
 			if (next != ctx.work || !warm) {
 				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
 				ctx.work = next;
@@ -678,14 +693,20 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		}
 	}
 	repeat = i;
+	/* Where growth stopped (a cap), a later run may be the short one. */
+	for (unsigned k = 1; k < repeat; k++)
+		if (runs[k].halt != FSB_HALT_DEADLINE &&
+		    (runs[k].wall_ns < runs[shortest].wall_ns ||
+		     runs[shortest].halt == FSB_HALT_DEADLINE))
+			shortest = k;
+	short_run = grows && runs[shortest].wall_ns < cfg->min_time_ns &&
+		    runs[shortest].halt != FSB_HALT_DEADLINE;
 	/*
 	 * Short runs because of space: a grown attempt ran out of it, or the
 	 * work stopped at the space cap (not at the workload's own limit, nor
 	 * at an exact size the user gave, nor for want of attempts).
 	 */
-	space_short = grows && runs[0].wall_ns < cfg->min_time_ns &&
-		      runs[0].halt != FSB_HALT_DEADLINE &&
-		      (failed_at || (!fixed && cap < hard && ctx.work >= cap));
+	space_short = short_run && (failed_at || (!fixed && cap < hard && ctx.work >= cap));
 	if (!root)
 		goto out;
 	if (failed_at) {
@@ -694,16 +715,14 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fmt_work(ops, failed_at, at, sizeof(at));
 		fmt_work(ops, ctx.work, work, sizeof(work));
 		fsb_warn("%s: out of space at %s while growing: measured runs of %s instead%s",
-			 ops->name, at, work,
-			 runs[0].wall_ns < cfg->min_time_ns ? ", shorter than --min-time" : "");
-	} else if (grows && runs[0].wall_ns < cfg->min_time_ns &&
-		   runs[0].halt != FSB_HALT_DEADLINE) {
+			 ops->name, at, work, short_run ? ", shorter than --min-time" : "");
+	} else if (short_run) {
 		char work[32];
 
 		fmt_work(ops, ctx.work, work, sizeof(work));
 		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
 			 "(%s): the figure is less certain",
-			 ops->name, (double)runs[0].wall_ns / 1e9,
+			 ops->name, (double)runs[shortest].wall_ns / 1e9,
 			 space_short ? "the free space allows" : "possible", work);
 	}
 	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, why, res);

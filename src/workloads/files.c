@@ -211,7 +211,9 @@ static int set_read(const char *dir, const char *marker, struct files_set *s)
 		   " min=%" SCNu64 " dirs=%u links=%d",
 		   kind, &s->count, &s->seed, &s->max_bytes, &s->min_bytes, &s->dirs,
 		   &links) != 7 ||
-	    (strcmp(kind, "seq") && strcmp(kind, "rand")))
+	    (strcmp(kind, "seq") && strcmp(kind, "rand")) ||
+	    /* a set fsbench can make: not empty, names of 7 digits */
+	    !s->count || s->count > FSB_NAMES_MAX_FILES || s->dirs > FSB_NAMES_MAX_DIRS)
 		err = -EINVAL;
 	s->kind = strcmp(kind, "seq") ? FSB_NAMES_RAND : FSB_NAMES_SEQ;
 	s->links = (enum fsb_links)links;
@@ -252,6 +254,10 @@ static int remove_tree(int parent, const char *name, int depth)
 	int fd, err = 0;
 
 	fd = fsb_cleanup_openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
+		/* Not a directory (a symlink planted in its place): only the
+		 * name goes, never what it points at. */
+		return fsb_cleanup_unlinkat(parent, name, 0) < 0 && errno != ENOENT ? -errno : 0;
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	dp = fdopendir(fd);
@@ -630,7 +636,7 @@ static int sync_fd_dir(const struct files_run *r, unsigned dir)
 	if (!r->set.dirs)
 		return fsync(r->basefd) < 0 ? -errno : 0;
 	fsb_names_dir_make(dir, dname);
-	fd = fsb_io_openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	fd = fsb_io_openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	if (fsync(fd) < 0)
@@ -916,7 +922,7 @@ static int walk_part(struct files_run *r, const struct files_part *pt, struct fs
 		if (r->set.dirs)
 			fsb_names_dir_make(d, dname);
 		fd = fsb_io_openat(pt->fd, r->set.dirs ? dname : ".",
-				   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+				   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 		if (fd < 0 || !(dp = fdopendir(fd))) {
 			err = -errno;
 			if (fd >= 0)
@@ -1116,7 +1122,7 @@ static int warm_set(struct files_run *r)
 
 		if (r->set.dirs)
 			fsb_names_dir_make(d, dname);
-		fd = openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = openat(r->basefd, dname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
 		dp = fdopendir(fd);
@@ -1137,6 +1143,37 @@ static int warm_set(struct files_run *r)
 }
 
 /* ---- setup: directories, targets, the set a test needs ---- */
+
+/*
+ * The subdirectories of every part of the walk must be directories, not
+ * symlinks: the operations name files as "00042/name" from the part, and
+ * would follow one out of the scratch directory. (Checked once, untimed:
+ * only who may write in fsbench's own scratch directory could race it.)
+ * 0 or -ENOTDIR (described).
+ */
+static int check_subdirs(struct files_run *r)
+{
+	char dname[FSB_NAMES_DIR_LEN];
+	struct stat st;
+
+	for (unsigned p = 0; p < r->nparts; p++)
+		for (unsigned d = 0; d < r->set.dirs; d++) {
+			int err = 0;
+
+			fsb_names_dir_make(d, dname);
+			if (fstatat(r->part[p].fd, dname, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				err = -errno;
+			else if (!S_ISDIR(st.st_mode))
+				err = -ENOTDIR;
+			if (err) {
+				r->cur = p;
+				report(r, err, "unexpected entry", NULL, dname);
+				r->cur = 0;
+				return err;
+			}
+		}
+	return 0;
+}
 
 /* Add the directory name under the scratch directory to the walk, with
  * its set of `count` files. 0 or -errno. */
@@ -1244,14 +1281,17 @@ static int open_dirs(struct files_run *r)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/" BASE, dir) >= sizeof(path))
 		return -ENAMETOOLONG;
-	r->basefd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	/* Never through a symlink: what is found there is deleted. */
+	r->basefd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+				  0);
 	if (r->basefd < 0)
 		return -errno;
 	r->have_base = true;
 	if (r->set.links == FSB_LINKS_NONE)
 		return 0;
 	snprintf(path, sizeof(path), "%s/" LINKS, dir);
-	r->linkfd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	r->linkfd = fsb_io_openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+				  0);
 	if (r->linkfd < 0)
 		return -errno;
 	r->have_link = true;
@@ -1438,6 +1478,8 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		r->want = r->set.count;
 	else if (kept && (err = add_kept(r, kept, kept_count)))
 		return err;
+	if ((err = check_subdirs(r)))
+		return err;
 	if (t->op == OP_DELETE) {
 		/* From here on the set is being destroyed: no marker may claim it. */
 		char path[PATH_MAX];
@@ -1578,14 +1620,15 @@ static uint64_t files_ready(const struct files_test *t, const struct fsb_ctx *ct
 	unsigned kept;
 
 	if (t->op != OP_STAT)
-		return high;
+		return 0;
 	job_names(ctx, pfx, marker);
 	set_want(ctx, t->kind, high, &want);
 	if (set_read(ctx->dir, marker, &have) || !set_same_kind(&have, &want))
-		return high;
+		return 0;
 	kept = stat_spares(ctx, &want, &count);
 	ready = have.count + kept * count;
-	return ready >= low && ready < high ? ready : high;
+	/* Any part of them is ready too: a walk stops at its work. */
+	return ready >= high ? high : ready >= low ? ready : 0;
 }
 
 /* Names have 7 digits: the largest set a run can make. */

@@ -291,10 +291,10 @@ struct fsb_workload_ops {
 	 * the test takes no space. Asked before the first attempt and again
 	 * before each grown one; the runner grows into half of it. */
 	uint64_t (*space_fit)(const struct fsb_ctx *ctx, const struct fsb_space *share);
-	/* Optional: a work in [low, high] that is ready, i.e. needs no
-	 * preparation (the files an earlier test left), when the runner is
-	 * about to grow to `high` and `low` would still last long enough;
-	 * else high. NULL: none ever is. */
+	/* Optional: the largest work in [low, high] that is ready, i.e.
+	 * needs no preparation and no space (the files an earlier test
+	 * left), when the runner is about to grow to `high` and `low` would
+	 * still last long enough; 0 when none is. NULL: none ever is. */
 	uint64_t (*ready_work)(const struct fsb_ctx *ctx, uint64_t low, uint64_t high);
 	uint64_t work_granule; /* grown work is a multiple of this (0 = chunk) */
 	size_t priv_size;      /* bytes of zeroed private state per run */

@@ -696,9 +696,9 @@ static void wl_create_keeps_sets_for_delete(void **state)
 	assert_int_equal(first_in(e->dir, "files.extra", name, sizeof(name)), 0);
 	/* they are ready: growth stops at them (1200) where they are enough */
 	assert_int_equal(stat->ready_work(&ctx, 1100, 1500), 1200);
-	assert_int_equal(stat->ready_work(&ctx, 1300, 1500), 1500);
+	assert_int_equal(stat->ready_work(&ctx, 1300, 1500), 0);
 	assert_int_equal(stat->ready_work(&ctx, 600, 1000), 1000);
-	assert_int_equal(del->ready_work(&ctx, 300, 500), 500);
+	assert_int_equal(del->ready_work(&ctx, 300, 500), 0);
 	/* what they lack is an extra set, which the next run reuses */
 	assert_int_equal(wl_run(e, "seq-stat", 1300, &ops), 0);
 	assert_int_equal(ops, 1300);
@@ -790,6 +790,7 @@ static void wl_create_keeps_sets_for_delete(void **state)
 static void wl_stat_walks_kept_sets(void **state)
 {
 	struct wl_env *e = *state;
+	struct fsb_ctx ctx = { .cfg = &e->cfg, .dir = e->dir };
 	char path[1024], name[FSB_NAMES_LEN];
 	uint64_t ops;
 
@@ -833,6 +834,62 @@ static void wl_stat_walks_kept_sets(void **state)
 	snprintf(path, sizeof(path), "%s/files.spare.0/00000/%s", e->dir, name);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(wl_run(e, "seq-stat", 800, &ops), -EIO);
+
+	/* a kept sets' marker line that says 0 files, or more than names
+	 * allow, describes no set: the delete test does not start from it */
+	snprintf(path, sizeof(path), "%s/files.spare.set", e->dir);
+	for (int i = 0; i < 2; i++) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fprintf(f, "fsbench-files 1 kind=seq count=%s seed=77 max=0 min=0 dirs=4 links=0\n",
+			i ? "99999999" : "0");
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(fsb_registry_find("seq-delete")->initial_work(&ctx), 16384);
+	}
+}
+
+/*
+ * A symlink in place of files/ or of one of its subdirectories (planted
+ * by whoever may write in the scratch directory) is never followed: the
+ * tests fail, and what it points at is left as it was.
+ */
+static void wl_never_through_symlinks(void **state)
+{
+	struct wl_env *e = *state;
+	char sub[1200], victim[1200];
+	uint64_t ops;
+
+	snprintf(victim, sizeof(victim), "%s/victim", e->parent);
+	/* a subdirectory of the set */
+	e->cfg.file_dirs = 3;
+	assert_int_equal(wl_run(e, "seq-create", 300, &ops), 0);
+	snprintf(sub, sizeof(sub), "%s/files/00000", e->dir);
+	assert_int_equal(rename(sub, victim), 0);
+	assert_int_equal(symlink(victim, sub), 0);
+	assert_int_equal(count_entries(e->parent, "victim"), 100);
+	assert_int_equal(wl_run(e, "seq-delete", 300, &ops), -ENOTDIR);
+	assert_int_equal(count_entries(e->parent, "victim"), 100);
+	assert_int_equal(count_entries(e->dir, ""), 0);
+	/* files/ itself, before a stat and before a delete */
+	e->cfg.file_dirs = 0;
+	assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
+	snprintf(sub, sizeof(sub), "%s/files", e->dir);
+	assert_int_equal(rename(victim, sub), -1); /* victim is not empty */
+	snprintf(victim, sizeof(victim), "%s/victim2", e->parent);
+	assert_int_equal(rename(sub, victim), 0);
+	assert_int_equal(symlink(victim, sub), 0);
+	assert_int_equal(wl_run(e, "rand-stat", 400, &ops), -ENOTDIR);
+	assert_int_equal(count_entries(e->parent, "victim2"), 200);
+	/* the failed test removed the link, and only the link */
+	assert_int_equal(access(sub, F_OK), -1);
+	assert_int_equal(wl_run(e, "rand-create", 200, &ops), 0);
+	snprintf(victim, sizeof(victim), "%s/victim3", e->parent);
+	assert_int_equal(rename(sub, victim), 0);
+	assert_int_equal(symlink(victim, sub), 0);
+	assert_int_equal(wl_run(e, "rand-delete", 200, &ops), -ENOTDIR);
+	assert_int_equal(count_entries(e->parent, "victim3"), 200);
+	assert_int_equal(count_entries(e->parent, "victim2"), 200);
 }
 
 static void wl_work_hooks(void **state)
@@ -884,6 +941,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wl_create_keeps_sets_for_delete, env_setup,
 						env_teardown),
 		cmocka_unit_test_setup_teardown(wl_stat_walks_kept_sets, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(wl_never_through_symlinks, env_setup, env_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

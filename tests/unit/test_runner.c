@@ -518,6 +518,86 @@ static const char *capture_end(struct captured *c)
 	return c->text;
 }
 
+/* A sleeper for which `fit` units fit in the free space (growth takes
+ * half), and that has `ready_at` units ready (the stat test's files). */
+static uint64_t ready_at, fit;
+
+static uint64_t tight_space(const struct fsb_ctx *ctx, const struct fsb_space *share)
+{
+	(void)ctx;
+	(void)share;
+	return fit;
+}
+
+static uint64_t ready_fake(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
+{
+	(void)ctx;
+	return ready_at >= high ? high : ready_at >= low ? ready_at : 0;
+}
+
+/*
+ * Work that is ready takes no space: growth reaches it past the space's
+ * cap (10 ms at 10000 units predicts 70000 for 70 ms; 60000 are ready
+ * and last 1.2 x 50 ms). Without it ready, the cap holds: runs of 12 ms,
+ * short for want of space, and the result says so.
+ */
+static void ready_work_is_not_capped_by_space(void **state)
+{
+	struct fsb_workload_ops ops = sleeper;
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	ops.space_fit = tight_space;
+	ops.ready_work = ready_fake;
+	fit = 24000;
+	ready_at = 60000;
+	t = measure_sleeper(&ops, 10000, &res);
+	assert_non_null(t);
+	assert_int_equal(t->work, 60000);
+	assert_null(t->short_reason);
+	fsb_result_release(&res);
+
+	ready_at = 0;
+	fsb_warn_set_quiet(1);
+	t = measure_sleeper(&ops, 10000, &res);
+	fsb_warn_set_quiet(0);
+	assert_non_null(t);
+	assert_int_equal(t->work, 12000);
+	assert_non_null(t->short_reason);
+	fsb_result_release(&res);
+}
+
+/*
+ * Growth stopped at the space's cap: a later run that falls short is kept
+ * (there is no more work to give it), and the figure must say so as when
+ * the first run is the short one. Here 30000 units start, and no more fit
+ * (60000 halved): the first run lasts 2 x 30 ms (a first touch), the next
+ * ones 30 ms, under 50.
+ */
+static void later_short_run_at_the_cap_is_reported(void **state)
+{
+	struct fsb_workload_ops ops = sleeper;
+	struct captured c;
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	const char *said;
+	(void)state;
+
+	ops.run = touch_run;
+	ops.space_fit = tight_space;
+	fit = 60000;
+	touched = 0;
+	capture_start(&c);
+	t = measure_sleeper(&ops, 30000, &res);
+	said = capture_end(&c);
+	assert_non_null(t);
+	assert_non_null(t->short_reason);
+	assert_string_equal(t->short_reason, "space");
+	assert_non_null(strstr(said, "under --min-time"));
+	fsb_result_release(&res);
+}
+
 static void growth_capped_to_half_the_space(void **state)
 {
 	/* 1000 ops take ~1 ms; 1 s wants ~1e6 ops; 20000 fit: grow to 10000. */
@@ -1027,6 +1107,8 @@ int main(void)
 		cmocka_unit_test(long_enough_attempt_is_kept),
 		cmocka_unit_test(first_run_needs_a_margin),
 		cmocka_unit_test(first_touch_after_growth_is_discarded),
+		cmocka_unit_test(ready_work_is_not_capped_by_space),
+		cmocka_unit_test(later_short_run_at_the_cap_is_reported),
 		cmocka_unit_test(repeat_auto_stops),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
 		cmocka_unit_test(growth_capped_to_half_the_space),
