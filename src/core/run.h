@@ -23,7 +23,6 @@ struct fsb_run_plan {
 	struct fsb_config cfg; /* cfg.label NULL: the filesystem type */
 	bool seed_set;	       /* cfg.seed was given; else drawn at execution */
 	bool repeat_set;       /* --repeat was given */
-	bool files_set;	       /* --files was given */
 	const char *tests;     /* --tests as given; NULL: throughput,files */
 	const char *engine;    /* --engine as given; NULL: psync (resolved into
 	                        * cfg.engine by fsb_run_plan_check) */

@@ -1647,7 +1647,8 @@ static uint64_t files_max(const struct fsb_ctx *ctx)
 static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
 	const struct fsb_config *cfg = ctx->cfg;
-	uint64_t cap = UINT64_MAX, asked = cfg->files;
+	/* The default is no user's: a filesystem short of inodes cuts it. */
+	uint64_t cap = UINT64_MAX, asked = cfg->files_asked ? cfg->files : 0;
 	struct statvfs sv;
 
 	/* Hard links use no inode. */
