@@ -327,6 +327,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	double infl_sum = 0;
 	const char *stopped = NULL;
 	struct fsb_test_result *t;
+	struct fsb_summary sum;
 	bool have_dev = true;
 	int err = -ENOMEM;
 
@@ -387,7 +388,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	if (repeat_stop) {
 		if (fsb_strset(&t->repeat_stop, repeat_stop))
 			goto out;
-		t->has_ci = !fsb_summary_ci95(values, repeat, &t->ci95_low, &t->ci95_high);
+		t->has_ci = !fsb_summary_compute(values, repeat, &sum) &&
+			    !fsb_summary_ci95(&sum, &t->ci95_low, &t->ci95_high);
 	}
 	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
 	t->elapsed_s = wall_sum / 1e9 / repeat;
@@ -442,17 +444,17 @@ static const char *const auto_stops[AUTO_NCODES] = {
 static enum auto_stop auto_stop(const struct fsb_workload_ops *ops, const struct one_run *runs,
 				unsigned n, uint64_t spent_ns, uint64_t budget_ns)
 {
-	double v[FSB_RUNNER_AUTO_MAX_RUNS], lo, hi, mean;
+	double v[FSB_RUNNER_AUTO_MAX_RUNS], lo, hi;
+	struct fsb_summary s;
 
 	if (n < FSB_RUNNER_AUTO_MIN_RUNS)
 		return AUTO_MORE;
 	for (unsigned i = 0; i < n; i++)
 		v[i] = figure(ops, &runs[i]);
-	if (!fsb_summary_ci95(v, n, &lo, &hi)) {
-		mean = (lo + hi) / 2;
-		if (mean > 0 && (hi - lo) / 2 <= FSB_RUNNER_AUTO_REL * mean)
-			return AUTO_CONVERGED;
-	}
+	/* hi - mean: the half width even where the low end stops at 0 */
+	if (!fsb_summary_compute(v, n, &s) && !fsb_summary_ci95(&s, &lo, &hi) && s.mean > 0 &&
+	    hi - s.mean <= FSB_RUNNER_AUTO_REL * s.mean)
+		return AUTO_CONVERGED;
 	if (n >= FSB_RUNNER_AUTO_MAX_RUNS)
 		return AUTO_MAX_RUNS;
 	if (spent_ns >= budget_ns)
