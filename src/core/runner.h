@@ -23,6 +23,17 @@
 #define FSB_RUNNER_AUTO_BUDGET 10
 #define FSB_RUNNER_AUTO_REL 0.05
 
+/*
+ * Set --repeat auto on cfg: the runner decides how many runs; until it
+ * does, cfg->repeat is the least it makes (what the progress line and the
+ * workloads that prepare per run count on). The one place that says so.
+ */
+static inline void fsb_runner_repeat_auto(struct fsb_config *cfg)
+{
+	cfg->repeat_auto = true;
+	cfg->repeat = FSB_RUNNER_AUTO_MIN_RUNS;
+}
+
 struct fsb_runner {
 	const struct fsb_config *cfg;
 	const char *dir; /* scratch directory (what the jobs share) */
