@@ -223,6 +223,56 @@ static void test_csv_shapes(void **state)
 	fsb_result_release(&r);
 }
 
+/*
+ * A free-text field a spreadsheet would take for a formula starts with a ';
+ * a tab or a carriage return in front is escaped first ("\t", util/text.h),
+ * so it leads to no formula and gets no '.
+ */
+static void test_csv_formula_guard(void **state)
+{
+	struct fsb_result r;
+	char *s;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	assert_int_equal(fsb_strset(&r.setup.label, "=HYPERLINK(1)"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(s, ",0.1.0,'=HYPERLINK(1),1,"));
+	free(s);
+	assert_int_equal(fsb_strset(&r.setup.label, "\t=1+1"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_non_null(strstr(s, ",0.1.0,\\t=1+1,1,"));
+	free(s);
+	assert_int_equal(fsb_strset(&r.setup.label, "\r@x"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_non_null(strstr(s, ",0.1.0,\\r@x,1,"));
+	free(s);
+	fsb_result_release(&r);
+}
+
+/* --repeat auto: the note under the bonnie++ view gives the runner's least
+ * and most runs (report/result.h), not numbers of its own. */
+static void test_method_note_auto(void **state)
+{
+	struct fsb_result r;
+	char want[64], *s;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	assert_int_equal(fsb_result_param_str(&r, "repeat", "auto"), 0);
+	s = render(fsb_write_bonnie_pp, &r, &err);
+	assert_int_equal(err, 0);
+	snprintf(want, sizeof(want), "median of %d to %d runs (--repeat auto)",
+		 FSB_RESULT_AUTO_MIN_RUNS, FSB_RESULT_AUTO_MAX_RUNS);
+	assert_non_null(strstr(s, want));
+	assert_non_null(strstr(s, "median of 3 to 10 runs (--repeat auto)"));
+	free(s);
+	fsb_result_release(&r);
+}
+
 /* bon_csv2txt, when installed, must take our line without a word. */
 static void test_csv_bon_csv2txt(void **state)
 {
@@ -1150,6 +1200,8 @@ int main(void)
 		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_csv_known),
 		cmocka_unit_test(test_csv_shapes),
+		cmocka_unit_test(test_csv_formula_guard),
+		cmocka_unit_test(test_method_note_auto),
 		cmocka_unit_test(test_csv_bon_csv2txt),
 		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test(test_golden_bonnie),
