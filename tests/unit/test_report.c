@@ -880,6 +880,50 @@ static void test_json_reader_refusals(void **state)
 }
 
 /*
+ * A negative ci95_low, as builds before the clamp at 0 wrote it, is read as
+ * 0; the interval's other checks stay (ci95_high, types, finiteness, the
+ * order of the ends, a figure far out of range).
+ */
+static void test_json_reader_ci95_low(void **state)
+{
+#define CI_DOC(lo, hi)                                                                      \
+	HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 0.1, \"max\": 2, "          \
+	     "\"runs\": [0.1, 1, 2], \"repeat_stop\": \"max-runs\", \"ci95_low\": " lo ", " \
+	     "\"ci95_high\": " hi "}]}"
+	static const struct {
+		const char *doc, *why;
+	} bad[] = {
+		{ CI_DOC("-0.5", "-1"), "tests[0].ci95_high is negative" },
+		{ CI_DOC("\"-0.5\"", "2.3"), "tests[0].ci95_low is not a number" },
+		{ CI_DOC("-Infinity", "2.3"), "tests[0].ci95_low is not a finite number" },
+		{ CI_DOC("NaN", "2.3"), "tests[0].ci95_low is not a finite number" },
+		{ CI_DOC("-1e308", "2.3"), "tests[0].ci95_low is out of range" },
+		{ CI_DOC("3", "2.3"), "tests[0].ci95_low is above ci95_high" },
+	};
+	const char *docs[] = { CI_DOC("-0.63", "2.3"), CI_DOC("-7", "2.3"), CI_DOC("0", "2.3") };
+	struct json_object *doc;
+	struct fsb_result r;
+	char why[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		assert_non_null(doc = json_tokener_parse(docs[i]));
+		assert_int_equal(fsb_json_to_result(doc, &r, why, sizeof(why)), 0);
+		json_object_put(doc);
+		assert_true(r.tests[0].has_ci);
+		assert_true(r.tests[0].ci95_low == 0);
+		assert_true(r.tests[0].ci95_high == 2.3);
+		assert_string_equal(r.tests[0].repeat_stop, "max-runs");
+		fsb_result_release(&r);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(read_doc(bad[i].doc, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, bad[i].why);
+	}
+#undef CI_DOC
+}
+
+/*
  * Valid JSON that is no result says what it is, not "truncated JSON" or
  * "not valid JSON (success at byte 5)" (issue 9, item 13).
  */
@@ -1214,6 +1258,7 @@ int main(void)
 		cmocka_unit_test(test_json_load),
 		cmocka_unit_test(test_json_load_refusals),
 		cmocka_unit_test(test_json_reader_refusals),
+		cmocka_unit_test(test_json_reader_ci95_low),
 		cmocka_unit_test(test_json_document_kinds),
 		cmocka_unit_test(test_json_reader_huge_array),
 		cmocka_unit_test(test_json_reader_mutations),
