@@ -157,8 +157,8 @@ static void t_quantiles_and_ci(void **state)
 	assert_int_equal(fsb_summary_compute((const double[]){ 7, 7, 7 }, 3, &s), 0);
 	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
 	assert_true(lo == 7 && hi == 7);
-	/* runs far apart: the low end stops at 0, no negative rate (which
-	 * fsbench's own JSON reader would refuse) */
+	/* runs far apart: the low end stops at 0, no negative rate (the JSON
+	 * reader refuses negative figures; a negative ci95_low it reads as 0) */
 	assert_int_equal(fsb_summary_compute((const double[]){ 0.1, 1, 2 }, 3, &s), 0);
 	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
 	assert_true(lo == 0 && hi > 2);
