@@ -92,8 +92,7 @@ static int run_plan(const struct fsb_matrix_config *cfg, struct fsb_matrix_setup
 	s->run_plan->cfg.label = s->label;
 	/* [global] repeat, unless the line says otherwise. */
 	if (!s->run_plan->repeat_set && cfg->repeat_auto) {
-		s->run_plan->cfg.repeat = FSB_RUNNER_AUTO_MIN_RUNS;
-		s->run_plan->cfg.repeat_auto = true;
+		fsb_runner_repeat_auto(&s->run_plan->cfg);
 		s->run_plan->repeat_set = true;
 	} else if (!s->run_plan->repeat_set && cfg->repeat) {
 		s->run_plan->cfg.repeat = cfg->repeat;

@@ -203,11 +203,11 @@ static int run_option(void *ctx, int c, const char *arg)
 	case 'r':
 		p->repeat_set = true;
 		/* auto: as many runs as the mean needs (core/runner.h). */
-		cfg->repeat_auto = arg && !strcmp(arg, "auto");
-		if (cfg->repeat_auto) {
-			cfg->repeat = FSB_RUNNER_AUTO_MIN_RUNS;
+		if (arg && !strcmp(arg, "auto")) {
+			fsb_runner_repeat_auto(cfg);
 			return 0;
 		}
+		cfg->repeat_auto = false;
 		/* Not a count: the message names both forms it takes. */
 		if (!fsb_opt_is_count(arg, 1, 1000, &v))
 			return fsb_opt_bad("--repeat", arg,

@@ -331,6 +331,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	double infl_sum = 0;
 	const char *stopped = NULL;
 	struct fsb_test_result *t;
+	struct fsb_summary sum;
 	bool have_dev = true;
 	int err = -ENOMEM;
 
@@ -391,7 +392,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	if (repeat_stop) {
 		if (fsb_strset(&t->repeat_stop, repeat_stop))
 			goto out;
-		t->has_ci = !fsb_summary_ci95(values, repeat, &t->ci95_low, &t->ci95_high);
+		t->has_ci = !fsb_summary_compute(values, repeat, &sum) &&
+			    !fsb_summary_ci95(&sum, &t->ci95_low, &t->ci95_high);
 	}
 	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
 	t->elapsed_s = wall_sum / 1e9 / repeat;
@@ -429,26 +431,39 @@ out:
 	return err;
 }
 
-/* Why --repeat auto stops after n runs (NULL: one more run). */
-static const char *auto_stop(const struct fsb_workload_ops *ops, const struct one_run *runs,
-			     unsigned n, uint64_t spent_ns, uint64_t budget_ns)
+/*
+ * Why --repeat auto stops after a run, a code so that the members of a group
+ * can agree on it (the largest wins); auto_stops[] names each in the result.
+ */
+enum auto_stop { AUTO_MORE, AUTO_CONVERGED, AUTO_MAX_RUNS, AUTO_TIME_BUDGET, AUTO_NCODES };
+
+static const char *const auto_stops[AUTO_NCODES] = {
+	[AUTO_MORE] = NULL,
+	[AUTO_CONVERGED] = "converged",
+	[AUTO_MAX_RUNS] = "max-runs",
+	[AUTO_TIME_BUDGET] = "time-budget",
+};
+
+/* Why --repeat auto stops after n runs (AUTO_MORE: one more run). */
+static enum auto_stop auto_stop(const struct fsb_workload_ops *ops, const struct one_run *runs,
+				unsigned n, uint64_t spent_ns, uint64_t budget_ns)
 {
-	double v[FSB_RUNNER_AUTO_MAX_RUNS], lo, hi, mean;
+	double v[FSB_RUNNER_AUTO_MAX_RUNS], lo, hi;
+	struct fsb_summary s;
 
 	if (n < FSB_RUNNER_AUTO_MIN_RUNS)
-		return NULL;
+		return AUTO_MORE;
 	for (unsigned i = 0; i < n; i++)
 		v[i] = figure(ops, &runs[i]);
-	if (!fsb_summary_ci95(v, n, &lo, &hi)) {
-		mean = (lo + hi) / 2;
-		if (mean > 0 && (hi - lo) / 2 <= FSB_RUNNER_AUTO_REL * mean)
-			return "converged";
-	}
+	/* hi - mean: the half width even where the low end stops at 0 */
+	if (!fsb_summary_compute(v, n, &s) && !fsb_summary_ci95(&s, &lo, &hi) && s.mean > 0 &&
+	    hi - s.mean <= FSB_RUNNER_AUTO_REL * s.mean)
+		return AUTO_CONVERGED;
 	if (n >= FSB_RUNNER_AUTO_MAX_RUNS)
-		return "max-runs";
+		return AUTO_MAX_RUNS;
 	if (spent_ns >= budget_ns)
-		return "time-budget";
-	return NULL;
+		return AUTO_TIME_BUDGET;
+	return AUTO_MORE;
 }
 
 /*
@@ -473,8 +488,6 @@ static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_r
 	fsb_group_reduce(m->g, 0, &v, how, 1);
 	return v >= low && v <= aim ? v : 0;
 }
-
-static const char *const auto_stops[] = { NULL, "converged", "max-runs", "time-budget" };
 
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res)
@@ -679,14 +692,10 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		i++;
 		if (autorep && i >= FSB_RUNNER_AUTO_MIN_RUNS) {
 			/* Every member stops after the same run: the clocks differ. */
-			const char *w = auto_stop(ops, runs, i, fsb_clock_ns() - series_ns, budget);
-			uint64_t code = 0;
+			uint64_t code = auto_stop(ops, runs, i, fsb_clock_ns() - series_ns, budget);
 
-			for (uint64_t k = 1; w && k < 4; k++)
-				if (!strcmp(w, auto_stops[k]))
-					code = k;
 			fsb_group_reduce(m.g, 0, &code, max1, 1);
-			if (code) {
+			if (code != AUTO_MORE) {
 				why = auto_stops[code];
 				break;
 			}

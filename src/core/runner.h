@@ -16,12 +16,24 @@
  * while the 95% confidence interval of their mean (Student's t) is wider
  * than +-FSB_RUNNER_AUTO_REL of it, up to FSB_RUNNER_AUTO_MAX_RUNS runs
  * and FSB_RUNNER_AUTO_BUDGET x --min-time of wall time per test (setups
- * included, from the first measured run's).
+ * included, from the first measured run's). The least and the most runs
+ * are the result model's (report/result.h), which the views may see.
  */
-#define FSB_RUNNER_AUTO_MIN_RUNS 3
-#define FSB_RUNNER_AUTO_MAX_RUNS 10
+#define FSB_RUNNER_AUTO_MIN_RUNS FSB_RESULT_AUTO_MIN_RUNS
+#define FSB_RUNNER_AUTO_MAX_RUNS FSB_RESULT_AUTO_MAX_RUNS
 #define FSB_RUNNER_AUTO_BUDGET 10
 #define FSB_RUNNER_AUTO_REL 0.05
+
+/*
+ * Set --repeat auto on cfg: the runner decides how many runs; until it
+ * does, cfg->repeat is the least it makes (what the progress line and the
+ * workloads that prepare per run count on). The one place that says so.
+ */
+static inline void fsb_runner_repeat_auto(struct fsb_config *cfg)
+{
+	cfg->repeat_auto = true;
+	cfg->repeat = FSB_RUNNER_AUTO_MIN_RUNS;
+}
 
 struct fsb_runner {
 	const struct fsb_config *cfg;

@@ -503,6 +503,31 @@ static int read_double(struct jread *rd, struct json_object *obj, const char *pa
 	return get_double(rd, v, path, key, out);
 }
 
+/*
+ * The low end of a mean's 95% interval (required here). Builds before the
+ * clamp (stats/summary.h: fsb_summary_ci95) wrote it below 0 when the runs
+ * lay far apart; such a file is read with the end at 0, as they write it
+ * now. Every other check of a figure stays, a very large negative one too.
+ */
+static int read_ci95_low(struct jread *rd, struct json_object *obj, const char *path, double *out)
+{
+	struct json_object *v;
+	double d;
+
+	if (!lookup(obj, "ci95_low", &v))
+		return bad(rd, "%sci95_low is missing", path);
+	if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) {
+		d = json_object_get_double(v);
+		if (d < 0 && d >= -FSB_MAX_FIGURE) {
+			*out = 0;
+			return 0;
+		}
+		if (d < 0 && isfinite(d))
+			return bad(rd, "%sci95_low is out of range", path);
+	}
+	return get_double(rd, v, path, "ci95_low", out);
+}
+
 /* An optional sub-object: 1 and *val when present, 0 when absent. */
 static int read_obj(struct jread *rd, struct json_object *obj, const char *path, const char *key,
 		    struct json_object **val)
@@ -939,7 +964,7 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 		goto out;
 	/* The interval comes whole or not at all. */
 	if (lookup(o, "ci95_low", &wa) || lookup(o, "ci95_high", &wa)) {
-		if ((err = read_double(rd, o, path, "ci95_low", true, &t->ci95_low)) ||
+		if ((err = read_ci95_low(rd, o, path, &t->ci95_low)) ||
 		    (err = read_double(rd, o, path, "ci95_high", true, &t->ci95_high)))
 			goto out;
 		if (t->ci95_low > t->ci95_high) {

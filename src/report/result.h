@@ -25,6 +25,14 @@
  * second or does 1e18 operations): a larger one is refused as hostile. */
 #define FSB_MAX_FIGURE 1e18
 
+/*
+ * --repeat auto: the fewest and the most measured runs of a figure. The
+ * runner's rule (core/runner.h), here so that the views that describe it
+ * say the numbers it keeps.
+ */
+#define FSB_RESULT_AUTO_MIN_RUNS 3
+#define FSB_RESULT_AUTO_MAX_RUNS 10
+
 /* One non-empty bucket of a latency histogram: its index and its count. */
 struct fsb_hist_bucket {
 	uint32_t idx; /* < FSB_HIST_BUCKETS, strictly increasing in an array */

@@ -150,7 +150,7 @@ int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, st
 
 bool fsb_csv_formula(const char *s)
 {
-	return s && *s && strchr("=+-@\t\r", *s);
+	return s && *s && strchr("=+-@", *s);
 }
 
 const char *fsb_writer_label(const struct fsb_result *r)
@@ -244,7 +244,8 @@ int fsb_writer_method_note(FILE *out, const struct fsb_result *r)
 	}
 	fputs(", ", out);
 	if (!strcmp(fsb_result_get_str(r, "repeat", ""), "auto"))
-		fputs("median of 3 to 10 runs (--repeat auto)", out);
+		fprintf(out, "median of %d to %d runs (--repeat auto)", FSB_RESULT_AUTO_MIN_RUNS,
+			FSB_RESULT_AUTO_MAX_RUNS);
 	else if (n == 1)
 		fputs("a single run", out);
 	else

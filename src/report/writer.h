@@ -143,8 +143,10 @@ const char *fsb_writer_label(const struct fsb_result *r);
 
 /*
  * Whether a CSV text field would be read as a formula by a spreadsheet
- * (it starts with = + - @, a tab or a carriage return): the CSV writers
- * then put a ' before it, which spreadsheets show as text.
+ * (it starts with = + - @): the CSV writers then put a ' before it, which
+ * spreadsheets show as text. s is text already made safe (util/text.h:
+ * fsb_text_dup), so it never starts with the other lead-ins OWASP names,
+ * a tab or a carriage return: those are escaped to "\t" and "\r".
  */
 bool fsb_csv_formula(const char *s);
 

@@ -31,7 +31,9 @@ int fsb_summary_compute(const double *v, size_t n, struct fsb_summary *out)
 	out->mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
 		var += (s[i] - out->mean) * (s[i] - out->mean);
-	out->cv = (n > 1 && out->mean != 0) ? sqrt(var / (double)(n - 1)) / fabs(out->mean) : 0;
+	out->n = n;
+	out->sd = n > 1 ? sqrt(var / (double)(n - 1)) : 0;
+	out->cv = out->mean != 0 ? out->sd / fabs(out->mean) : 0;
 	free(s);
 	return 0;
 }
@@ -50,20 +52,14 @@ double fsb_t95(unsigned df)
 	return t95_table[df <= 30 ? df - 1 : 29];
 }
 
-int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi)
+int fsb_summary_ci95(const struct fsb_summary *s, double *lo, double *hi)
 {
-	double sum = 0, var = 0, mean, half;
+	double half;
 
-	if (n < 2)
+	if (s->n < 2)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	mean = sum / (double)n;
-	for (size_t i = 0; i < n; i++)
-		var += (v[i] - mean) * (v[i] - mean);
-	half = fsb_t95((unsigned)(n - 1 < 30 ? n - 1 : 30)) * sqrt(var / (double)(n - 1)) /
-	       sqrt((double)n);
-	*lo = mean > half ? mean - half : 0;
-	*hi = mean + half;
+	half = fsb_t95((unsigned)(s->n - 1 < 30 ? s->n - 1 : 30)) * s->sd / sqrt((double)s->n);
+	*lo = s->mean > half ? s->mean - half : 0;
+	*hi = s->mean + half;
 	return 0;
 }

@@ -8,7 +8,9 @@ struct fsb_summary {
 	double min;
 	double max;
 	double mean;
-	double cv; /* sample standard deviation / mean; 0 for n < 2 */
+	double sd; /* sample standard deviation; 0 for n < 2 */
+	double cv; /* sd / mean; 0 for n < 2 or a mean of 0 */
+	size_t n;  /* how many values */
 };
 
 /*
@@ -29,13 +31,13 @@ int fsb_summary_compute(const double *v, size_t n, struct fsb_summary *out);
 double fsb_t95(unsigned df);
 
 /*
- * The 95% confidence interval of the mean of n values (n >= 2): mean -+
- * t95(n - 1) x s / sqrt(n), s the sample standard deviation, its low end
- * never below 0 (the values are rates and times: three runs of 0.1, 1 and
- * 2 GB/s would otherwise give a negative rate). Returns 0, or -EINVAL for
- * n < 2.
+ * The 95% confidence interval of the mean of the values summarised in s
+ * (by fsb_summary_compute, of n >= 2 values): mean -+ t95(n - 1) x sd /
+ * sqrt(n), its low end never below 0 (the values are rates and times:
+ * three runs of 0.1, 1 and 2 GB/s would otherwise give a negative rate).
+ * Returns 0, or -EINVAL for n < 2.
  */
-int fsb_summary_ci95(const double *v, size_t n, double *lo, double *hi);
+int fsb_summary_ci95(const struct fsb_summary *s, double *lo, double *hi);
 
 /* A figure whose CV exceeds this is flagged noisy in every view. */
 #define FSB_NOISY_CV 0.10

@@ -106,6 +106,11 @@ json.dump(dict(a, tool='bonnie++'), open(t + '/tool.json', 'w'))
 json.dump(dict(a, format_version=99), open(t + '/v99.json', 'w'))
 json.dump({'format_version': 99, 'kind': 'matrix', 'setups': []}, open(t + '/m99.json', 'w'))
 json.dump(dict(a, tests=[{'id': 'write'}]), open(t + '/notest.json', 'w'))
+# A hand-edited figure of 1e308: refused at import (above FSB_MAX_FIGURE),
+# never a 300-digit cell in a view.
+huge = json.loads(json.dumps(a))
+huge['tests'][0].update(median=1e308, max=1e308)
+json.dump(huge, open(t + '/huge.json', 'w'))
 EOF
 : >"$T/empty.json"
 bad_input() { # bad_input CMD FILE "what"
@@ -130,12 +135,19 @@ for cmd in compare report; do
 	bad_input $cmd "$T/v99.json" "format_version 99"
 	bad_input $cmd "$T/m99.json" "matrix with format_version 99"
 	bad_input $cmd "$T/notest.json" "test without unit or figures"
+	bad_input $cmd "$T/huge.json" "a figure of 1e308"
 	bad_input $cmd "$T/empty.json" "empty file"
 	bad_input $cmd "$T/missing.json" "missing file"
 	bad_input $cmd "$T" "a directory"
 done
 grep -q "truncated" <("$FSBENCH" compare "$T/truncated.json" 2>&1) &&
 	ok "a truncated file is called truncated" || nok "a truncated file is called truncated"
+[ "$("$FSBENCH" compare "$T/huge.json" 2>&1)" = "fsbench: cannot read '$T/huge.json': tests[0].median is out of range" ] &&
+	ok "a figure of 1e308 is called out of range" || nok "a figure of 1e308 is called out of range"
+"$FSBENCH" report -f markdown "$T/huge.json" -o "$T/huge.md" 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && one_line "$T/err" && [ ! -e "$T/huge.md" ] &&
+	ok "report -f markdown, a figure of 1e308: exit 1, one line, no file" ||
+	{ nok "report -f markdown, a figure of 1e308: exit 1, one line, no file (exit $rc)"; diag "$T/err"; }
 grep -q "newer" <("$FSBENCH" compare "$T/v99.json" 2>&1) &&
 	ok "format_version 99 is called newer" || nok "format_version 99 is called newer"
 [ ! -e "$T/bad.html" ] && ok "report with a bad input writes no page" ||

@@ -223,6 +223,56 @@ static void test_csv_shapes(void **state)
 	fsb_result_release(&r);
 }
 
+/*
+ * A free-text field a spreadsheet would take for a formula starts with a ';
+ * a tab or a carriage return in front is escaped first ("\t", util/text.h),
+ * so it leads to no formula and gets no '.
+ */
+static void test_csv_formula_guard(void **state)
+{
+	struct fsb_result r;
+	char *s;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	assert_int_equal(fsb_strset(&r.setup.label, "=HYPERLINK(1)"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_int_equal(err, 0);
+	assert_non_null(strstr(s, ",0.1.0,'=HYPERLINK(1),1,"));
+	free(s);
+	assert_int_equal(fsb_strset(&r.setup.label, "\t=1+1"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_non_null(strstr(s, ",0.1.0,\\t=1+1,1,"));
+	free(s);
+	assert_int_equal(fsb_strset(&r.setup.label, "\r@x"), 0);
+	s = render(fsb_csv_line, &r, &err);
+	assert_non_null(strstr(s, ",0.1.0,\\r@x,1,"));
+	free(s);
+	fsb_result_release(&r);
+}
+
+/* --repeat auto: the note under the bonnie++ view gives the runner's least
+ * and most runs (report/result.h), not numbers of its own. */
+static void test_method_note_auto(void **state)
+{
+	struct fsb_result r;
+	char want[64], *s;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	assert_int_equal(fsb_result_param_str(&r, "repeat", "auto"), 0);
+	s = render(fsb_write_bonnie_pp, &r, &err);
+	assert_int_equal(err, 0);
+	snprintf(want, sizeof(want), "median of %d to %d runs (--repeat auto)",
+		 FSB_RESULT_AUTO_MIN_RUNS, FSB_RESULT_AUTO_MAX_RUNS);
+	assert_non_null(strstr(s, want));
+	assert_non_null(strstr(s, "median of 3 to 10 runs (--repeat auto)"));
+	free(s);
+	fsb_result_release(&r);
+}
+
 /* bon_csv2txt, when installed, must take our line without a word. */
 static void test_csv_bon_csv2txt(void **state)
 {
@@ -830,6 +880,50 @@ static void test_json_reader_refusals(void **state)
 }
 
 /*
+ * A negative ci95_low, as builds before the clamp at 0 wrote it, is read as
+ * 0; the interval's other checks stay (ci95_high, types, finiteness, the
+ * order of the ends, a figure far out of range).
+ */
+static void test_json_reader_ci95_low(void **state)
+{
+#define CI_DOC(lo, hi)                                                                      \
+	HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 0.1, \"max\": 2, "          \
+	     "\"runs\": [0.1, 1, 2], \"repeat_stop\": \"max-runs\", \"ci95_low\": " lo ", " \
+	     "\"ci95_high\": " hi "}]}"
+	static const struct {
+		const char *doc, *why;
+	} bad[] = {
+		{ CI_DOC("-0.5", "-1"), "tests[0].ci95_high is negative" },
+		{ CI_DOC("\"-0.5\"", "2.3"), "tests[0].ci95_low is not a number" },
+		{ CI_DOC("-Infinity", "2.3"), "tests[0].ci95_low is not a finite number" },
+		{ CI_DOC("NaN", "2.3"), "tests[0].ci95_low is not a finite number" },
+		{ CI_DOC("-1e308", "2.3"), "tests[0].ci95_low is out of range" },
+		{ CI_DOC("3", "2.3"), "tests[0].ci95_low is above ci95_high" },
+	};
+	const char *docs[] = { CI_DOC("-0.63", "2.3"), CI_DOC("-7", "2.3"), CI_DOC("0", "2.3") };
+	struct json_object *doc;
+	struct fsb_result r;
+	char why[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		assert_non_null(doc = json_tokener_parse(docs[i]));
+		assert_int_equal(fsb_json_to_result(doc, &r, why, sizeof(why)), 0);
+		json_object_put(doc);
+		assert_true(r.tests[0].has_ci);
+		assert_true(r.tests[0].ci95_low == 0);
+		assert_true(r.tests[0].ci95_high == 2.3);
+		assert_string_equal(r.tests[0].repeat_stop, "max-runs");
+		fsb_result_release(&r);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(read_doc(bad[i].doc, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, bad[i].why);
+	}
+#undef CI_DOC
+}
+
+/*
  * Valid JSON that is no result says what it is, not "truncated JSON" or
  * "not valid JSON (success at byte 5)" (issue 9, item 13).
  */
@@ -1150,6 +1244,8 @@ int main(void)
 		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_csv_known),
 		cmocka_unit_test(test_csv_shapes),
+		cmocka_unit_test(test_csv_formula_guard),
+		cmocka_unit_test(test_method_note_auto),
 		cmocka_unit_test(test_csv_bon_csv2txt),
 		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test(test_golden_bonnie),
@@ -1162,6 +1258,7 @@ int main(void)
 		cmocka_unit_test(test_json_load),
 		cmocka_unit_test(test_json_load_refusals),
 		cmocka_unit_test(test_json_reader_refusals),
+		cmocka_unit_test(test_json_reader_ci95_low),
 		cmocka_unit_test(test_json_document_kinds),
 		cmocka_unit_test(test_json_reader_huge_array),
 		cmocka_unit_test(test_json_reader_mutations),

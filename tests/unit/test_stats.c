@@ -133,7 +133,8 @@ static void t_quantiles_and_ci(void **state)
 {
 	/* Five runs: mean 100, deviations -4 -1 0 2 3, t(4) = 2.776 */
 	const double v[5] = { 96, 99, 100, 102, 103 };
-	double lo, hi, s = sqrt((16.0 + 1 + 0 + 4 + 9) / 4);
+	double lo, hi, sd = sqrt((16.0 + 1 + 0 + 4 + 9) / 4);
+	struct fsb_summary s;
 	(void)state;
 
 	/* the standard table, both ends and a middle row; beyond 30: 30's */
@@ -145,18 +146,31 @@ static void t_quantiles_and_ci(void **state)
 	assert_true(fabs(fsb_t95(1000) - 2.042) < 1e-9);
 	for (unsigned df = 1; df < 30; df++)
 		assert_true(fsb_t95(df) > fsb_t95(df + 1));
-	assert_int_equal(fsb_summary_ci95(v, 5, &lo, &hi), 0);
-	assert_true(fabs(lo - (100 - 2.776 * s / sqrt(5))) < 1e-9);
-	assert_true(fabs(hi - (100 + 2.776 * s / sqrt(5))) < 1e-9);
+	assert_int_equal(fsb_summary_compute(v, 5, &s), 0);
+	assert_int_equal(s.n, 5);
+	assert_true(fabs(s.sd - sd) < 1e-12);
+	assert_true(fabs(s.cv - sd / 100) < 1e-12);
+	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
+	assert_true(fabs(lo - (100 - 2.776 * sd / sqrt(5))) < 1e-9);
+	assert_true(fabs(hi - (100 + 2.776 * sd / sqrt(5))) < 1e-9);
 	/* equal runs: a point */
-	assert_int_equal(fsb_summary_ci95((const double[]){ 7, 7, 7 }, 3, &lo, &hi), 0);
+	assert_int_equal(fsb_summary_compute((const double[]){ 7, 7, 7 }, 3, &s), 0);
+	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
 	assert_true(lo == 7 && hi == 7);
-	/* runs far apart: the low end stops at 0, no negative rate (which
-	 * fsbench's own JSON reader would refuse) */
-	assert_int_equal(fsb_summary_ci95((const double[]){ 0.1, 1, 2 }, 3, &lo, &hi), 0);
+	/* runs far apart: the low end stops at 0, no negative rate (the JSON
+	 * reader refuses negative figures; a negative ci95_low it reads as 0) */
+	assert_int_equal(fsb_summary_compute((const double[]){ 0.1, 1, 2 }, 3, &s), 0);
+	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
 	assert_true(lo == 0 && hi > 2);
 	/* one run has no interval */
-	assert_int_equal(fsb_summary_ci95(v, 1, &lo, &hi), -EINVAL);
+	assert_int_equal(fsb_summary_compute(v, 1, &s), 0);
+	assert_true(s.n == 1 && s.sd == 0 && s.cv == 0);
+	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), -EINVAL);
+	/* the interval is the summary's: mean 50, sd 8, 4 runs, t(3) = 3.182 */
+	s = (struct fsb_summary){ .mean = 50, .sd = 8, .n = 4 };
+	assert_int_equal(fsb_summary_ci95(&s, &lo, &hi), 0);
+	assert_true(fabs(lo - (50 - 3.182 * 8 / 2)) < 1e-9);
+	assert_true(fabs(hi - (50 + 3.182 * 8 / 2)) < 1e-9);
 }
 
 static void scale_decisions(void **state)
