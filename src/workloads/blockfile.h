@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "device/cache.h"
 #include "workloads/pattern.h"
 #include "workloads/workload.h"
 
@@ -54,10 +55,16 @@ int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char
  */
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
 
-/* The same for any file of chunks in the scratch dir: `name`, chunks of
- * chunk_bytes (>= FSB_PATTERN_MIN_CHUNK, a multiple of 8) of generation 0. */
+/*
+ * The same for any file of the pattern in the scratch dir: `name`, chunks
+ * of chunk_bytes (>= FSB_PATTERN_MIN_CHUNK, a multiple of 8) of generation
+ * 0, its last chunk partial when bytes is not a multiple of chunk_bytes
+ * (the per-char file); io says how the test reads it, which is what
+ * making it cold means (device/cache.h). A file shorter than bytes is
+ * made whole from its last whole chunk on; a longer one is left as it is.
+ */
 int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
-			  size_t chunk_bytes, uint64_t bytes);
+			  size_t chunk_bytes, enum fsb_cache_io io, uint64_t bytes);
 
 /*
  * The bytes of the file `name` in ctx->dir that are this job's: its size,

@@ -138,7 +138,8 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 	if (err)
 		return err;
 	p->armed = true;
-	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block, p->nblocks * p->block);
+	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block, FSB_CACHE_IO_BLOCK,
+				    p->nblocks * p->block);
 	if (err)
 		return err;
 	p->fd = fsb_chunkfile_open(ctx, test, FSB_RANDFILE_NAME, writing ? O_RDWR : O_RDONLY);
