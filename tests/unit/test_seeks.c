@@ -73,37 +73,53 @@ static int env_teardown(void **state)
 	return 0;
 }
 
+/* stderr from capture_begin to capture_end, into a temporary file. */
+struct capture {
+	FILE *f;
+	int saved;
+};
+
+static void capture_begin(struct capture *c)
+{
+	c->f = tmpfile();
+	assert_non_null(c->f);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fileno(c->f), STDERR_FILENO) >= 0);
+}
+
+/* What was captured, into buf (and the test log). */
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->f);
+	n = fread(buf, 1, len - 1, c->f);
+	buf[n] = '\0';
+	fclose(c->f);
+	fputs(buf, stderr);
+}
+
 /* Run setup, spoil the file with spoil(), run; stderr of the run in buf. */
 static int run_spoiled(struct env *e, void (*spoil)(const char *path), char *buf, size_t len)
 {
+	struct fsb_hist hist;
+	struct fsb_sink sink = { .hist = &hist };
+	struct capture c;
 	char path[4096];
-	FILE *f = tmpfile();
-	int saved, err;
-	size_t n;
+	int err;
 
-	assert_non_null(f);
 	assert_int_equal(e->ops->setup(&e->ctx, e->priv), 0);
 	assert_int_equal(fsb_scratch_path(e->ctx.dir, FSB_BLOCKFILE_NAME, path, sizeof(path)), 0);
 	spoil(path);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
-	{
-		struct fsb_hist hist;
-		struct fsb_sink sink = { .hist = &hist };
-
-		fsb_hist_init(&hist);
-		err = e->ops->run(&e->ctx, e->priv, &sink);
-	}
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	fputs(buf, stderr);
+	fsb_hist_init(&hist);
+	capture_begin(&c);
+	err = e->ops->run(&e->ctx, e->priv, &sink);
+	capture_end(&c, buf, len);
 	return err;
 }
 
@@ -163,26 +179,14 @@ static uint64_t measure(struct env *e, char *buf, size_t len)
 	struct fsb_runner rn = { .cfg = &e->cfg, .dir = e->dir };
 	const struct fsb_test_result *t;
 	struct fsb_result res;
-	FILE *f = tmpfile();
+	struct capture c;
 	uint64_t work;
-	int saved, err;
-	size_t n;
+	int err;
 
-	assert_non_null(f);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
+	capture_begin(&c);
 	err = fsb_runner_measure(&rn, e->ops, &res);
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	fputs(buf, stderr);
+	capture_end(&c, buf, len);
 	assert_int_equal(err, 0);
 	t = fsb_result_find(&res, "seeks");
 	assert_non_null(t);
