@@ -33,6 +33,48 @@ void *fsb_block_bufs_alloc(size_t chunk_bytes, size_t count)
 	return buf;
 }
 
+int fsb_block_io_open(struct fsb_block_io *b, const struct fsb_ctx *ctx, const char *test,
+		      const char *name, size_t chunk_bytes, int flags)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
+	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
+	int err;
+
+	b->fd = -1;
+	if ((err = fsb_block_pattern_init(&b->pat, ctx, test, chunk_bytes)))
+		return err;
+	b->bufs = fsb_block_bufs_alloc(chunk_bytes, depth);
+	if (!b->bufs) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
+			      chunk_bytes);
+		return err;
+	}
+	b->fd = fsb_chunkfile_open(ctx, test, name, flags);
+	if (b->fd < 0) {
+		err = b->fd;
+		b->fd = -1;
+		return err;
+	}
+	err = fsb_engine_init(&b->eng, ops, b->fd, depth, b->bufs, chunk_bytes, depth);
+	if (err)
+		return err;
+	b->verify = !(ops->flags & FSB_ENGINE_NODATA);
+	return 0;
+}
+
+void fsb_block_io_release(struct fsb_block_io *b)
+{
+	fsb_engine_release(&b->eng);
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	free(b->bufs);
+	b->bufs = NULL;
+	fsb_pattern_release(&b->pat);
+}
+
 int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char *path,
 		     const void *chunk, uint64_t offset)
 {
@@ -157,9 +199,4 @@ int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *
 		return err;
 	}
 	return fd;
-}
-
-int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
-{
-	return fsb_chunkfile_open(ctx, test, FSB_BLOCKFILE_NAME, flags);
 }

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "device/cache.h"
+#include "engines/engine.h"
 #include "workloads/pattern.h"
 #include "workloads/workload.h"
 
@@ -35,6 +36,32 @@ void *fsb_block_bufs_alloc(size_t chunk_bytes, size_t count);
  */
 int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, const char *test,
 			   size_t chunk_bytes);
+
+/*
+ * A file of chunks driven through the I/O engine (the block tests,
+ * randread, randwrite): the file, its chunks' data pattern, the engine's
+ * buffers and the engine (--engine at --iodepth).
+ */
+struct fsb_block_io {
+	struct fsb_engine eng;
+	struct fsb_pattern pat; /* the chunks' data (--data) */
+	void *bufs;		/* --iodepth chunks */
+	int fd;			/* -1: not open */
+	bool verify;		/* the engine moves data: what it reads can be checked */
+};
+
+/*
+ * Untimed: make the pattern of chunks of chunk_bytes, the buffers, open
+ * the file `name` of the scratch dir with flags (fsb_chunkfile_open) and
+ * set the engine up on it. Returns 0 or -errno after describing the
+ * failure; fsb_block_io_release releases what was made, either way.
+ */
+int fsb_block_io_open(struct fsb_block_io *b, const struct fsb_ctx *ctx, const char *test,
+		      const char *name, size_t chunk_bytes, int flags);
+
+/* Release the engine, close the file and free the buffers and the
+ * pattern; idempotent. b->fd must be -1 or a descriptor b owns. */
+void fsb_block_io_release(struct fsb_block_io *b);
 
 /*
  * Check the chunk read from offset (fsb_pattern_check). Returns 0, or -EIO
@@ -74,13 +101,10 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name);
 
 /*
- * Open the block file for a test: O_RDWR or O_RDONLY, plus what the cache
- * mode adds for block I/O (O_DIRECT for --cache=direct). Returns the fd
- * or -errno after describing the failure.
+ * Open the file `name` of the scratch dir for a test: O_RDWR or O_RDONLY,
+ * plus what the cache mode adds for block I/O (O_DIRECT for
+ * --cache=direct). Returns the fd or -errno after describing the failure.
  */
-int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
-
-/* The same for the file `name` in the scratch dir. */
 int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags);
 
 #endif

@@ -338,7 +338,7 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
-	/* As fsb_blockfile_open, which would describe a failure itself. */
+	/* As fsb_chunkfile_open, which would describe a failure itself. */
 	fd = open(path, flags | fsb_cache_open_flags(cfg->cache, FSB_CACHE_IO_BLOCK));
 	if (fd < 0)
 		return seeker_failed(slot, STEP_OPEN, -errno, 0);
