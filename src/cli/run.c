@@ -177,6 +177,7 @@ static int run_option(void *ctx, int c, const char *arg)
 		cfg->char_io = i ? FSB_CHAR_SYSCALL : FSB_CHAR_STDIO;
 		return 0;
 	case OPT_SEEKS:
+		cfg->seeks_given = true;
 		return fsb_opt_count("--seeks", arg, 1, UINT32_MAX, &cfg->seeks);
 	case OPT_SEEKERS:
 		if (fsb_opt_count("--seekers", arg, 1, 64, &v))

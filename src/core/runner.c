@@ -574,6 +574,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	/* Never past the workload's own limit (seeks: every chunk once). */
 	if (start > hard)
 		ctx.work = start = hard;
+	if (root && asked > hard && ops->work_cut)
+		ops->work_cut(&ctx, asked, hard);
 	/*
 	 * Two runs started in one directory at once must both fit: growth may
 	 * take only a share of what fits (the first work, which the user

@@ -3,6 +3,7 @@
 #include "util/signals.h"
 #include "util/text.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,6 +22,57 @@
 
 extern char **environ;
 
+int fsb_child_close_fds_proc(int keep)
+{
+	/*
+	 * Between fork and exec (or _exit) a child of a process with threads
+	 * may call only async-signal-safe functions: another thread may have
+	 * held the malloc lock at the fork, so opendir/readdir (which
+	 * allocate) could hang. open(2) and getdents64(2) into a buffer on
+	 * the stack are plain system calls. The directory is opened here, in
+	 * the child: /proc/self opened before the fork would be the parent's.
+	 */
+	char buf[4096] __attribute__((aligned(8)));
+	int fds[sizeof(buf) / 24 + 1]; /* a record takes at least 24 bytes */
+	int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+	long n;
+
+	if (dfd < 0)
+		return -errno;
+	/*
+	 * Each batch of records is collected, then its descriptors closed:
+	 * the directory's position is a descriptor number, so closing those
+	 * already read does not move the ones still to come.
+	 */
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		size_t nfds = 0;
+
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const struct dirent64 *)(buf + off);
+			long fd = 0;
+			const char *c = d->d_name;
+
+			if (!d->d_reclen)
+				break;
+			off += d->d_reclen;
+			for (; *c >= '0' && *c <= '9' && fd <= 0x7fffffff; c++)
+				fd = fd * 10 + (*c - '0');
+			/* "." and "..", and anything not a number, are no descriptor. */
+			if (*c || c == d->d_name || fd > 0x7fffffff)
+				continue;
+			if (fd >= 3 && fd != keep && fd != dfd &&
+			    nfds < sizeof(fds) / sizeof(fds[0]))
+				fds[nfds++] = (int)fd;
+		}
+		for (size_t i = 0; i < nfds; i++)
+			close(fds[i]);
+	}
+	if (n < 0)
+		err = -errno;
+	close(dfd);
+	return err;
+}
+
 void fsb_child_close_fds(int keep)
 {
 	long max;
@@ -29,8 +81,13 @@ void fsb_child_close_fds(int keep)
 	if ((keep <= 3 || !syscall(SYS_close_range, 3u, (unsigned)keep - 1, 0u)) &&
 	    !syscall(SYS_close_range, keep >= 3 ? (unsigned)keep + 1 : 3u, ~0u, 0u))
 		return;
-	/* ENOSYS before Linux 5.9, EPERM under an older seccomp profile: one
-	 * by one (a descriptor left open can keep a pipe from ever ending). */
+	/* ENOSYS before Linux 5.9, EPERM under an older seccomp profile: the
+	 * descriptors /proc lists, a call for each one open, not one for each
+	 * one the limit allows (a million calls under a high limit). */
+	if (!fsb_child_close_fds_proc(keep))
+		return;
+	/* No /proc (a chroot, an early initramfs): one by one up to the limit
+	 * (a descriptor left open can keep a pipe from ever ending). */
 	max = sysconf(_SC_OPEN_MAX);
 	for (long fd = 3; fd < (max > 0 ? max : 1024); fd++)
 		if (fd != keep)
@@ -77,6 +134,10 @@ static void child(const char *path, char *const argv[], const int fds[3], unsign
 		if (place(fd, i) < 0)
 			goto fail;
 	}
+	/* Nothing else of fsbench's: a descriptor opened without O_CLOEXEC
+	 * (by a library, or inherited by fsbench itself) would otherwise stay
+	 * open in the tool, a pipe's write end among them. */
+	fsb_child_close_fds(report);
 	if (flags & FSB_SPAWN_SEARCH_PATH)
 		execvp(path, argv);
 	else

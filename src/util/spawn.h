@@ -33,6 +33,15 @@ void fsb_child_die_with_parent(pid_t parent);
  */
 void fsb_child_close_fds(int keep);
 
+/*
+ * What fsb_child_close_fds falls back to where close_range(2) is refused
+ * (ENOSYS, EPERM under seccomp): close the descriptors from 3 up but keep
+ * that /proc/self/fd lists. Returns 0, or -errno when /proc/self/fd
+ * cannot be read (then nothing, or not all, was closed). Async-signal-
+ * safe. Exposed for tests.
+ */
+int fsb_child_close_fds_proc(int keep);
+
 enum {
 	FSB_SPAWN_SEARCH_PATH = 1, /* path is a bare name looked up in $PATH */
 	FSB_SPAWN_NEW_PGROUP = 2,  /* the child leads a process group of its own */
@@ -42,8 +51,9 @@ enum {
  * Start the program at path with argv and the current environment:
  * fork, fsb_child_die_with_parent, every signal fsbench catches or ignores
  * back to its default and an empty signal mask, stdin/stdout/stderr from
- * fds[0..2] (-1: /dev/null), then exec. Descriptors fsbench opened with
- * O_CLOEXEC are not inherited. Returns the child's PID (the caller reaps
+ * fds[0..2] (-1: /dev/null), every other descriptor closed
+ * (fsb_child_close_fds), then exec: the program inherits none of fsbench's
+ * descriptors but those three. Returns the child's PID (the caller reaps
  * it), or -errno when it could not be started, exec's errno included
  * (ENOENT, EACCES...). Not described: the caller names the program.
  */

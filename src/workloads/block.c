@@ -38,15 +38,11 @@ struct pending {
 
 struct block_priv {
 	const char *test;
-	struct fsb_engine eng;
-	struct fsb_pattern pat; /* the chunks' data (--data) */
-	int fd;
-	void *bufs; /* depth chunks */
+	struct fsb_block_io file; /* the file, its pattern, the engine and its buffers */
 	size_t chunk;
 	uint64_t base;	      /* this job's range in the file */
 	uint64_t work;	      /* bytes this run */
 	uint64_t next;	      /* the next chunk to issue, from base */
-	bool verify;	      /* the engine moves data: check it */
 	bool stopping;	      /* the sink said stop: start no new chunk */
 	bool done;	      /* the run completed: the file is whole */
 	struct pending *pend; /* rewrite: one per buffer */
@@ -56,33 +52,16 @@ struct block_priv {
 
 static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test, int flags)
 {
-	const struct fsb_config *cfg = ctx->cfg;
-	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
-	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
 	int err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, p->path, sizeof(p->path));
 
 	p->test = test;
-	p->fd = -1;
-	p->chunk = cfg->chunk_bytes;
+	p->file.fd = -1;
+	p->chunk = ctx->cfg->chunk_bytes;
 	p->work = ctx->work;
 	p->base = fsb_ctx_base(ctx, ctx->work);
-	if (err || (err = fsb_block_pattern_init(&p->pat, ctx, test, p->chunk)))
-		return err;
-	p->bufs = fsb_block_bufs_alloc(p->chunk, depth);
-	if (!p->bufs) {
-		err = -errno;
-		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
-			      p->chunk);
-		return err;
-	}
-	p->fd = fsb_blockfile_open(ctx, test, flags);
-	if (p->fd < 0)
-		return p->fd;
-	err = fsb_engine_init(&p->eng, ops, p->fd, depth, p->bufs, p->chunk, depth);
 	if (err)
 		return err;
-	p->verify = !(ops->flags & FSB_ENGINE_NODATA);
-	return 0;
+	return fsb_block_io_open(&p->file, ctx, test, FSB_BLOCKFILE_NAME, p->chunk, flags);
 }
 
 static void block_teardown(struct fsb_ctx *ctx, void *priv)
@@ -90,13 +69,7 @@ static void block_teardown(struct fsb_ctx *ctx, void *priv)
 	struct block_priv *p = priv;
 
 	(void)ctx;
-	fsb_engine_release(&p->eng);
-	if (p->fd >= 0)
-		close(p->fd);
-	p->fd = -1;
-	free(p->bufs);
-	p->bufs = NULL;
-	fsb_pattern_release(&p->pat);
+	fsb_block_io_release(&p->file);
 	free(p->pend);
 	p->pend = NULL;
 }
@@ -136,12 +109,12 @@ static bool next_chunk(struct block_priv *p, struct fsb_io *io, enum fsb_io_op o
  * write. */
 static int finish_write(struct block_priv *p)
 {
-	int err = fsb_engine_fsync(&p->eng);
+	int err = fsb_engine_fsync(&p->file.eng);
 
-	fsb_engine_release(&p->eng);
-	if (close(p->fd) < 0 && !err)
+	fsb_engine_release(&p->file.eng);
+	if (close(p->file.fd) < 0 && !err)
 		err = -errno;
-	p->fd = -1;
+	p->file.fd = -1;
 	if (err == -EINTR && fsb_stop_requested())
 		return err;
 	if (err)
@@ -181,7 +154,7 @@ static int write_next(void *arg, struct fsb_io *io)
 		return FSB_ENGINE_END;
 	/* The chunk's data, copied from the pattern's pool: fresh bytes for
 	 * every chunk are the cost of data no compressor can shrink. */
-	fsb_pattern_fill(&p->pat, io->buf, io->off, 0);
+	fsb_pattern_fill(&p->file.pat, io->buf, io->off, 0);
 	return FSB_ENGINE_NEXT;
 }
 
@@ -201,7 +174,7 @@ static int write_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 	(void)ctx;
 	p->out = out;
-	err = fsb_engine_drive(&p->eng, write_next, write_done, p);
+	err = fsb_engine_drive(&p->file.eng, write_next, write_done, p);
 	if (!err)
 		err = finish_write(p);
 	/* Whole only when every chunk of the range was written. */
@@ -279,7 +252,7 @@ static int prepare_and_open(struct fsb_ctx *ctx, void *priv, const char *test, i
 {
 	int err;
 
-	((struct block_priv *)priv)->fd = -1;
+	((struct block_priv *)priv)->file.fd = -1;
 	err = fsb_blockfile_prepare(ctx, test, ctx->work);
 	return err ? err : open_priv(ctx, priv, test, flags);
 }
@@ -291,7 +264,7 @@ static int rewrite_setup(struct fsb_ctx *ctx, void *priv)
 
 	if (err)
 		return err;
-	p->pend = calloc(p->eng.depth, sizeof(*p->pend));
+	p->pend = calloc(p->file.eng.depth, sizeof(*p->pend));
 	return p->pend ? 0 : -ENOMEM;
 }
 
@@ -329,10 +302,11 @@ static int rewrite_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	if (io->res != io->len)
 		return io_failed(p, io);
 	if (io->op == FSB_IO_READ) {
-		if (p->verify &&
-		    (err = fsb_block_verify(&p->pat, "rewrite", p->path, io->buf, io->off)))
+		if (p->file.verify &&
+		    (err = fsb_block_verify(&p->file.pat, "rewrite", p->path, io->buf, io->off)))
 			return err;
-		fsb_pattern_stamp(&p->pat, io->buf, io->off, fsb_pattern_gen(&p->pat, io->buf) + 1);
+		fsb_pattern_stamp(&p->file.pat, io->buf, io->off,
+				  fsb_pattern_gen(&p->file.pat, io->buf) + 1);
 		pd->start_ns = io->complete_ns - lat_ns;
 		pd->write = true;
 		return 0;
@@ -347,7 +321,7 @@ static int rewrite_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 	(void)ctx;
 	p->out = out;
-	err = fsb_engine_drive(&p->eng, rewrite_next, rewrite_done, p);
+	err = fsb_engine_drive(&p->file.eng, rewrite_next, rewrite_done, p);
 	if (!err)
 		err = finish_write(p);
 	/* Cut short by a stop verdict, every chunk is one generation or the
@@ -403,8 +377,8 @@ static int read_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		return io_failed(p, io);
 	err = count(p, lat_ns);
 	/* Verified outside the latency sample but inside the clock. */
-	if (!err && p->verify)
-		err = fsb_block_verify(&p->pat, "read", p->path, io->buf, io->off);
+	if (!err && p->file.verify)
+		err = fsb_block_verify(&p->file.pat, "read", p->path, io->buf, io->off);
 	return err;
 }
 
@@ -414,7 +388,7 @@ static int read_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 
 	(void)ctx;
 	p->out = out;
-	return fsb_engine_drive(&p->eng, read_next, read_done, p);
+	return fsb_engine_drive(&p->file.eng, read_next, read_done, p);
 }
 
 const struct fsb_workload_ops fsb_wl_read = {

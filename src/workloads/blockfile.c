@@ -33,6 +33,48 @@ void *fsb_block_bufs_alloc(size_t chunk_bytes, size_t count)
 	return buf;
 }
 
+int fsb_block_io_open(struct fsb_block_io *b, const struct fsb_ctx *ctx, const char *test,
+		      const char *name, size_t chunk_bytes, int flags)
+{
+	const struct fsb_config *cfg = ctx->cfg;
+	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
+	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
+	int err;
+
+	b->fd = -1;
+	if ((err = fsb_block_pattern_init(&b->pat, ctx, test, chunk_bytes)))
+		return err;
+	b->bufs = fsb_block_bufs_alloc(chunk_bytes, depth);
+	if (!b->bufs) {
+		err = -errno;
+		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
+			      chunk_bytes);
+		return err;
+	}
+	b->fd = fsb_chunkfile_open(ctx, test, name, flags);
+	if (b->fd < 0) {
+		err = b->fd;
+		b->fd = -1;
+		return err;
+	}
+	err = fsb_engine_init(&b->eng, ops, b->fd, depth, b->bufs, chunk_bytes, depth);
+	if (err)
+		return err;
+	b->verify = !(ops->flags & FSB_ENGINE_NODATA);
+	return 0;
+}
+
+void fsb_block_io_release(struct fsb_block_io *b)
+{
+	fsb_engine_release(&b->eng);
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+	free(b->bufs);
+	b->bufs = NULL;
+	fsb_pattern_release(&b->pat);
+}
+
 int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char *path,
 		     const void *chunk, uint64_t offset)
 {
@@ -57,21 +99,22 @@ int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, c
 	return err;
 }
 
-/* Pattern chunks appended per write while preparing: about 1 MiB, so a
- * file of small blocks is not made with a system call per block. */
+/* Pattern bytes appended per write while preparing: whole chunks of
+ * about 1 MiB, so a file of small blocks is not made with a system call
+ * per block. */
 #define PREPARE_BYTES (1u << 20)
 
 int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
-			  size_t chunk_bytes, uint64_t bytes)
+			  size_t chunk_bytes, enum fsb_cache_io io, uint64_t bytes)
 {
 	const struct fsb_config *cfg = ctx->cfg;
-	size_t batch = chunk_bytes < PREPARE_BYTES ? PREPARE_BYTES / chunk_bytes : 1;
+	size_t batch = chunk_bytes < PREPARE_BYTES ? PREPARE_BYTES / chunk_bytes * chunk_bytes
+						   : chunk_bytes;
 	/* A shared file holds every job's range: job 0 makes them all. */
 	uint64_t range = bytes;
 	struct fsb_pattern pat = { 0 };
 	char path[4096];
 	void *buf = NULL;
-	uint64_t have;
 	struct stat st;
 	int fd, err = 0;
 
@@ -88,25 +131,25 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	}
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
+		fsb_err_errno(err, "%s: cannot stat '%s'", test, path);
 		goto out;
 	}
-	have = (uint64_t)st.st_size / chunk_bytes * chunk_bytes;
-	if (have < bytes) {
+	if ((uint64_t)st.st_size < bytes) {
 		if ((err = fsb_block_pattern_init(&pat, ctx, test, chunk_bytes)))
 			goto out;
-		buf = fsb_block_bufs_alloc(chunk_bytes, batch);
+		buf = fsb_block_bufs_alloc(batch, 1);
 		if (!buf) {
 			err = -errno;
 			goto out;
 		}
-		for (uint64_t off = have; off < bytes && !err;) {
-			size_t n = 0;
+		/* From its last whole chunk: a chunk cut short is made again. */
+		for (uint64_t off = (uint64_t)st.st_size / chunk_bytes * chunk_bytes;
+		     off < bytes && !err;) {
+			size_t n = bytes - off < batch ? (size_t)(bytes - off) : batch;
 
-			for (; n < batch && off + n * chunk_bytes < bytes; n++)
-				fsb_pattern_fill(&pat, (char *)buf + n * chunk_bytes,
-						 off + n * chunk_bytes, 0);
-			err = fsb_pwrite_full(fd, buf, n * chunk_bytes, (off_t)off);
-			off += n * chunk_bytes;
+			fsb_pattern_bytes(&pat, buf, 0, off, n);
+			err = fsb_pwrite_full(fd, buf, n, (off_t)off);
+			off += n;
 			if (!err && fsb_stop_requested())
 				err = -EINTR;
 		}
@@ -117,7 +160,7 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 		}
 	}
 	/* Untimed: written pages flushed and evicted, so the test reads cold. */
-	if (!err && (err = fsb_cache_prepare_read(fd, cfg->cache, FSB_CACHE_IO_BLOCK)))
+	if (!err && (err = fsb_cache_prepare_read(fd, cfg->cache, io)))
 		fsb_err_errno(err, "%s: cannot drop the page cache", test);
 out:
 	fsb_pattern_release(&pat);
@@ -135,7 +178,8 @@ uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name)
 
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)
 {
-	return fsb_chunkfile_prepare(ctx, test, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes, bytes);
+	return fsb_chunkfile_prepare(ctx, test, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes,
+				     FSB_CACHE_IO_BLOCK, bytes);
 }
 
 int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags)
@@ -155,9 +199,4 @@ int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *
 		return err;
 	}
 	return fd;
-}
-
-int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags)
-{
-	return fsb_chunkfile_open(ctx, test, FSB_BLOCKFILE_NAME, flags);
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "device/cache.h"
+#include "engines/engine.h"
 #include "workloads/pattern.h"
 #include "workloads/workload.h"
 
@@ -36,6 +38,32 @@ int fsb_block_pattern_init(struct fsb_pattern *pat, const struct fsb_ctx *ctx, c
 			   size_t chunk_bytes);
 
 /*
+ * A file of chunks driven through the I/O engine (the block tests,
+ * randread, randwrite): the file, its chunks' data pattern, the engine's
+ * buffers and the engine (--engine at --iodepth).
+ */
+struct fsb_block_io {
+	struct fsb_engine eng;
+	struct fsb_pattern pat; /* the chunks' data (--data) */
+	void *bufs;		/* --iodepth chunks */
+	int fd;			/* -1: not open */
+	bool verify;		/* the engine moves data: what it reads can be checked */
+};
+
+/*
+ * Untimed: make the pattern of chunks of chunk_bytes, the buffers, open
+ * the file `name` of the scratch dir with flags (fsb_chunkfile_open) and
+ * set the engine up on it. Returns 0 or -errno after describing the
+ * failure; fsb_block_io_release releases what was made, either way.
+ */
+int fsb_block_io_open(struct fsb_block_io *b, const struct fsb_ctx *ctx, const char *test,
+		      const char *name, size_t chunk_bytes, int flags);
+
+/* Release the engine, close the file and free the buffers and the
+ * pattern; idempotent. b->fd must be -1 or a descriptor b owns. */
+void fsb_block_io_release(struct fsb_block_io *b);
+
+/*
  * Check the chunk read from offset (fsb_pattern_check). Returns 0, or -EIO
  * after describing the mismatch with the test name, the path and the
  * offset.
@@ -54,10 +82,16 @@ int fsb_block_verify(const struct fsb_pattern *pat, const char *test, const char
  */
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes);
 
-/* The same for any file of chunks in the scratch dir: `name`, chunks of
- * chunk_bytes (>= FSB_PATTERN_MIN_CHUNK, a multiple of 8) of generation 0. */
+/*
+ * The same for any file of the pattern in the scratch dir: `name`, chunks
+ * of chunk_bytes (>= FSB_PATTERN_MIN_CHUNK, a multiple of 8) of generation
+ * 0, its last chunk partial when bytes is not a multiple of chunk_bytes
+ * (the per-char file); io says how the test reads it, which is what
+ * making it cold means (device/cache.h). A file shorter than bytes is
+ * made whole from its last whole chunk on; a longer one is left as it is.
+ */
 int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const char *name,
-			  size_t chunk_bytes, uint64_t bytes);
+			  size_t chunk_bytes, enum fsb_cache_io io, uint64_t bytes);
 
 /*
  * The bytes of the file `name` in ctx->dir that are this job's: its size,
@@ -67,13 +101,10 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name);
 
 /*
- * Open the block file for a test: O_RDWR or O_RDONLY, plus what the cache
- * mode adds for block I/O (O_DIRECT for --cache=direct). Returns the fd
- * or -errno after describing the failure.
+ * Open the file `name` of the scratch dir for a test: O_RDWR or O_RDONLY,
+ * plus what the cache mode adds for block I/O (O_DIRECT for
+ * --cache=direct). Returns the fd or -errno after describing the failure.
  */
-int fsb_blockfile_open(const struct fsb_ctx *ctx, const char *test, int flags);
-
-/* The same for the file `name` in the scratch dir. */
 int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *name, int flags);
 
 #endif

@@ -14,11 +14,9 @@
  * What a --cache mode means for byte-sized I/O is decided in device/cache.h
  * (direct: dropped as with drop, since 1-byte O_DIRECT I/O is invalid).
  */
-#include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/scratch.h"
-#include "util/size.h"
 #include "workloads/blockfile.h"
 #include "workloads/pattern.h"
 #include "workloads/workload.h"
@@ -252,62 +250,14 @@ const struct fsb_workload_ops fsb_wl_putc = {
 
 /* ---- getc ---- */
 
-/* Untimed: make sure the file holds `bytes` of the pattern, drop cache. */
-static int char_prepare(struct fsb_ctx *ctx, uint64_t bytes)
-{
-	unsigned char buf[65536];
-	struct fsb_pattern pat;
-	char path[4096];
-	uint64_t have, off;
-	int fd, err;
-
-	err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, path, sizeof(path));
-	if (err)
-		return err;
-	err = fsb_pattern_init(&pat, &ctx->cfg->data, fsb_ctx_data_seed(ctx), CHAR_CHUNK);
-	if (err) {
-		fsb_pattern_release(&pat);
-		fsb_err_errno(err, "getc: cannot make the data pattern");
-		return err;
-	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err = -errno;
-		fsb_pattern_release(&pat);
-		fsb_err_errno(err, "getc: cannot open '%s'", path);
-		return err;
-	}
-	/* A shared file holds every job's range: job 0, first, makes them. */
-	if (ctx->shared)
-		bytes *= fsb_ctx_njobs(ctx);
-	have = fsb_scratch_file_size(ctx->dir, FSB_CHARFILE_NAME);
-	for (off = have, err = 0; off < bytes && !err;) {
-		size_t n = bytes - off < sizeof(buf) ? (size_t)(bytes - off) : sizeof(buf);
-
-		fsb_pattern_bytes(&pat, buf, 0, off, n);
-		err = fsb_pwrite_full(fd, buf, n, (off_t)off);
-		off += n;
-		if (!err && fsb_stop_requested())
-			err = -EINTR;
-	}
-	if (err) {
-		fsb_workload_io_error("getc", "prepare", path, off, err, bytes);
-	} else {
-		err = fsb_cache_prepare_read(fd, ctx->cfg->cache, FSB_CACHE_IO_BYTES);
-		if (err)
-			fsb_err_errno(err, "getc: cannot drop the page cache");
-	}
-	fsb_pattern_release(&pat);
-	close(fd);
-	return err;
-}
-
 static int getc_setup(struct fsb_ctx *ctx, void *priv)
 {
 	int err;
 
 	((struct char_priv *)priv)->fd = -1;
-	err = char_prepare(ctx, ctx->work);
+	/* Untimed: the file holds this job's bytes of the pattern, cold. */
+	err = fsb_chunkfile_prepare(ctx, "getc", FSB_CHARFILE_NAME, CHAR_CHUNK, FSB_CACHE_IO_BYTES,
+				    ctx->work);
 
 	return err ? err : char_open(ctx, priv, "getc", O_RDONLY);
 }

@@ -46,10 +46,7 @@
 
 struct random_priv {
 	const char *test;
-	struct fsb_engine eng;
-	struct fsb_pattern pat; /* the blocks' data (--data) */
-	int fd;
-	void *bufs;
+	struct fsb_block_io file; /* the file, its blocks' pattern, the engine and its buffers */
 	size_t block;
 	uint64_t nblocks;
 	struct fsb_names_perm perm;
@@ -58,7 +55,6 @@ struct random_priv {
 	uint64_t work; /* I/Os this run */
 	uint64_t gen;  /* randwrite's generation */
 	bool writing;
-	bool verify;   /* the engine moves data: check it */
 	bool armed;    /* setup got as far as the file */
 	bool done;     /* randwrite completed: every block is whole */
 	bool stopping; /* the sink said stop: issue nothing new */
@@ -110,12 +106,10 @@ static uint64_t order_key(const struct fsb_ctx *ctx, uint64_t salt)
 static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *test, bool writing)
 {
 	const struct fsb_config *cfg = ctx->cfg;
-	const struct fsb_engine_ops *ops = cfg->engine ? cfg->engine : fsb_engine_default();
-	unsigned depth = cfg->iodepth ? cfg->iodepth : 1;
 	int err;
 
 	p->test = test;
-	p->fd = -1;
+	p->file.fd = -1;
 	p->writing = writing;
 	p->block = block_of(cfg);
 	p->nblocks = nblocks_of(cfg);
@@ -138,32 +132,21 @@ static int random_setup(struct fsb_ctx *ctx, struct random_priv *p, const char *
 	if (err)
 		return err;
 	p->armed = true;
-	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block, p->nblocks * p->block);
+	err = fsb_chunkfile_prepare(ctx, test, FSB_RANDFILE_NAME, p->block, FSB_CACHE_IO_BLOCK,
+				    p->nblocks * p->block);
 	if (err)
 		return err;
-	p->fd = fsb_chunkfile_open(ctx, test, FSB_RANDFILE_NAME, writing ? O_RDWR : O_RDONLY);
-	if (p->fd < 0)
-		return p->fd;
+	err = fsb_block_io_open(&p->file, ctx, test, FSB_RANDFILE_NAME, p->block,
+				writing ? O_RDWR : O_RDONLY);
+	if (err)
+		return err;
 	/* Readahead would read blocks the test has not asked for yet, and
 	 * serve them from memory when it does. */
-	err = posix_fadvise(p->fd, 0, 0, POSIX_FADV_RANDOM);
+	err = posix_fadvise(p->file.fd, 0, 0, POSIX_FADV_RANDOM);
 	if (err) {
 		fsb_err_errno(-err, "%s: cannot advise random access on '%s'", test, p->path);
 		return -err;
 	}
-	if ((err = fsb_block_pattern_init(&p->pat, ctx, test, p->block)))
-		return err;
-	p->bufs = fsb_block_bufs_alloc(p->block, depth);
-	if (!p->bufs) {
-		err = -errno;
-		fsb_err_errno(err, "%s: cannot allocate %u buffers of %zu bytes", test, depth,
-			      p->block);
-		return err;
-	}
-	err = fsb_engine_init(&p->eng, ops, p->fd, depth, p->bufs, p->block, depth);
-	if (err)
-		return err;
-	p->verify = !(ops->flags & FSB_ENGINE_NODATA);
 	fsb_names_perm_init(&p->perm, p->nblocks, order_key(ctx, writing ? SALT_WRITE : SALT_READ));
 	/* A new generation per run: what a later read finds tells which run
 	 * wrote the block. */
@@ -193,7 +176,7 @@ static int random_next(void *arg, struct fsb_io *io)
 	if (p->writing) {
 		io->op = FSB_IO_WRITE;
 		/* Fresh data for every block, as the block write's. */
-		fsb_pattern_fill(&p->pat, io->buf, io->off, p->gen);
+		fsb_pattern_fill(&p->file.pat, io->buf, io->off, p->gen);
 	} else {
 		io->op = FSB_IO_READ;
 	}
@@ -210,8 +193,8 @@ static int random_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		return fsb_workload_io_error(p->test, p->writing ? "write" : "read", p->path,
 					     io->off, io->res < 0 ? (int)io->res : 0,
 					     p->nblocks * p->block);
-	if (!p->writing && p->verify) {
-		err = fsb_block_verify(&p->pat, p->test, p->path, io->buf, io->off);
+	if (!p->writing && p->file.verify) {
+		err = fsb_block_verify(&p->file.pat, p->test, p->path, io->buf, io->off);
 		if (err)
 			return err;
 	}
@@ -230,10 +213,10 @@ static int random_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	p->out = out;
 	p->k = 0;
 	p->stopping = false;
-	err = fsb_engine_drive(&p->eng, random_next, random_done, p);
+	err = fsb_engine_drive(&p->file.eng, random_next, random_done, p);
 	if (err || !p->writing)
 		return err;
-	err = fsb_engine_fsync(&p->eng);
+	err = fsb_engine_fsync(&p->file.eng);
 	if (err) {
 		if (err == -EINTR && fsb_stop_requested())
 			return err;
@@ -251,13 +234,7 @@ static void random_teardown(struct fsb_ctx *ctx, void *priv)
 	(void)ctx;
 	if (!p->test)
 		return; /* no setup ran */
-	fsb_engine_release(&p->eng);
-	if (p->fd >= 0)
-		close(p->fd);
-	p->fd = -1;
-	free(p->bufs);
-	p->bufs = NULL;
-	fsb_pattern_release(&p->pat);
+	fsb_block_io_release(&p->file);
 	/* A write cut short (out of space on a copy-on-write filesystem, a
 	 * stop) may leave a torn block, which the next run would rightly
 	 * call corrupt: remove the file, and the next setup makes it whole. */

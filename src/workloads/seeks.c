@@ -29,6 +29,7 @@
 #include "util/io.h"
 #include "util/scratch.h"
 #include "util/signals.h"
+#include "util/size.h"
 #include "util/spawn.h"
 #include "workloads/blockfile.h"
 #include "workloads/names.h"
@@ -104,25 +105,63 @@ static uint64_t seeks_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	return share->bytes / ctx->cfg->chunk_bytes * 8;
 }
 
+/* How the seekers of a run share the block file. */
+struct seeks_bound {
+	uint64_t size_bytes; /* the file, in whole chunks: as it is, or as setup makes it */
+	uint64_t chunks;     /* its chunks */
+	unsigned seekers;    /* --seekers, at most MAX_SEEKERS and one a chunk */
+	uint64_t most;	     /* seeks a run can do: every chunk once, by every seeker */
+};
+
 /*
- * At most every chunk once per run (a read again is the page cache's):
- * the chunks of the block file as it is, or will be made, per seeker.
+ * At most every chunk once per run (a chunk read again is the page
+ * cache's), of the block file as it is or as setup will make it (never
+ * smaller than --size), each seeker the same number of chunks. The one
+ * computation of both max_work and setup, so that the work the runner
+ * allows is the work setup's seekers can do.
  */
-static uint64_t seeks_max(const struct fsb_ctx *ctx)
+static void seeks_bound(const struct fsb_ctx *ctx, struct seeks_bound *b)
 {
 	const struct fsb_config *cfg = ctx->cfg;
-	uint64_t size = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME), chunks;
+	uint64_t size = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
 	unsigned n = cfg->seekers ? cfg->seekers : 1;
 
 	if (size < cfg->size_bytes)
 		size = cfg->size_bytes;
-	chunks = size / cfg->chunk_bytes;
+	b->chunks = size / cfg->chunk_bytes;
+	b->size_bytes = b->chunks * cfg->chunk_bytes;
 	if (n > MAX_SEEKERS)
 		n = MAX_SEEKERS;
-	if (chunks < n)
-		n = chunks ? (unsigned)chunks : 1;
-	chunks = chunks / n * n;
-	return chunks ? chunks : 1;
+	if (b->chunks < n)
+		n = b->chunks ? (unsigned)b->chunks : 1;
+	b->seekers = n;
+	b->most = b->chunks / n * n;
+	if (!b->most)
+		b->most = 1;
+}
+
+static uint64_t seeks_max(const struct fsb_ctx *ctx)
+{
+	struct seeks_bound b;
+
+	seeks_bound(ctx, &b);
+	return b.most;
+}
+
+/* An explicit --seeks above what a run can do is cut: say so, with why. */
+static void seeks_cut(const struct fsb_ctx *ctx, uint64_t asked, uint64_t most)
+{
+	struct seeks_bound b;
+	char size[32];
+
+	if (!ctx->cfg->seeks_given)
+		return;
+	seeks_bound(ctx, &b);
+	fsb_size_format_human(b.size_bytes, size, sizeof(size));
+	fsb_warn("seeks: --seeks %llu is more than a run can do: %llu seeks a run, every "
+		 "chunk of the %s block file once (a chunk read again would come from the "
+		 "page cache)",
+		 (unsigned long long)asked, (unsigned long long)most, size);
 }
 
 static uint64_t next_rand(uint64_t *s)
@@ -299,7 +338,7 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 		return seeker_failed(slot, STEP_ALLOC, -ENOMEM, 0);
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
-	/* As fsb_blockfile_open, which would describe a failure itself. */
+	/* As fsb_chunkfile_open, which would describe a failure itself. */
 	fd = open(path, flags | fsb_cache_open_flags(cfg->cache, FSB_CACHE_IO_BLOCK));
 	if (fd < 0)
 		return seeker_failed(slot, STEP_OPEN, -errno, 0);
@@ -396,25 +435,20 @@ static int describe_seeker(const struct fsb_ctx *ctx, unsigned idx, const struct
 static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 {
 	struct seeks_priv *p = priv;
-	const struct fsb_config *cfg = ctx->cfg;
-	unsigned n = cfg->seekers ? cfg->seekers : 1;
-	uint64_t size = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME), nchunks, base;
+	struct seeks_bound b;
+	uint64_t nchunks, base;
+	unsigned n;
 	int pipefd[2], err;
 
 	p->gate = -1;
-	if (n > MAX_SEEKERS)
-		n = MAX_SEEKERS;
-	if (size < cfg->size_bytes)
-		size = cfg->size_bytes;
-	size = size / cfg->chunk_bytes * cfg->chunk_bytes;
-	err = fsb_blockfile_prepare(ctx, "seeks", size);
+	seeks_bound(ctx, &b);
+	n = b.seekers;
+	nchunks = b.chunks;
+	err = fsb_blockfile_prepare(ctx, "seeks", b.size_bytes);
 	if (err)
 		return err;
 	/* A shared file: this job seeks in its own range of it. */
-	base = fsb_ctx_base(ctx, size);
-	nchunks = size / cfg->chunk_bytes;
-	if (nchunks < n)
-		n = (unsigned)nchunks;
+	base = fsb_ctx_base(ctx, b.size_bytes);
 	p->map_bytes = sizeof(struct seekers_ctl) + n * sizeof(struct seeker_slot);
 	p->ctl = mmap(NULL, p->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
 		      0);
@@ -552,6 +586,7 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
 	.max_work = seeks_max,
+	.work_cut = seeks_cut,
 	.space_fit = seeks_fit,
 	.work_granule = 64,
 	.priv_size = sizeof(struct seeks_priv),

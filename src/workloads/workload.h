@@ -76,6 +76,7 @@ struct fsb_config {
 	uint64_t char_size_bytes; /* --char-size; 0 = auto */
 	enum fsb_char_io char_io;
 	uint64_t seeks;	  /* --seeks, shared by all seekers */
+	bool seeks_given; /* --seeks was given: a cut to what a run can do is said */
 	unsigned seekers; /* --seekers processes */
 	/* I/O engines and the random tests (0 / NULL: the default) */
 	const struct fsb_engine_ops *engine; /* --engine (NULL: psync) */
@@ -286,6 +287,11 @@ struct fsb_workload_ops {
 	 * user gave (then equal to initial_work: no growth); 0 = unbounded.
 	 * The runner never shares it out. NULL: unbounded. */
 	uint64_t (*max_work)(const struct fsb_ctx *ctx);
+	/* Optional: max_work cut the work the test starts at (initial_work,
+	 * asked) to most. Called once per test, on member 0 only, before the
+	 * first run, so that the workload can say so (fsb_warn) when the user
+	 * asked for that work; NULL: the cut is silent. */
+	void (*work_cut)(const struct fsb_ctx *ctx, uint64_t asked, uint64_t most);
 	/* Largest work of this job's run that fits in share (its part of the
 	 * free space), its own files it would replace counting as free,
 	 * except where ctx->cow says otherwise; 0 = nothing more fits. NULL:

@@ -4,7 +4,8 @@
  * says it in exactly one line naming the step, and passes the error up.
  * Found by the fault-injection sweep (t9100): an I/O error in a seeker
  * was printed by nobody (exit 1, no message), and several failing seekers
- * printed one line each.
+ * printed one line each. An explicit --seeks larger than a run can do
+ * (every chunk once) was cut to that without a word.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include "core/registry.h"
+#include "core/runner.h"
+#include "report/result.h"
 #include "util/scratch.h"
 #include "workloads/blockfile.h"
 
@@ -70,37 +73,53 @@ static int env_teardown(void **state)
 	return 0;
 }
 
+/* stderr from capture_begin to capture_end, into a temporary file. */
+struct capture {
+	FILE *f;
+	int saved;
+};
+
+static void capture_begin(struct capture *c)
+{
+	c->f = tmpfile();
+	assert_non_null(c->f);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	assert_true(c->saved >= 0);
+	assert_true(dup2(fileno(c->f), STDERR_FILENO) >= 0);
+}
+
+/* What was captured, into buf (and the test log). */
+static void capture_end(struct capture *c, char *buf, size_t len)
+{
+	size_t n;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->f);
+	n = fread(buf, 1, len - 1, c->f);
+	buf[n] = '\0';
+	fclose(c->f);
+	fputs(buf, stderr);
+}
+
 /* Run setup, spoil the file with spoil(), run; stderr of the run in buf. */
 static int run_spoiled(struct env *e, void (*spoil)(const char *path), char *buf, size_t len)
 {
+	struct fsb_hist hist;
+	struct fsb_sink sink = { .hist = &hist };
+	struct capture c;
 	char path[4096];
-	FILE *f = tmpfile();
-	int saved, err;
-	size_t n;
+	int err;
 
-	assert_non_null(f);
 	assert_int_equal(e->ops->setup(&e->ctx, e->priv), 0);
 	assert_int_equal(fsb_scratch_path(e->ctx.dir, FSB_BLOCKFILE_NAME, path, sizeof(path)), 0);
 	spoil(path);
-	fflush(stderr);
-	saved = dup(STDERR_FILENO);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
-	{
-		struct fsb_hist hist;
-		struct fsb_sink sink = { .hist = &hist };
-
-		fsb_hist_init(&hist);
-		err = e->ops->run(&e->ctx, e->priv, &sink);
-	}
-	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	fputs(buf, stderr);
+	fsb_hist_init(&hist);
+	capture_begin(&c);
+	err = e->ops->run(&e->ctx, e->priv, &sink);
+	capture_end(&c, buf, len);
 	return err;
 }
 
@@ -153,12 +172,76 @@ static void foreign_data_is_one_line(void **state)
 		strstr(err, "(and 2 other seekers): not fsbench data (zeroed or foreign)\n"));
 }
 
+/* Measure the seeks test through the runner; its stderr in buf, the
+ * work of its runs returned. */
+static uint64_t measure(struct env *e, char *buf, size_t len)
+{
+	struct fsb_runner rn = { .cfg = &e->cfg, .dir = e->dir };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	struct capture c;
+	uint64_t work;
+	int err;
+
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_begin(&c);
+	err = fsb_runner_measure(&rn, e->ops, &res);
+	capture_end(&c, buf, len);
+	assert_int_equal(err, 0);
+	t = fsb_result_find(&res, "seeks");
+	assert_non_null(t);
+	work = t->work;
+	fsb_result_release(&res);
+	return work;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* 256 KiB of 8 KiB chunks by 3 seekers: 30 seeks a run at most. */
+static void explicit_seeks_cut_is_said_once(void **state)
+{
+	struct env *e = *state;
+	char err[4096];
+
+	e->cfg.seeks = 100000;
+	e->cfg.seeks_given = true;
+	e->cfg.min_time_ns = 1000000;
+	assert_int_equal(measure(e, err, sizeof(err)), 30);
+	assert_int_equal(count(err, "fsbench: warning: seeks: --seeks 100000 is more than a run "
+				    "can do: 30 seeks a run, every chunk of the 256.0 KiB block "
+				    "file once"),
+			 1);
+}
+
+/* The default --seeks cut to the file is no news: nothing said. */
+static void default_seeks_cut_is_silent(void **state)
+{
+	struct env *e = *state;
+	char err[4096];
+
+	e->cfg.seeks = 8192;
+	e->cfg.min_time_ns = 1000000;
+	assert_int_equal(measure(e, err, sizeof(err)), 30);
+	assert_null(strstr(err, "--seeks"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(file_cut_short_is_one_line, env_setup,
 						env_teardown),
 		cmocka_unit_test_setup_teardown(foreign_data_is_one_line, env_setup, env_teardown),
+		cmocka_unit_test_setup_teardown(explicit_seeks_cut_is_said_once, env_setup,
+						env_teardown),
+		cmocka_unit_test_setup_teardown(default_seeks_cut_is_silent, env_setup,
+						env_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,12 +10,16 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -583,10 +587,111 @@ static void version_line(void **state)
 	assert_string_equal(line, want);
 }
 
+/* A descriptor the process opened without O_CLOEXEC, high up. */
+static int open_at(int fd)
+{
+	int nul = open("/dev/null", O_RDONLY);
+
+	assert_true(nul >= 0);
+	assert_int_equal(dup2(nul, fd), fd);
+	close(nul);
+	return fd;
+}
+
+/* A program fsbench starts keeps none of its descriptors but 0, 1, 2,
+ * close-on-exec or not. */
+static void spawn_inherits_no_descriptor(void **state)
+{
+	char *argv[] = { "sh", "-c", "test ! -e /proc/self/fd/900", NULL };
+	int status;
+	pid_t pid;
+	(void)state;
+
+	open_at(900);
+	pid = fsb_spawn("/bin/sh", argv, (const int[3]){ -1, -1, -1 }, 0);
+	close(900);
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static bool is_open(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0;
+}
+
+/*
+ * In a child: descriptors 900 and 901 open, then closer(901); exits 0
+ * when 900 is closed and 901, 0, 1 and 2 are open.
+ */
+static void close_fds_keeps_only(void (*closer)(int keep))
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		open_at(900);
+		open_at(901);
+		closer(901);
+		_exit(is_open(900) ? 1 : !is_open(901) ? 2 : !is_open(0) || !is_open(2) ? 3 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void close_by_proc(int keep)
+{
+	if (fsb_child_close_fds_proc(keep))
+		_exit(4);
+}
+
+/* As under an older seccomp profile: close_range(2) fails with ENOSYS,
+ * and fsb_child_close_fds must fall back. */
+static void close_without_close_range(int keep)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		_exit(5);
+	if (syscall(SYS_close_range, 3u, 3u, 0u) != -1 || errno != ENOSYS)
+		_exit(6);
+	fsb_child_close_fds(keep);
+}
+
+/* The usual path: close_range(2). */
+static void child_close_fds_keeps_one(void **state)
+{
+	(void)state;
+	close_fds_keeps_only(fsb_child_close_fds);
+}
+
+/* The fallback where close_range is refused: /proc/self/fd walked. */
+static void child_close_fds_proc_keeps_one(void **state)
+{
+	(void)state;
+	close_fds_keeps_only(close_by_proc);
+	close_fds_keeps_only(close_without_close_range);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(error_capture_scopes),
+		cmocka_unit_test(spawn_inherits_no_descriptor),
+		cmocka_unit_test(child_close_fds_keeps_one),
+		cmocka_unit_test(child_close_fds_proc_keeps_one),
 		cmocka_unit_test(size_parse_good),
 		cmocka_unit_test(size_parse_bad),
 		cmocka_unit_test(size_format),
