@@ -188,7 +188,7 @@ static int run_option(void *ctx, int c, const char *arg)
 		if (fsb_files_spec_parse(arg, &cfg->files, &cfg->file_max_bytes,
 					 &cfg->file_min_bytes, &cfg->file_dirs))
 			return fsb_opt_bad("--files", arg, "N[:max[:min[:dirs]]], min <= max");
-		cfg->files_asked = true;
+		cfg->files_given = true;
 		return 0;
 	case OPT_LINKS:
 		if (fsb_opt_word("--links", arg, links_words(), &i))

@@ -129,7 +129,7 @@ int fsb_run_plan_check(struct fsb_run_plan *p)
 			if (strcmp(p->ops[i]->family, "files"))
 				p->ops[k++] = p->ops[i];
 		p->nops = k;
-		if (!k && c->files_asked) {
+		if (!k && c->files_given) {
 			fsb_err("run: nothing to do: --files 0 and no other test selected");
 			return -EINVAL;
 		}

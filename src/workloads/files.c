@@ -1648,7 +1648,7 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 {
 	const struct fsb_config *cfg = ctx->cfg;
 	/* The default is no user's: a filesystem short of inodes cuts it. */
-	uint64_t cap = UINT64_MAX, asked = cfg->files_asked ? cfg->files : 0;
+	uint64_t cap = UINT64_MAX, asked = cfg->files_given ? cfg->files : 0;
 	struct statvfs sv;
 
 	/* Hard links use no inode. */

@@ -84,7 +84,7 @@ struct fsb_config {
 	uint64_t block_bytes;		     /* --block-size of randread/randwrite (0: 4096) */
 	/* metadata suite */
 	uint64_t files;		 /* --files N (0 = skip the suite) */
-	bool files_asked;	 /* --files was given: N is the user's, not a default */
+	bool files_given;	 /* --files was given: N is the user's, not a default */
 	uint64_t file_max_bytes; /* --files N:max */
 	uint64_t file_min_bytes; /* --files N:max:min */
 	unsigned file_dirs;	 /* --files N:max:min:dirs (0 = one dir) */

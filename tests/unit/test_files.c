@@ -915,7 +915,7 @@ static void wl_work_hooks(void **state)
 	 * to that; a count the user gave is not (its ENOSPC is worth seeing) */
 	e->cfg.files = 16384;
 	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000 }), 900);
-	e->cfg.files_asked = true;
+	e->cfg.files_given = true;
 	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000 }), 16384);
 }
 
