@@ -187,7 +187,9 @@ static int run_option(void *ctx, int c, const char *arg)
 	case 'n':
 		if (fsb_files_spec_parse(arg, &cfg->files, &cfg->file_max_bytes,
 					 &cfg->file_min_bytes, &cfg->file_dirs))
-			return fsb_opt_bad("--files", arg, "N[:max[:min[:dirs]]], min <= max");
+			return fsb_opt_bad("--files", arg,
+					   "N[:max[:min[:dirs]]], N up to 9999999, min <= max, "
+					   "dirs up to 99999");
 		cfg->files_given = true;
 		return 0;
 	case OPT_LINKS:
