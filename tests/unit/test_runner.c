@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -129,12 +130,38 @@ static void grows_until_min_time(void **state)
 }
 
 /*
- * A workload of known rate: 1 unit of work = 1 us asleep (one nanosleep;
- * a loaded machine only makes it longer, never shorter), so a run of W
- * units lasts at least W us. The first work is sleep_first.
+ * The test's clock. While test_clock is on, CLOCK_MONOTONIC, which the
+ * runner reads (fsb_clock_ns), is test_now_ns: time passes only when a
+ * workload says so (sleep_run). This clock_gettime takes the place of
+ * libc's in the whole test binary, the library's calls included; any
+ * other clock, and every clock while test_clock is off, is libc's.
+ */
+static bool test_clock;
+static uint64_t test_now_ns = 1000000000ull;
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	static int (*real)(clockid_t, struct timespec *);
+
+	if (test_clock && id == CLOCK_MONOTONIC) {
+		ts->tv_sec = (time_t)(test_now_ns / 1000000000ull);
+		ts->tv_nsec = (long)(test_now_ns % 1000000000ull);
+		return 0;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
+	return real(id, ts);
+}
+
+/*
+ * A workload of known rate: 1 unit of work = 1 us on the test's clock, and
+ * nothing else passes on it, so a run of W units lasts exactly W us
+ * whatever the machine's load: the runner's decisions (grow, predict,
+ * keep, stop) are the same on every machine. The first work is
+ * sleep_first.
  */
 static uint64_t sleep_first;
-/* Every other run sleeps this much longer (percent): a noisy figure. */
+/* Every other run lasts this much longer (percent): a noisy figure. */
 static unsigned sleep_noise_pct;
 
 static uint64_t sleep_start(const struct fsb_ctx *ctx)
@@ -146,14 +173,11 @@ static uint64_t sleep_start(const struct fsb_ctx *ctx)
 static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	uint64_t us = ctx->work + (runs % 2 ? ctx->work * sleep_noise_pct / 100 : 0);
-	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
-			       .tv_nsec = (long)(us % 1000000) * 1000 };
 	(void)priv;
 	if (runs < 64)
 		works[runs] = ctx->work;
 	runs++;
-	while (nanosleep(&ts, &ts) < 0)
-		;
+	test_now_ns += us * 1000;
 	out->ops += ctx->work;
 	return 0;
 }
@@ -189,10 +213,15 @@ static const struct fsb_test_result *measure_sleeper_cfg(const struct fsb_worklo
 {
 	struct fsb_runner rn = { .cfg = cfg, .dir = "/tmp" };
 
+	int err;
+
 	reset();
 	sleep_first = first;
 	assert_int_equal(fsb_result_init(res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, ops, res), 0);
+	test_clock = true;
+	err = fsb_runner_measure(&rn, ops, res);
+	test_clock = false;
+	assert_int_equal(err, 0);
 	return fsb_result_find(res, "sleeper");
 }
 
@@ -265,10 +294,10 @@ static void repeat_auto_stops(void **state)
 	fsb_result_release(&res);
 }
 
-/* A first attempt short (35 ms of 50; 15 ms of margin for a loaded
- * machine's late wake-ups): the work is predicted from its rate (1.4 x
- * 50 ms at most, 70000 units), not doubled; that work is long enough, so
- * one attempt was thrown away and three kept. */
+/* A first attempt short (35 ms of 50, and 49.99 ms: the test's clock
+ * makes "short" exact): the work is predicted from its rate (1.4 x 50 ms,
+ * 70000 units), not doubled; that work is long enough, so one attempt was
+ * thrown away and three kept. */
 static void work_predicted_from_the_rate(void **state)
 {
 	const struct fsb_test_result *t;
@@ -278,19 +307,26 @@ static void work_predicted_from_the_rate(void **state)
 	t = measure_sleeper(&sleeper, 35000, &res);
 	assert_non_null(t);
 	assert_int_equal(works[0], 35000);
-	assert_true(t->work > 35000 && t->work <= 70000);
+	assert_int_equal(t->work, 70000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	for (unsigned i = 1; i < 4; i++)
 		assert_int_equal(works[i], t->work);
 	fsb_result_release(&res);
 
+	t = measure_sleeper(&sleeper, 49990, &res);
+	assert_non_null(t);
+	assert_int_equal(t->work, 70000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
 	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
 	 * next ones are predicted from their rate, never past 1.4 x 50 ms. */
 	t = measure_sleeper(&sleeper, 10, &res);
 	assert_non_null(t);
-	assert_true(works[1] > 10 && works[1] <= 160);
-	assert_true(t->work <= 70000);
+	assert_int_equal(works[1], 160);
+	assert_int_equal(t->work, 70000);
 	assert_true(runs >= 5);
 	fsb_result_release(&res);
 }
