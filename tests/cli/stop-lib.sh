@@ -1,7 +1,7 @@
-# Shared by the signal tests (t1200, t1210): sourced after lib.sh, with
-# FSBENCH, T (a temp dir) and D (the directory runs work in) set. Helpers
-# to start a run, wait until it is at a given point, signal it and check
-# what it left behind.
+# Shared by the signal tests (t1200, t1210 and t2000's): sourced after
+# lib.sh, with FSBENCH, T (a temp dir) and D (the directory runs work in)
+# set. Helpers to start a run, wait until it is at a given point, signal
+# it and check what it left behind.
 
 # procs_of DIR: pids of processes whose command line holds DIR (fsbench
 # and its seekers, which are forks of it, never anything else).
