@@ -5,6 +5,20 @@
 # The browser, or "" when Debian's chromium is not installed.
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 
+# chrome_or_skip WHAT...: return when Chromium is there; else skip the
+# browser's checks (chrome_loads', each WHAT, chrome_shot's) and end the
+# test here: they come last in every test that has them.
+chrome_or_skip() {
+	local what
+
+	[ -n "$CHROMIUM" ] && return 0
+	for what in "Chromium loads the page with no console errors" "$@" "screenshot saved"; do
+		skip "$what" "chromium is not installed"
+	done
+	done_testing
+	exit 0
+}
+
 # chrome PAGE ARGS...: headless Chromium on file://PAGE with ARGS, a
 # throw-away profile, nothing fetched from the network.
 chrome() {
