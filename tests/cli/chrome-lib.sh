@@ -46,6 +46,40 @@ chrome_loads() {
 	fi
 }
 
+# chrome_charts WHAT WANT: ok WHAT when the DOM chrome_loads left has no
+# script and one svg.chart per figure: WANT distinct ones when WANT is a
+# number, else one for each row id of WANT, a comparison's JSON.
+chrome_charts() {
+	if python3 - "$T/dom.html" "$2" <<'EOF'
+import html.parser, json, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.charts = []; self.scripts = 0
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'svg' and 'chart' in (a.get('class') or '').split():
+            self.charts.append(a.get('data-test'))
+        if tag == 'script':
+            self.scripts += 1
+p = P(); p.feed(open(sys.argv[1]).read())
+if sys.argv[2].isdigit():
+    want = int(sys.argv[2])
+    ok = len(p.charts) == want == len(set(p.charts))
+else:
+    want = [r['id'] for r in json.load(open(sys.argv[2]))['rows']]
+    ok = sorted(p.charts) == sorted(want)
+ok = ok and not p.scripts
+if not ok:
+    print('#   charts %s, want %s, scripts %d' % (p.charts, want, p.scripts))
+sys.exit(0 if ok else 1)
+EOF
+	then
+		ok "$1"
+	else
+		nok "$1"
+	fi
+}
+
 # chrome_shot PAGE NAME HEIGHT: a 1280 x HEIGHT screenshot of PAGE in
 # $ART/NAME.png, and PAGE copied beside it as NAME.html; ok when it is a PNG.
 chrome_shot() {
