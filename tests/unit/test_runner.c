@@ -31,7 +31,44 @@ static unsigned setups, runs, teardowns;
 static uint64_t works[64];
 static int fail_with;
 
-/* 1 unit of work = 1 microsecond of busy waiting: figure ~1e6 ops/s. */
+/*
+ * The test's clock. While test_clock is on, CLOCK_MONOTONIC, which the
+ * runner reads (fsb_clock_ns), is test_now_ns: time passes only when a
+ * workload says so (sleep_run, fake_run). This clock_gettime takes the place of
+ * libc's in the whole test binary, the library's calls included; any
+ * other clock, and every clock while test_clock is off, is libc's.
+ */
+static bool test_clock;
+static uint64_t test_now_ns = 1000000000ull;
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	static int (*real)(clockid_t, struct timespec *);
+
+	if (test_clock && id == CLOCK_MONOTONIC) {
+		ts->tv_sec = (time_t)(test_now_ns / 1000000000ull);
+		ts->tv_nsec = (long)(test_now_ns % 1000000000ull);
+		return 0;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
+	return real(id, ts);
+}
+
+/* fsb_runner_measure on the test's clock. */
+static int measure_on_test_clock(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
+				 struct fsb_result *res)
+{
+	int err;
+
+	test_clock = true;
+	err = fsb_runner_measure(rn, ops, res);
+	test_clock = false;
+	return err;
+}
+
+/* 1 unit of work = 1 microsecond of busy waiting: figure ~1e6 ops/s; on
+ * the test's clock exactly 1 us, and no waiting. */
 static uint64_t fake_start(const struct fsb_ctx *ctx)
 {
 	(void)ctx;
@@ -56,6 +93,9 @@ static int fake_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		return fail_with;
 	for (uint64_t i = 0; i < ctx->work; i++) {
 		uint64_t t0 = fsb_clock_ns();
+
+		if (test_clock)
+			test_now_ns += 1000;
 		while (fsb_clock_ns() - t0 < 1000)
 			;
 		fsb_sink_op(out, 4096, fsb_clock_ns() - t0);
@@ -130,30 +170,6 @@ static void grows_until_min_time(void **state)
 }
 
 /*
- * The test's clock. While test_clock is on, CLOCK_MONOTONIC, which the
- * runner reads (fsb_clock_ns), is test_now_ns: time passes only when a
- * workload says so (sleep_run). This clock_gettime takes the place of
- * libc's in the whole test binary, the library's calls included; any
- * other clock, and every clock while test_clock is off, is libc's.
- */
-static bool test_clock;
-static uint64_t test_now_ns = 1000000000ull;
-
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	static int (*real)(clockid_t, struct timespec *);
-
-	if (test_clock && id == CLOCK_MONOTONIC) {
-		ts->tv_sec = (time_t)(test_now_ns / 1000000000ull);
-		ts->tv_nsec = (long)(test_now_ns % 1000000000ull);
-		return 0;
-	}
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
-	return real(id, ts);
-}
-
-/*
  * A workload of known rate: 1 unit of work = 1 us on the test's clock, and
  * nothing else passes on it, so a run of W units lasts exactly W us
  * whatever the machine's load: the runner's decisions (grow, predict,
@@ -218,9 +234,7 @@ static const struct fsb_test_result *measure_sleeper_cfg(const struct fsb_worklo
 	reset();
 	sleep_first = first;
 	assert_int_equal(fsb_result_init(res, "run"), 0);
-	test_clock = true;
-	err = fsb_runner_measure(&rn, ops, res);
-	test_clock = false;
+	err = measure_on_test_clock(&rn, ops, res);
 	assert_int_equal(err, 0);
 	return fsb_result_find(res, "sleeper");
 }
@@ -493,7 +507,7 @@ static void growth_capped_to_half_the_space(void **state)
 	space_n = 1;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
@@ -521,7 +535,7 @@ static void growth_rechecks_the_space(void **state)
 	space_n = 2;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
@@ -553,7 +567,7 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 	capture_start(&cap);
 	fsb_error_clear(&caught);
 	fsb_err_capture_begin(&scope, &caught, false);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_err_capture_end(&scope, 0);
 	err = capture_end(&cap);
 	/* Nor is it the error of the call, for whoever records one. */
@@ -594,13 +608,12 @@ static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
 	space_seq[0] = 1000000000;
 	space_n = 1;
 	fsb_warn_set_quiet(1);
-	/* Not a count of calls found by a dry run: how many attempts growth
-	 * takes depends on the machine's load at the time, and may differ
-	 * between two runs. */
+	/* Not a count of calls found by a dry run: the failing call is found
+	 * in works[], whatever the growth's steps. */
 	enospc_on_repeat = true;
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	capture_end(&cap);
 	fsb_warn_set_quiet(0);
 	assert_true(enospc_fired);
@@ -635,7 +648,7 @@ static void out_of_space_at_the_first_work_is_an_error(void **state)
 	enospc_above = 999; /* the first work, 1000, does not fit */
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), -ENOSPC);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), -ENOSPC);
 	err = capture_end(&cap);
 	assert_int_equal(runs, 1);
 	assert_int_equal(teardowns, 1);
@@ -667,7 +680,7 @@ static void own_limit_is_not_halved(void **state)
 	capped.max_work = five_thousand;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &capped, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &capped, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
