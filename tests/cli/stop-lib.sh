@@ -83,13 +83,14 @@ PYEOF
 # short the run and however slow the machine. stderr is a full FIFO, so
 # the run's first write there blocks: the progress line, written by the
 # first job from inside its timed run (--progress always prints nothing
-# before). Once a thread of fsbench waits in that write, the signals are
+# before; a tick that comes between runs is printed at the next run's
+# first operation, so any run of a test longer than a tick is held). Once a thread of fsbench waits in that write, the signals are
 # sent and delivered, and only then is the FIFO drained. An extra TAP line
 # checks that the held write was the progress line (read before the
 # signal: one that comes to the writing thread cuts its write short, no
 # SA_RESTART, and the line is lost).
 stop_case() {
-	local name=$1 sigs=$2 want=$3 ready=$4 delay=$5 pid rc why kids="" left sig held=""
+	local name=$1 sigs=$2 want=$3 ready=$4 delay=$5 pid rc why kids="" left sig held="" what
 	shift 5
 	if [ "$ready" = held ]; then
 		held=1
@@ -139,12 +140,13 @@ stop_case() {
 	wait $pid; rc=$?
 	if [ -n "$held" ]; then
 		wait "$_drain"
+		what="$name: the signal came while the first job was held in its timed run"
 		if grep -qaE $'^\r\e\\[K[a-z-]+ +run [0-9]+/' "$T/held"; then
-			ok "$name: the signal came while the first job was held in its timed run, writing: $(tr -d '\r\033' <"$T/held" | sed 's/^\[K//' | tr -s ' ')"
+			ok "$what, writing: $(tr -d '\r\033' <"$T/held" | sed 's/^\[K//' | tr -s ' ')"
 		elif ! is_root && [ ! -s "$T/held" ]; then
-			skip "$name: the signal came while the first job was held in its timed run" "not root: cannot read the held write in /proc/PID/mem"
+			skip "$what" "not root: cannot read the held write in /proc/PID/mem"
 		else
-			nok "$name: the signal came while the first job was held in its timed run"
+			nok "$what"
 			od -c "$T/held" | head -5 | sed 's/^/#   /'
 		fi
 	fi
