@@ -5,6 +5,20 @@
 # The browser, or "" when Debian's chromium is not installed.
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 
+# chrome_or_skip WHAT...: return when Chromium is there; else skip the
+# browser's checks (chrome_loads', each WHAT, chrome_shot's) and end the
+# test here: they come last in every test that has them.
+chrome_or_skip() {
+	local what
+
+	[ -n "$CHROMIUM" ] && return 0
+	for what in "Chromium loads the page with no console errors" "$@" "screenshot saved"; do
+		skip "$what" "chromium is not installed"
+	done
+	done_testing
+	exit 0
+}
+
 # chrome PAGE ARGS...: headless Chromium on file://PAGE with ARGS, a
 # throw-away profile, nothing fetched from the network.
 chrome() {
@@ -29,6 +43,40 @@ chrome_loads() {
 	else
 		nok "Chromium loads the page with no console errors (exit $rc)"
 		grep -Ei "$console" "$T/chrome.log" | head -5 | sed 's/^/#   /'
+	fi
+}
+
+# chrome_charts WHAT WANT: ok WHAT when the DOM chrome_loads left has no
+# script and one svg.chart per figure: WANT distinct ones when WANT is a
+# number, else one for each row id of WANT, a comparison's JSON.
+chrome_charts() {
+	if python3 - "$T/dom.html" "$2" <<'EOF'
+import html.parser, json, sys
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.charts = []; self.scripts = 0
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'svg' and 'chart' in (a.get('class') or '').split():
+            self.charts.append(a.get('data-test'))
+        if tag == 'script':
+            self.scripts += 1
+p = P(); p.feed(open(sys.argv[1]).read())
+if sys.argv[2].isdigit():
+    want = int(sys.argv[2])
+    ok = len(p.charts) == want == len(set(p.charts))
+else:
+    want = [r['id'] for r in json.load(open(sys.argv[2]))['rows']]
+    ok = sorted(p.charts) == sorted(want)
+ok = ok and not p.scripts
+if not ok:
+    print('#   charts %s, want %s, scripts %d' % (p.charts, want, p.scripts))
+sys.exit(0 if ok else 1)
+EOF
+	then
+		ok "$1"
+	else
+		nok "$1"
 	fi
 }
 

@@ -123,7 +123,9 @@ watch() {
 	[ $rc -eq 0 ] || { echo "#   exit $rc"; diag "$T/$name.err"; }
 	return $rc
 }
-# all_seen FILE: every pattern of WANT matches a line of FILE.
+# all_seen FILE: every pattern of WANT matches a line of FILE. (A check
+# of two conditions is eval'ed in this shell, where all_seen and WANT are,
+# rather than given to a "bash -c" with copies of them.)
 all_seen() {
 	local w
 	for w in "${WANT[@]}"; do
@@ -140,7 +142,7 @@ fi
 WANT=('^block.dat$')
 if watch shared "${LONGER[@]}" --tests write,read --jobs 3 --shared-file; then
 	check "--shared-file: one block.dat in the scratch dir, none in job dirs" \
-		bash -c "grep -qx block.dat '$T/shared.seen' && ! grep -q job- '$T/shared.seen'"
+		eval 'grep -qx block.dat "$T/shared.seen" && ! grep -q job- "$T/shared.seen"'
 else
 	nok "--shared-file: run"
 fi
@@ -148,8 +150,7 @@ WANT=('^files/j0-' '^files/j1-' '^files/j2-')
 if watch sdir --tests seq-create,seq-stat,rand-create --files 2k --repeat 3 --min-time 0.2 \
 	--jobs 3 --shared-dir; then
 	check "--shared-dir: one files/ directory, names prefixed by job" \
-		bash -c "$(declare -f all_seen); WANT=(${WANT[*]}); all_seen '$T/sdir.seen' &&
-			! grep -q job- '$T/sdir.seen'"
+		eval 'all_seen "$T/sdir.seen" && ! grep -q job- "$T/sdir.seen"'
 else
 	nok "--shared-dir: run"
 fi

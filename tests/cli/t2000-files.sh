@@ -157,10 +157,9 @@ fi
 check "the CSV run leaves the directory empty" empty_dir "$D"
 
 # --- SIGINT during create and during delete -----------------------------------------
-# The progress line ("seq-create   run 1/2  37% ...") is printed only inside a
-# timed run: it tells when the test is really creating or deleting.
-timed() { tr '\r' '\n' <"$T/err" | grep -qaE "(^|\[K)$1 +run [0-9]+/"; }
-said() { tr '\r' '\n' <"$T/err" | sed 's/\x1b\[K//g' | grep -avE '^$|^[a-z-]+ +run [0-9]+/'; }
+# timed (the progress line, printed only inside a timed run: the test is
+# really creating or deleting) and said (stderr without it) on $T/err.
+. "$(dirname "$0")/stop-lib.sh"
 
 # sigint_case TEST FILES: SIGINT while TEST runs: exit 130, nothing left.
 sigint_case() {

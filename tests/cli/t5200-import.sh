@@ -275,38 +275,10 @@ else
 fi
 
 # ---------------- the page in a real browser ----------------
-if [ -z "$CHROMIUM" ]; then
-	for what in "Chromium loads the page with no console errors" \
-		"Chromium's DOM has one svg.chart per row" "screenshot saved"; do
-		skip "$what" "chromium is not installed"
-	done
-	done_testing
-	exit 0
-fi
+chrome_or_skip "Chromium's DOM has one svg.chart per row"
 chrome_loads "$H"
-if python3 - "$T/dom.html" "$T/cmp.json" <<'EOF'
-import html.parser, json, sys
-class P(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__(); self.charts = []; self.scripts = 0
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == 'svg' and 'chart' in (a.get('class') or '').split():
-            self.charts.append(a.get('data-test'))
-        if tag == 'script':
-            self.scripts += 1
-p = P(); p.feed(open(sys.argv[1]).read())
-want = [r['id'] for r in json.load(open(sys.argv[2]))['rows']]
-ok = sorted(p.charts) == sorted(want) and not p.scripts
-if not ok:
-    print('#   charts %s, want %s, scripts %d' % (p.charts, want, p.scripts))
-sys.exit(0 if ok else 1)
-EOF
-then
-	ok "Chromium's DOM has one svg.chart per row, fsbench's and the imports', and no script"
-else
-	nok "Chromium's DOM has one svg.chart per row, fsbench's and the imports', and no script"
-fi
+chrome_charts "Chromium's DOM has one svg.chart per row, fsbench's and the imports', and no script" \
+	"$T/cmp.json"
 chrome_shot "$H" import-report 2400
 
 done_testing

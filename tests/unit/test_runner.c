@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +31,44 @@ static unsigned setups, runs, teardowns;
 static uint64_t works[64];
 static int fail_with;
 
-/* 1 unit of work = 1 microsecond of busy waiting: figure ~1e6 ops/s. */
+/*
+ * The test's clock. While test_clock is on, CLOCK_MONOTONIC, which the
+ * runner reads (fsb_clock_ns), is test_now_ns: time passes only when a
+ * workload says so (sleep_run, fake_run). This clock_gettime takes the place of
+ * libc's in the whole test binary, the library's calls included; any
+ * other clock, and every clock while test_clock is off, is libc's.
+ */
+static bool test_clock;
+static uint64_t test_now_ns = 1000000000ull;
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	static int (*real)(clockid_t, struct timespec *);
+
+	if (test_clock && id == CLOCK_MONOTONIC) {
+		ts->tv_sec = (time_t)(test_now_ns / 1000000000ull);
+		ts->tv_nsec = (long)(test_now_ns % 1000000000ull);
+		return 0;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "clock_gettime");
+	return real(id, ts);
+}
+
+/* fsb_runner_measure on the test's clock. */
+static int measure_on_test_clock(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
+				 struct fsb_result *res)
+{
+	int err;
+
+	test_clock = true;
+	err = fsb_runner_measure(rn, ops, res);
+	test_clock = false;
+	return err;
+}
+
+/* 1 unit of work = 1 microsecond of busy waiting: figure ~1e6 ops/s; on
+ * the test's clock exactly 1 us, and no waiting. */
 static uint64_t fake_start(const struct fsb_ctx *ctx)
 {
 	(void)ctx;
@@ -55,6 +93,9 @@ static int fake_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		return fail_with;
 	for (uint64_t i = 0; i < ctx->work; i++) {
 		uint64_t t0 = fsb_clock_ns();
+
+		if (test_clock)
+			test_now_ns += 1000;
 		while (fsb_clock_ns() - t0 < 1000)
 			;
 		fsb_sink_op(out, 4096, fsb_clock_ns() - t0);
@@ -129,12 +170,14 @@ static void grows_until_min_time(void **state)
 }
 
 /*
- * A workload of known rate: 1 unit of work = 1 us asleep (one nanosleep;
- * a loaded machine only makes it longer, never shorter), so a run of W
- * units lasts at least W us. The first work is sleep_first.
+ * A workload of known rate: 1 unit of work = 1 us on the test's clock, and
+ * nothing else passes on it, so a run of W units lasts exactly W us
+ * whatever the machine's load: the runner's decisions (grow, predict,
+ * keep, stop) are the same on every machine. The first work is
+ * sleep_first.
  */
 static uint64_t sleep_first;
-/* Every other run sleeps this much longer (percent): a noisy figure. */
+/* Every other run lasts this much longer (percent): a noisy figure. */
 static unsigned sleep_noise_pct;
 
 static uint64_t sleep_start(const struct fsb_ctx *ctx)
@@ -146,14 +189,11 @@ static uint64_t sleep_start(const struct fsb_ctx *ctx)
 static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	uint64_t us = ctx->work + (runs % 2 ? ctx->work * sleep_noise_pct / 100 : 0);
-	struct timespec ts = { .tv_sec = (time_t)(us / 1000000),
-			       .tv_nsec = (long)(us % 1000000) * 1000 };
 	(void)priv;
 	if (runs < 64)
 		works[runs] = ctx->work;
 	runs++;
-	while (nanosleep(&ts, &ts) < 0)
-		;
+	test_now_ns += us * 1000;
 	out->ops += ctx->work;
 	return 0;
 }
@@ -189,10 +229,13 @@ static const struct fsb_test_result *measure_sleeper_cfg(const struct fsb_worklo
 {
 	struct fsb_runner rn = { .cfg = cfg, .dir = "/tmp" };
 
+	int err;
+
 	reset();
 	sleep_first = first;
 	assert_int_equal(fsb_result_init(res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, ops, res), 0);
+	err = measure_on_test_clock(&rn, ops, res);
+	assert_int_equal(err, 0);
 	return fsb_result_find(res, "sleeper");
 }
 
@@ -208,10 +251,11 @@ static const struct fsb_test_result *measure_sleeper(const struct fsb_workload_o
 }
 
 /*
- * --repeat auto: 3 runs when their mean is known to +-5% at once; a
- * figure whose runs alternate 60 and 90 ms never gets there, and stops at
- * 10 runs, or at the time budget first when that is short. The interval
- * and the reason are in the result.
+ * --repeat auto, each reason to stop at its own timings (the test's clock
+ * makes them exact): 3 runs when their mean is known to +-5% at once;
+ * runs that alternate 60 and 90 ms never get there, and stop at 10 runs,
+ * or at the time budget first when that is short. The interval and the
+ * reason are in the result.
  */
 static void repeat_auto_stops(void **state)
 {
@@ -225,19 +269,17 @@ static void repeat_auto_stops(void **state)
 	double mean;
 	(void)state;
 
-	/* 400 ms asleep: a quiet machine's jitter is well under 2% of it
+	/* Runs of 60, 61.2 and 60 ms: a 2% spread, within +-5% at 3 runs
 	 * (with 3 runs, t = 4.303: +-5% needs a CV under about 2%). */
-	sleep_noise_pct = 0;
-	t = measure_sleeper_cfg(&sleeper, 400000, &cfg, &res);
+	sleep_noise_pct = 2;
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
 	assert_non_null(t);
-	assert_true(t->nruns >= 3);
+	assert_int_equal(t->nruns, 3);
 	assert_int_equal(runs, t->nruns);
-	/* (a machine too loaded for even that takes more runs, not a wider
-	 * interval) */
 	assert_string_equal(t->repeat_stop, "converged");
 	assert_true(t->has_ci);
 	mean = (t->ci95_low + t->ci95_high) / 2;
-	assert_true(t->ci95_low <= t->median && t->median <= t->ci95_high);
+	assert_true(t->ci95_low < t->median && t->median < t->ci95_high);
 	assert_true(t->ci95_high - t->ci95_low <= 0.1 * mean);
 	fsb_result_release(&res);
 
@@ -250,10 +292,12 @@ static void repeat_auto_stops(void **state)
 	assert_true(t->ci95_high - t->ci95_low > 0.1 * (t->ci95_low + t->ci95_high) / 2);
 	fsb_result_release(&res);
 
-	cfg.repeat_budget_ns = 250000000; /* 0.25 s: spent after 3 or 4 runs */
+	/* 0.25 s: 210 ms spent after 3 runs (60 + 90 + 60), 300 after 4. */
+	cfg.repeat_budget_ns = 250000000;
 	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
 	assert_non_null(t);
-	assert_true(t->nruns >= 3 && t->nruns <= 4);
+	assert_int_equal(t->nruns, 4);
+	assert_int_equal(runs, 4);
 	assert_string_equal(t->repeat_stop, "time-budget");
 	fsb_result_release(&res);
 	sleep_noise_pct = 0;
@@ -265,10 +309,10 @@ static void repeat_auto_stops(void **state)
 	fsb_result_release(&res);
 }
 
-/* A first attempt short (35 ms of 50; 15 ms of margin for a loaded
- * machine's late wake-ups): the work is predicted from its rate (1.4 x
- * 50 ms at most, 70000 units), not doubled; that work is long enough, so
- * one attempt was thrown away and three kept. */
+/* A first attempt short (35 ms of 50, and 49.99 ms: the test's clock
+ * makes "short" exact): the work is predicted from its rate (1.4 x 50 ms,
+ * 70000 units), not doubled; that work is long enough, so one attempt was
+ * thrown away and three kept. */
 static void work_predicted_from_the_rate(void **state)
 {
 	const struct fsb_test_result *t;
@@ -278,19 +322,26 @@ static void work_predicted_from_the_rate(void **state)
 	t = measure_sleeper(&sleeper, 35000, &res);
 	assert_non_null(t);
 	assert_int_equal(works[0], 35000);
-	assert_true(t->work > 35000 && t->work <= 70000);
+	assert_int_equal(t->work, 70000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	for (unsigned i = 1; i < 4; i++)
 		assert_int_equal(works[i], t->work);
 	fsb_result_release(&res);
 
+	t = measure_sleeper(&sleeper, 49990, &res);
+	assert_non_null(t);
+	assert_int_equal(t->work, 70000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
 	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
 	 * next ones are predicted from their rate, never past 1.4 x 50 ms. */
 	t = measure_sleeper(&sleeper, 10, &res);
 	assert_non_null(t);
-	assert_true(works[1] > 10 && works[1] <= 160);
-	assert_true(t->work <= 70000);
+	assert_int_equal(works[1], 160);
+	assert_int_equal(t->work, 70000);
 	assert_true(runs >= 5);
 	fsb_result_release(&res);
 }
@@ -612,7 +663,7 @@ static void growth_capped_to_half_the_space(void **state)
 	space_n = 1;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
@@ -640,7 +691,7 @@ static void growth_rechecks_the_space(void **state)
 	space_n = 2;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
@@ -672,7 +723,7 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 	capture_start(&cap);
 	fsb_error_clear(&caught);
 	fsb_err_capture_begin(&scope, &caught, false);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	fsb_err_capture_end(&scope, 0);
 	err = capture_end(&cap);
 	/* Nor is it the error of the call, for whoever records one. */
@@ -713,13 +764,12 @@ static void measured_run_out_of_space_falls_back_to_what_fit(void **state)
 	space_seq[0] = 1000000000;
 	space_n = 1;
 	fsb_warn_set_quiet(1);
-	/* Not a count of calls found by a dry run: how many attempts growth
-	 * takes depends on the machine's load at the time, and may differ
-	 * between two runs. */
+	/* Not a count of calls found by a dry run: the failing call is found
+	 * in works[], whatever the growth's steps. */
 	enospc_on_repeat = true;
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
 	capture_end(&cap);
 	fsb_warn_set_quiet(0);
 	assert_true(enospc_fired);
@@ -754,7 +804,7 @@ static void out_of_space_at_the_first_work_is_an_error(void **state)
 	enospc_above = 999; /* the first work, 1000, does not fit */
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	capture_start(&cap);
-	assert_int_equal(fsb_runner_measure(&rn, &space_fake, &res), -ENOSPC);
+	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), -ENOSPC);
 	err = capture_end(&cap);
 	assert_int_equal(runs, 1);
 	assert_int_equal(teardowns, 1);
@@ -786,7 +836,7 @@ static void own_limit_is_not_halved(void **state)
 	capped.max_work = five_thousand;
 	fsb_warn_set_quiet(1);
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	assert_int_equal(fsb_runner_measure(&rn, &capped, &res), 0);
+	assert_int_equal(measure_on_test_clock(&rn, &capped, &res), 0);
 	fsb_warn_set_quiet(0);
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
@@ -804,6 +854,9 @@ static void own_limit_is_not_halved(void **state)
  */
 static unsigned slow;
 static int fail_job = -1;
+/* The jobs but job 0 wait before their last operation until they are
+ * told to stop (10 s at most): job 0 is certain to finish first. */
+static bool hold_last;
 static struct {
 	uint64_t ops;
 	int stopped;
@@ -826,6 +879,17 @@ static int job_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 		if ((int)ctx->job == fail_job && i == 50) {
 			fsb_err("fake: job %u broke", ctx->job);
 			return -EIO;
+		}
+		if (hold_last && ctx->job > 0 && i + 1 == ctx->work) {
+			uint64_t until = fsb_clock_ns() + 10000000000ull;
+			struct timespec ts = { 0, 100000 };
+
+			while (!fsb_sink_halted(out) && fsb_clock_ns() < until)
+				nanosleep(&ts, NULL);
+			if (out->stopped) {
+				jobs_seen[ctx->job].stopped = 1;
+				return 0;
+			}
 		}
 		while (fsb_clock_ns() - t0 < per)
 			;
@@ -947,8 +1011,12 @@ static void stonewall_stops_the_others(void **state)
 
 	slow = 9; /* job 0: 1 us per op, job 2: 19 us */
 	fail_job = -1;
+	/* and the slow ones never finish first, even when a loaded machine
+	 * gives job 0 no CPU for a while */
+	hold_last = true;
 	assert_int_equal(fsb_result_init(&res, "run"), 0);
 	assert_int_equal(run_jobs(3, &cfg, &res, &a), 0);
+	hold_last = false;
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
 	assert_non_null(t->stopped_by);
