@@ -81,7 +81,7 @@ run_mpi() {
 SMALL=(--size 64m --files 1k --repeat 1 --min-time 0.05 --char-size 4m --seeks 512)
 
 mkdir "$T/tmpfs"
-mount_tmpfs "$T/tmpfs" size=1g || exit 1
+mount_tmpfs "$T/tmpfs" size=3g || exit 1
 D=$T/tmpfs
 if run_mpi tmpfs 4 "$D" "${SMALL[@]}"; then
 	check "tmpfs: 4 ranks: aggregate of all ranks, per-rank spread, ranks, hosts, MPI library" \
@@ -119,7 +119,10 @@ check "report reads the MPI result" "$TOP/fsbench" report "$T/tmpfs.json" -o "$T
 # (only another rank's message can stop a rank of one job).
 # When the ranks happen to end within the stop's flight time of each other
 # (a loaded machine can line them up), none is cut: up to three tries.
-STONE=(--tests write --size 128m --repeat 1 --min-time 0.05 --stonewall --cache keep)
+# Runs of about a second (4 x 512 MiB on 2 cores): ranks a few percent
+# apart end tens of ms apart, far more than the stop's few ms of flight
+# (runs of 0.27 s failed three tries in a row once).
+STONE=(--tests write --size 512m --repeat 1 --min-time 0.05 --stonewall --cache keep)
 # cut_short: the run in stonewall.json was cut by --stonewall.
 cut_short() {
 	pycheck "$T/stonewall.json" \
