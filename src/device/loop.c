@@ -29,6 +29,22 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Newer kernels answer LOOP_CLR_FD on a device another process holds open
+ * (udev's blkid, probing after a change) by unbinding it at that process's
+ * last close: wait up to DETACH_TRIES x 20 ms for the unbinding, so that
+ * no loop device of ours is still bound when fsbench has exited. (One
+ * bound again meanwhile by someone else only costs the wait.)
+ */
+static void wait_unbound(int nr)
+{
+	char sys[64];
+
+	snprintf(sys, sizeof(sys), "/sys/block/loop%d/loop/backing_file", nr);
+	for (int tries = 0; tries < DETACH_TRIES && access(sys, F_OK) == 0; tries++)
+		nap_ms(20);
+}
+
 void fsb_loopdev_init(struct fsb_loopdev *lo)
 {
 	memset(lo, 0, sizeof(*lo));
@@ -130,6 +146,8 @@ int fsb_loopdev_detach(struct fsb_loopdev *lo)
 	if (err)
 		fsb_err_errno(err, "cannot detach loop device '%s'", lo->path);
 	close(lo->fd);
+	if (!err && lo->nr >= 0)
+		wait_unbound(lo->nr);
 	fsb_loopdev_init(lo);
 	return err;
 }
