@@ -27,6 +27,7 @@ struct uring_priv {
 	struct io_uring ring;
 	bool ring_ok;
 	bool fixed_bufs;	 /* the buffers are registered */
+	bool files_registered;	 /* the file is registered (index 0) */
 	struct fsb_io **pending; /* queued since the last commit */
 	unsigned npending;
 	struct fsb_io **events; /* the last getevents */
@@ -52,9 +53,19 @@ static void uring_cleanup(struct fsb_engine *e)
 
 	if (!p)
 		return;
-	/* Exiting the ring also unregisters the file and the buffers. */
-	if (p->ring_ok)
+	/*
+	 * Exiting the ring would also unregister the file, but the kernel
+	 * tears a ring down later, in a worker: until then the file's space
+	 * stays taken (on tmpfs, the next test, or the next run, found it
+	 * still in use after the file was removed). Unregistering it here
+	 * drops the ring's reference before this returns.
+	 */
+	if (p->ring_ok) {
+		if (p->files_registered)
+			io_uring_unregister_files(&p->ring);
 		io_uring_queue_exit(&p->ring);
+	}
+	p->files_registered = false;
 	p->ring_ok = false;
 	free(p->pending);
 	free(p->events);
@@ -98,6 +109,7 @@ static int uring_init(struct fsb_engine *e)
 		fsb_err("engine io_uring: cannot register the file: %s", strerror(-err));
 		return err;
 	}
+	p->files_registered = true;
 	iov = calloc(e->nbufs, sizeof(*iov));
 	if (!iov) {
 		fsb_err("engine io_uring: out of memory");
