@@ -521,6 +521,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
 	/* The series started at a grown work of a warm-up workload. */
 	bool touch = false;
+	/* What growth aims at: more margin once a series started over. */
+	double target = FSB_SCALE_TARGET;
 	int err = 0;
 
 	if (!m.g) {
@@ -656,8 +658,15 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			uint64_t need = i || !warm ? cfg->min_time_ns
 						   : (uint64_t)(FSB_SCALE_READY *
 								(double)cfg->min_time_ns);
-			uint64_t next = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
-						       cfg->min_time_ns, granule, cap);
+			uint64_t next;
+
+			/* A later run fell short: this test's runs differ more
+			 * than the target's margin allows; aim higher from now
+			 * on. */
+			if (i && runs[i].wall_ns < need)
+				target = FSB_SCALE_RETRY;
+			next = fsb_scale_next(ctx.work, runs[i].wall_ns, need, cfg->min_time_ns,
+					      target, granule, cap);
 			if (next != ctx.work && !fixed) {
 				/* Ask again: another process may have taken space. */
 				uint64_t now = space_limit(&m, &ctx, granule);
@@ -666,14 +675,16 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 				if (now < cap) {
 					cap = now;
 					next = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
-							      cfg->min_time_ns, granule, cap);
+							      cfg->min_time_ns, target, granule,
+							      cap);
 				}
 			}
 			if (ops->ready_work) {
 				/* Work that is ready takes no space: the space's
 				 * cap is not its limit. */
 				uint64_t aim = fsb_scale_next(ctx.work, runs[i].wall_ns, need,
-							      cfg->min_time_ns, granule, hard);
+							      cfg->min_time_ns, target, granule,
+							      hard);
 				uint64_t r = aim != ctx.work
 						     ? ready(&m, &ctx, &runs[i], aim, granule)
 						     : 0;

@@ -1,7 +1,7 @@
 #include "stats/scale.h"
 
 uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, uint64_t min_ns,
-			uint64_t granule, uint64_t max_work)
+			double target, uint64_t granule, uint64_t max_work)
 {
 	double factor;
 	uint64_t next;
@@ -12,13 +12,12 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, ui
 		granule = 1;
 	/*
 	 * The rate this attempt measured predicts the work that lasts
-	 * FSB_SCALE_TARGET x min_ns: the margin keeps the next runs of that
+	 * target x min_ns: the margin keeps the next runs of that
 	 * work above --min-time when they are faster than this one (a short
 	 * kept run starts the measuring over). Doubling instead
 	 * overshot: a run of 0.45 s for a 0.5 s minimum became runs of 0.9 s.
 	 */
-	factor = elapsed_ns ? FSB_SCALE_TARGET * (double)min_ns / (double)elapsed_ns
-			    : FSB_SCALE_MAX_GROWTH;
+	factor = elapsed_ns ? target * (double)min_ns / (double)elapsed_ns : FSB_SCALE_MAX_GROWTH;
 	if (factor > FSB_SCALE_MAX_GROWTH)
 		factor = FSB_SCALE_MAX_GROWTH;
 	next = (uint64_t)((double)work * factor);

@@ -310,8 +310,8 @@ static void repeat_auto_stops(void **state)
 }
 
 /* A first attempt short (35 ms of 50, and 49.99 ms: the test's clock
- * makes "short" exact): the work is predicted from its rate (1.4 x 50 ms,
- * 70000 units), not doubled; that work is long enough, so one attempt was
+ * makes "short" exact): the work is predicted from its rate (1.2 x 50 ms,
+ * 60000 units), not doubled; that work is long enough, so one attempt was
  * thrown away and three kept. */
 static void work_predicted_from_the_rate(void **state)
 {
@@ -322,7 +322,7 @@ static void work_predicted_from_the_rate(void **state)
 	t = measure_sleeper(&sleeper, 35000, &res);
 	assert_non_null(t);
 	assert_int_equal(works[0], 35000);
-	assert_int_equal(t->work, 70000);
+	assert_int_equal(t->work, 60000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	for (unsigned i = 1; i < 4; i++)
@@ -331,17 +331,17 @@ static void work_predicted_from_the_rate(void **state)
 
 	t = measure_sleeper(&sleeper, 49990, &res);
 	assert_non_null(t);
-	assert_int_equal(t->work, 70000);
+	assert_int_equal(t->work, 60000);
 	assert_int_equal(runs, 4);
 	assert_int_equal(t->nruns, 3);
 	fsb_result_release(&res);
 
 	/* 5000x too short: one attempt grows 16x at most (10 -> 160), the
-	 * next ones are predicted from their rate, never past 1.4 x 50 ms. */
+	 * next ones are predicted from their rate, never past 1.2 x 50 ms. */
 	t = measure_sleeper(&sleeper, 10, &res);
 	assert_non_null(t);
 	assert_int_equal(works[1], 160);
-	assert_int_equal(t->work, 70000);
+	assert_int_equal(t->work, 60000);
 	assert_true(runs >= 5);
 	fsb_result_release(&res);
 }
@@ -396,6 +396,59 @@ static void first_run_needs_a_margin(void **state)
 	assert_int_equal(works[0], 505000);
 	assert_true(t->work > 505000 && t->work <= 700000);
 	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+}
+
+/* Every run after the first at a work is 20% faster than the first. */
+static uint64_t fast_last_work;
+
+static int fast_later_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t us = ctx->work == fast_last_work ? ctx->work * 80 / 100 : ctx->work;
+
+	(void)priv;
+	if (runs < 64)
+		works[runs] = ctx->work;
+	runs++;
+	fast_last_work = ctx->work;
+	test_now_ns += us * 1000;
+	out->ops += ctx->work;
+	return 0;
+}
+
+static const struct fsb_workload_ops fast_later = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "later runs faster",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = fast_later_run,
+	.teardown = fake_teardown,
+};
+
+/*
+ * Growth aims at 1.2 x --min-time; a test whose later run still falls
+ * short aims at 1.4 x from then on. Here 35 ms of 50 grow to 60000 units:
+ * 60 ms, kept (over 1.1 x 50 ms), then 48 ms, short: the series starts
+ * over at 1.4 x 50 ms at the 48 ms rate, 87500 units (at 1.2 x it would
+ * be 75000), whose runs (87.5, 70, 70 ms) are kept.
+ */
+static void series_started_over_aims_higher(void **state)
+{
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	fast_last_work = 0;
+	t = measure_sleeper(&fast_later, 35000, &res);
+	assert_non_null(t);
+	assert_int_equal(works[1], 60000);
+	assert_int_equal(works[2], 60000);
+	assert_int_equal(t->work, 87500);
+	assert_int_equal(runs, 6);
 	assert_int_equal(t->nruns, 3);
 	fsb_result_release(&res);
 }
@@ -1170,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(work_predicted_from_the_rate),
 		cmocka_unit_test(long_enough_attempt_is_kept),
 		cmocka_unit_test(first_run_needs_a_margin),
+		cmocka_unit_test(series_started_over_aims_higher),
 		cmocka_unit_test(first_touch_after_growth_is_discarded),
 		cmocka_unit_test(ready_work_is_not_capped_by_space),
 		cmocka_unit_test(later_short_run_at_the_cap_is_reported),

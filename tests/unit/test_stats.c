@@ -178,32 +178,36 @@ static void scale_decisions(void **state)
 	const uint64_t ms = 1000000, min = 500 * ms;
 	(void)state;
 	/* long enough: unchanged */
-	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, min, 1, 0 - 1ull), 1000);
+	assert_int_equal(fsb_scale_next(1000, 600 * ms, min, min, 1.4, 1, 0 - 1ull), 1000);
 	/* 10x too short: the rate predicts 14x (1.4 x --min-time), rounded up
 	 * to the granule */
-	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, min, 1024, 0 - 1ull), 14336);
-	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, min, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1024, 50 * ms, min, min, 1.4, 1024, 0 - 1ull), 14336);
+	assert_int_equal(fsb_scale_next(1000, 50 * ms, min, min, 1.4, 1024, 0 - 1ull), 14336);
 	/* slightly short: predicted, not doubled (0.45 s -> 1.4 x 0.5 s) */
-	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, min, 1, 0 - 1ull), 1555);
-	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, min, 1024, 0 - 1ull), 525312);
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, min, 1.4, 1, 0 - 1ull), 1555);
+	assert_int_equal(fsb_scale_next(300000, 400 * ms, min, min, 1.4, 1024, 0 - 1ull), 525312);
 	/* a hair short: still at least one granule more, never the same work */
-	assert_int_equal(fsb_scale_next(1000, min - 1, min, min, 1000, 0 - 1ull), 2000);
-	assert_int_equal(fsb_scale_next(100000, min - 1, min, min, 1, 0 - 1ull), 140000);
-	assert_int_equal(fsb_scale_next(1, min - 1, min, min, 1, 0 - 1ull), 2);
+	assert_int_equal(fsb_scale_next(1000, min - 1, min, min, 1.4, 1000, 0 - 1ull), 2000);
+	assert_int_equal(fsb_scale_next(100000, min - 1, min, min, 1.4, 1, 0 - 1ull), 140000);
+	assert_int_equal(fsb_scale_next(1, min - 1, min, min, 1.4, 1, 0 - 1ull), 2);
 	/* a freak-fast attempt (1000x too short): at most 16x in one step */
-	assert_int_equal(fsb_scale_next(100, min / 1000, min, min, 1, 0 - 1ull), 1600);
+	assert_int_equal(fsb_scale_next(100, min / 1000, min, min, 1.4, 1, 0 - 1ull), 1600);
 	/* absurdly short (0 ns): at most 16x in one step */
-	assert_int_equal(fsb_scale_next(100, 0, min, min, 1, 0 - 1ull), 1600);
+	assert_int_equal(fsb_scale_next(100, 0, min, min, 1.4, 1, 0 - 1ull), 1600);
 	/* capped by max_work, and unchanged once at the cap */
-	assert_int_equal(fsb_scale_next(100, 10 * ms, min, min, 1, 500), 500);
-	assert_int_equal(fsb_scale_next(500, 10 * ms, min, min, 1, 500), 500);
+	assert_int_equal(fsb_scale_next(100, 10 * ms, min, min, 1.4, 1, 500), 500);
+	assert_int_equal(fsb_scale_next(500, 10 * ms, min, min, 1.4, 1, 500), 500);
 	/* never overflows */
-	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, min, 4096, UINT64_MAX) >=
+	assert_true(fsb_scale_next(UINT64_MAX / 2, 1, min, min, 1.4, 4096, UINT64_MAX) >=
 		    UINT64_MAX / 2);
 	/* long enough for --min-time but not for the margin asked (a series'
 	 * first run): grows to the same aim, from its own rate */
-	assert_int_equal(fsb_scale_next(1000, 520 * ms, 550 * ms, min, 1, 0 - 1ull), 1346);
-	assert_int_equal(fsb_scale_next(1000, 550 * ms, 550 * ms, min, 1, 0 - 1ull), 1000);
+	assert_int_equal(fsb_scale_next(1000, 520 * ms, 550 * ms, min, 1.4, 1, 0 - 1ull), 1346);
+	assert_int_equal(fsb_scale_next(1000, 550 * ms, 550 * ms, min, 1.4, 1, 0 - 1ull), 1000);
+	/* the aim is the caller's: 0.45 s -> 1.2 x 0.5 s, the first growth's */
+	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, min, FSB_SCALE_TARGET, 1, 0 - 1ull),
+			 1333);
+	assert_true(FSB_SCALE_READY < FSB_SCALE_TARGET && FSB_SCALE_TARGET < FSB_SCALE_RETRY);
 }
 
 static void scale_work_for_a_time(void **state)
@@ -236,7 +240,7 @@ static void scale_share_of_space(void **state)
 	assert_true(fsb_scale_share(UINT64_MAX, 1000, 4096) == UINT64_MAX);
 	assert_int_equal(fsb_scale_share(101, 0, 0), 50);
 	/* the growth rule respects the share as its cap */
-	assert_int_equal(fsb_scale_next(1000, 1000000, 500000000, 500000000, 10,
+	assert_int_equal(fsb_scale_next(1000, 1000000, 500000000, 500000000, FSB_SCALE_TARGET, 10,
 					fsb_scale_share(20000, 1000, 10)),
 			 10000);
 }
