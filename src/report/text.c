@@ -599,13 +599,14 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out,
 			"%u MPI ranks x %u job%s ran each test at once: a figure is their "
 			"aggregate,\nthe work of all over the time from the first start to the last "
-			"end of a run.\n",
+			"end of a run.\nThe work column is one job's.\n",
 			fsb_result_ranks(r), fsb_result_jobs(r) / fsb_result_ranks(r),
 			fsb_result_jobs(r) / fsb_result_ranks(r) == 1 ? "" : "s");
 	else if (fsb_result_jobs(r) > 1)
 		fprintf(out,
 			"%u jobs ran each test at once: a figure is their aggregate, the work of "
-			"all\njobs over the time from the first start to the last end of a run.\n",
+			"all\njobs over the time from the first start to the last end of a run.\n"
+			"The work column is one job's.\n",
 			fsb_result_jobs(r));
 	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space");
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,

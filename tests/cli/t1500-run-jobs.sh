@@ -96,6 +96,8 @@ check "text: the jobs' spread under each figure and what an aggregate is" \
 	grep -q "per job .* – .*(median .*), %cpu" "$T/text"
 check "text: the footnote says 2 jobs ran at once" grep -q "^2 jobs ran each test at once" \
 	"$T/text"
+check "text: the footnote says the work column is one job's" grep -q "^The work column is one job's" \
+	"$T/text"
 "$FSBENCH" run --quiet "${SMALL[@]}" --tests write,read --jobs 2 --format csv "$D" >"$T/csv"
 check "csv: bonnie++'s concurrency field (3) is the job count" \
 	test "$(cut -d, -f4 "$T/csv")" = 2
@@ -164,9 +166,25 @@ if run_json sharedall "$D" "${SMALL[@]}" "${ALL[@]}" --jobs 3 --shared-file --sh
 fi
 
 # ---- stopping early ----
-if run_json stonewall "$D" --size 8m --repeat 3 --min-time 0.1 --tests write,read,seeks \
-	--jobs 3 --stonewall; then
-	check "--stonewall: the other jobs stopped when the first finished" \
+# A job that finishes raises the stop only after its last I/O: preempted
+# in between (3 jobs on 2 cores, a loaded machine), it may find the others
+# done too, and then no job was cut in any run (seen once in 30 runs with
+# other work on the machine). Up to three tries, each of which must
+# itself succeed; the last try's message is shown.
+# stonewalled FILE: read was cut by --stonewall in the JSON result FILE.
+stonewalled() {
+	pycheck "$1" 'assert [t.get("stopped_by") for t in d["tests"] if t["id"] == "read"] == ["stonewall"], d["tests"]'
+}
+SW=(--size 8m --repeat 3 --min-time 0.1 --jobs 3 --stonewall)
+if run_json stonewall "$D" "${SW[@]}" --tests write,read,seeks; then
+	try=1
+	while ! stonewalled "$T/stonewall.json" >/dev/null 2>&1 && [ $try -lt 3 ]; do
+		try=$((try + 1))
+		"$FSBENCH" run --quiet "${SW[@]}" --tests write,read,seeks --format json \
+			-o "$T/stonewall.json" "$D" 2>"$T/stonewall.err" ||
+			{ nok "--stonewall: try $try exits 0"; diag "$T/stonewall.err"; break; }
+	done
+	check "--stonewall: the other jobs stopped when the first finished (try $try of 3)" \
 		pycheck "$T/stonewall.json" '
 assert d["params"]["stonewall"] is True
 for t in d["tests"]:
@@ -181,9 +199,14 @@ for t in d["tests"]:
     assert t.get("stopped_by") in (None, "stonewall"), t["id"]
 '
 fi
-"$FSBENCH" run --quiet --size 8m --repeat 3 --min-time 0.1 --tests read --jobs 3 --stonewall \
-	"$D" >"$T/sw.txt" 2>&1
-check "--stonewall: the text view says so" \
+# The text view of a run cut short says so.
+try=0
+while [ $try -lt 3 ]; do
+	try=$((try + 1))
+	"$FSBENCH" run --quiet "${SW[@]}" --tests read "$D" >"$T/sw.txt" 2>&1 || break
+	grep -q "^Every job stopped when the first finished (--stonewall): read" "$T/sw.txt" && break
+done
+check "--stonewall: the text view says so (try $try of 3)" \
 	grep -q "^Every job stopped when the first finished (--stonewall): read" "$T/sw.txt"
 # (tests that would run for seconds: seeks read each 512-byte chunk of
 # 64 MiB once, 131072 seeks a run; a million files)
