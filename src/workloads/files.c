@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -1111,11 +1110,9 @@ static int warm_set(struct files_run *r)
 {
 	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
 	char dname[FSB_NAMES_DIR_LEN] = ".";
-	struct statfs sf;
 	struct stat st;
 
-	if (r->ctx->cfg->cache == FSB_CACHE_KEEP ||
-	    (!fstatfs(r->basefd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type)))
+	if (fsb_cache_moot(r->ctx->cfg->cache, r->basefd))
 		return 0;
 	for (unsigned d = 0; d < ndirs; d++) {
 		struct dirent *e;
