@@ -36,8 +36,8 @@ static const char usage_text[] =
 	"      --links hard|soft  make links instead of files\n"
 	"      --sync             fsync each file and directory (mail-server style)\n"
 	"  -t, --tests LIST       tests to run (default: throughput,files)\n"
-	"  -r, --repeat N|auto    measured runs per figure (default 3); auto: 3 to 10,\n"
-	"                         until the mean's 95%% interval is within +-5%%\n"
+	"  -r, --repeat N|auto    measured runs per figure (default 3); auto: %d to %d,\n"
+	"                         until the mean's 95%% interval is within +-%g%%\n"
 	"      --min-time SECS    shortest measured run; shorter ones grow (default 0.5)\n"
 	"      --cache MODE       drop (default), direct (O_DIRECT) or keep\n"
 	"      --data PATTERN     the written data: random (default), zero,\n"
@@ -150,7 +150,10 @@ static void print_usage(FILE *out)
 		if (len >= sizeof(list))
 			break;
 	}
-	fprintf(out, usage_text, list, fsb_run_engine_names(), fsb_writer_names_for(FSB_KIND_RUN));
+	/* The --repeat auto numbers are the runner's own, never copied. */
+	fprintf(out, usage_text, list, FSB_RUNNER_AUTO_MIN_RUNS, FSB_RUNNER_AUTO_MAX_RUNS,
+		FSB_RUNNER_AUTO_REL * 100, fsb_run_engine_names(),
+		fsb_writer_names_for(FSB_KIND_RUN));
 }
 
 static int run_option(void *ctx, int c, const char *arg)

@@ -378,7 +378,9 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	t = fsb_result_add_test(res, ops->name, unit_name(ops->work_unit));
 	if (!t)
 		goto out;
-	if ((err = fsb_test_set_runs(t, values, repeat)) ||
+	/* One summary of the runs: the result's figures and the interval. */
+	if ((err = fsb_summary_compute(values, repeat, &sum)) ||
+	    (err = fsb_test_set_runs_summarised(t, values, repeat, &sum)) ||
 	    (err = fsb_test_set_times(t, starts, ends)) ||
 	    (njobs > 1 && (err = fsb_test_set_jobs(t, job_runs, njobs, job_cpu))))
 		goto out;
@@ -392,8 +394,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	if (repeat_stop) {
 		if (fsb_strset(&t->repeat_stop, repeat_stop))
 			goto out;
-		t->has_ci = !fsb_summary_compute(values, repeat, &sum) &&
-			    !fsb_summary_ci95(&sum, &t->ci95_low, &t->ci95_high);
+		t->has_ci = !fsb_summary_ci95(&sum, &t->ci95_low, &t->ci95_high);
 	}
 	t->cpu_pct = wall_sum > 0 ? 100.0 * cpu_sum / wall_sum : 0;
 	t->elapsed_s = wall_sum / 1e9 / repeat;

@@ -43,20 +43,26 @@ bool fsb_cache_ram_fs(unsigned long f_type)
 	return f_type == TMPFS_MAGIC || f_type == RAMFS_MAGIC;
 }
 
-int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
+bool fsb_cache_moot(enum fsb_cache_mode m, int fd)
 {
 	struct statfs sf;
-	int err = 0;
 
 	if (m == FSB_CACHE_KEEP)
-		return 0;
+		return true;
 	/*
 	 * On tmpfs and ramfs the page cache is the filesystem: neither
 	 * fadvise nor drop_caches can evict a page or a dentry of it, so the
 	 * run is the same without them, and the global sync() and drop that
 	 * cost up to a second per run on a busy machine are saved.
 	 */
-	if (fd >= 0 && !fstatfs(fd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type))
+	return fd >= 0 && !fstatfs(fd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type);
+}
+
+int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
+{
+	int err = 0;
+
+	if (fsb_cache_moot(m, fd))
 		return 0;
 	if (io == FSB_CACHE_IO_META)
 		fd = -1; /* a directory on the filesystem, not a file to evict */

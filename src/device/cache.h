@@ -51,6 +51,15 @@ int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io);
 bool fsb_cache_ram_fs(unsigned long f_type);
 
 /*
+ * Whether making the cache cold is moot: mode m is keep (the cache is
+ * measured on purpose), or fd (a file or directory; -1: none known) is on
+ * a filesystem in memory (fsb_cache_ram_fs), whose cache cannot be
+ * dropped. fsb_cache_prepare_read does nothing then, and untimed work
+ * that only undoes a drop (warming a kept set again) can be skipped.
+ */
+bool fsb_cache_moot(enum fsb_cache_mode m, int fd);
+
+/*
  * Several processes on one host (MPI ranks): from now on
  * fsb_cache_prepare_read only notes that the kernel's caches should be
  * dropped, and one process per host drops them once every process has

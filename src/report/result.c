@@ -236,8 +236,19 @@ struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id
 int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n)
 {
 	struct fsb_summary s;
-	double *copy;
 	int err;
+
+	if (!n)
+		return -EINVAL;
+	if ((err = fsb_summary_compute(runs, n, &s)))
+		return err;
+	return fsb_test_set_runs_summarised(t, runs, n, &s);
+}
+
+int fsb_test_set_runs_summarised(struct fsb_test_result *t, const double *runs, size_t n,
+				 const struct fsb_summary *s)
+{
+	double *copy;
 
 	if (!n)
 		return -EINVAL;
@@ -245,18 +256,13 @@ int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n)
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, runs, n * sizeof(*copy));
-	err = fsb_summary_compute(copy, n, &s);
-	if (err) {
-		free(copy);
-		return err;
-	}
 	free(t->runs);
 	t->runs = copy;
 	t->nruns = n;
-	t->median = s.median;
-	t->min = s.min;
-	t->max = s.max;
-	t->cv = s.cv;
+	t->median = s->median;
+	t->min = s->min;
+	t->max = s->max;
+	t->cv = s->cv;
 	return 0;
 }
 

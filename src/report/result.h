@@ -12,6 +12,8 @@
 
 #include "stats/hist.h"
 
+struct fsb_summary; /* stats/summary.h */
+
 #define FSB_FORMAT_VERSION 1
 
 /*
@@ -226,6 +228,14 @@ struct fsb_test_result *fsb_result_add_test(struct fsb_result *r, const char *id
 
 /* Set a test's runs (copied) and compute median/min/max/cv from them. */
 int fsb_test_set_runs(struct fsb_test_result *t, const double *runs, size_t n);
+
+/*
+ * As fsb_test_set_runs, for a caller that has summarised the same n runs
+ * already (fsb_summary_compute into *s, which is only read): the figures
+ * are taken from *s, not computed again. 0, -EINVAL (n == 0) or -ENOMEM.
+ */
+int fsb_test_set_runs_summarised(struct fsb_test_result *t, const double *runs, size_t n,
+				 const struct fsb_summary *s);
 
 /*
  * Set a test's per-job figures (after its runs): job_runs holds njobs x

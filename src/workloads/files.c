@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -677,11 +676,12 @@ static int sync_end(struct files_run *r)
 }
 
 /*
- * Create file idx at rel (relative to files/): open O_CREAT|O_EXCL, write
- * its data, fsync when asked, close; or one link. Returns 0 or -errno and
- * sets *what to the call that failed.
+ * Create file idx at rel (relative to the directory dfd: files/ or the
+ * extra set's): open O_CREAT|O_EXCL, write its data, fsync when asked,
+ * close; or one link. Returns 0 or -errno and sets *what to the call that
+ * failed.
  */
-static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool sync,
+static int create_one(struct files_run *r, int dfd, uint64_t idx, const char *rel, bool sync,
 		      uint64_t *bytes, const char **what)
 {
 	uint64_t size = 0;
@@ -693,11 +693,11 @@ static int create_one(struct files_run *r, uint64_t idx, const char *rel, bool s
 		link_target(r, idx, target, sizeof(target));
 		*what = "cannot create link";
 		if (r->set.links == FSB_LINKS_HARD)
-			return fsb_io_linkat(r->linkfd, target, r->basefd, rel, 0) < 0 ? -errno : 0;
-		return fsb_io_symlinkat(target, r->basefd, rel) < 0 ? -errno : 0;
+			return fsb_io_linkat(r->linkfd, target, dfd, rel, 0) < 0 ? -errno : 0;
+		return fsb_io_symlinkat(target, dfd, rel) < 0 ? -errno : 0;
 	}
 	*what = "cannot create";
-	fd = fsb_io_openat(r->basefd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = fsb_io_openat(dfd, rel, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	size = fsb_names_bytes(r->set.seed, idx, r->set.min_bytes, r->set.max_bytes);
@@ -779,16 +779,17 @@ static int stat_one(struct files_run *r, int dfd, const char *name, uint64_t idx
 /* ---- building the set (setup) and the create tests (run) ---- */
 
 /*
- * Create files 0..count-1 in the test's order: numeric for seq, a
- * permutation for rand. With out == NULL (setup building a set for a stat
- * or delete test) nothing is timed and nothing fsync'ed.
+ * Create files 0..n-1 of r->set's kind in the directory dfd, in the test's
+ * order: numeric for seq, a permutation for rand. With out == NULL (setup
+ * building files/ or the extra set for a stat or delete test) nothing is
+ * timed and nothing fsync'ed; the timed create (out) is the create test's,
+ * in files/, whose directories its --sync batches fsync.
  */
-static int create_all(struct files_run *r, struct fsb_sink *out)
+static int create_all(struct files_run *r, int dfd, uint64_t n, struct fsb_sink *out)
 {
 	const struct fsb_config *cfg = r->ctx->cfg;
 	bool sync = out && cfg->sync;
 	struct fsb_names_perm perm;
-	uint64_t n = r->set.count;
 	char rel[REL_LEN];
 	const char *what = "cannot create";
 	int err = 0;
@@ -802,7 +803,7 @@ static int create_all(struct files_run *r, struct fsb_sink *out)
 
 		rel_name(r, n, idx, rel);
 		if (!out) {
-			err = create_one(r, idx, rel, false, &bytes, &what);
+			err = create_one(r, dfd, idx, rel, false, &bytes, &what);
 			if (err)
 				goto fail;
 			r->done++;
@@ -819,7 +820,7 @@ static int create_all(struct files_run *r, struct fsb_sink *out)
 			what = "cannot fsync directory of";
 			goto fail;
 		}
-		err = create_one(r, idx, rel, sync, &bytes, &what);
+		err = create_one(r, dfd, idx, rel, sync, &bytes, &what);
 		if (err)
 			goto fail;
 		if (sync && (err = sync_after(r))) {
@@ -862,7 +863,7 @@ static int extend_set(struct files_run *r, uint64_t from)
 
 	for (uint64_t idx = from; idx < r->set.count; idx++) {
 		rel_name(r, r->set.count, idx, rel);
-		err = create_one(r, idx, rel, false, &bytes, &what);
+		err = create_one(r, r->basefd, idx, rel, false, &bytes, &what);
 		if (err)
 			return report(r, err, what, NULL, rel);
 		r->done++;
@@ -1109,11 +1110,9 @@ static int warm_set(struct files_run *r)
 {
 	unsigned ndirs = r->set.dirs ? r->set.dirs : 1;
 	char dname[FSB_NAMES_DIR_LEN] = ".";
-	struct statfs sf;
 	struct stat st;
 
-	if (r->ctx->cfg->cache == FSB_CACHE_KEEP ||
-	    (!fstatfs(r->basefd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type)))
+	if (fsb_cache_moot(r->ctx->cfg->cache, r->basefd))
 		return 0;
 	for (unsigned d = 0; d < ndirs; d++) {
 		struct dirent *e;
@@ -1206,9 +1205,8 @@ static int add_extra(struct files_run *r, uint64_t count)
 {
 	const char *dir = r->ctx->dir;
 	struct files_set want = r->set, have;
-	uint64_t files = r->set.count;
 	char name[FSB_NAMES_DIR_LEN], path[PATH_MAX];
-	int basefd = r->basefd, err;
+	int err;
 
 	want.count = count;
 	if (set_read(dir, EXTRA_SET, &have) || !set_same_kind(&have, &want) ||
@@ -1230,13 +1228,9 @@ static int add_extra(struct files_run *r, uint64_t count)
 				goto fail;
 			}
 		}
-		/* create_all makes r->set in r->basefd: here, the extra set. */
+		/* r->cur names the extra set in create_all's error line. */
 		r->cur = r->nparts - 1;
-		r->basefd = r->part[r->cur].fd;
-		r->set.count = count;
-		err = create_all(r, NULL);
-		r->basefd = basefd;
-		r->set.count = files;
+		err = create_all(r, r->part[r->cur].fd, count, NULL);
 		r->cur = 0;
 		r->done = 0;
 		if (err)
@@ -1460,7 +1454,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		}
 		err = make_layout(r);
 		if (!err && t->op != OP_CREATE)
-			err = create_all(r, NULL);
+			err = create_all(r, r->basefd, r->set.count, NULL);
 		if (err)
 			return err;
 		r->done = 0;
@@ -1528,7 +1522,7 @@ static int files_do_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	(void)ctx;
 	r->done = 0;
 	if (r->t->op == OP_CREATE)
-		err = create_all(r, out);
+		err = create_all(r, r->basefd, r->set.count, out);
 	else if (r->t->kind == FSB_NAMES_SEQ)
 		err = walk_readdir(r, out);
 	else

@@ -10,6 +10,9 @@
 #   - the reverse: an option tag in a command's part names an option that
 #     command has (no stale entries);
 #   - every INI key 'fsbench matrix --help' lists is a tag in MATRIX FILE;
+#   - the --repeat auto item states the numbers 'fsbench run --help' says
+#     (the least and the most runs, the interval's width), which come
+#     from the runner's constants;
 #   - the page renders without a groff warning.
 # Root-free.
 . "$(dirname "$0")/lib.sh"
@@ -118,6 +121,34 @@ for o, sh in (('--help', '-h'), ('--version', '-V')):
     report(any(has_opt(t, o) and has_opt(t, sh) for t in every),
            'man: OPTIONS OF EVERY COMMAND has %s, %s' % (sh, o))
 
+# --repeat auto: "auto: 3 to 10," and "within +-5%" in the help, "at least 3
+# runs", "up to 10 runs" and "\(+-5% of" in the man page's item.
+def item(lines, opt):
+    """The text of the item whose .TP tag names opt, tag excluded."""
+    for i, l in enumerate(lines[:-1]):
+        if l.startswith('.TP') and has_opt(plain(lines[i + 1]), opt):
+            body = []
+            for b in lines[i + 2:]:
+                if re.match(r'^\.(TP|SH|SS|RE)\b', b):
+                    break
+                body.append(plain(b).replace('\\(+-', '+-'))
+            return ' '.join(body)
+    return ''
+
+helptext = ' '.join(open('%s/help.run' % tdir, encoding='utf-8').read().split())
+m = re.search(r'auto: (\d+) to (\d+),.*?within \+-(\d+(?:\.\d+)?)%', helptext)
+got = (m.group(1), m.group(2), m.group(3)) if m else None
+text = item(block(lambda lvl, t: lvl == 'SS' and re.match(r'fsbench run\b', t)) +
+            block(lambda lvl, t: lvl == 'SH' and t == 'RUN OPTIONS'), '--repeat')
+least = re.search(r'at least (\d+) runs', text)
+most = re.search(r'up to (\d+) runs', text)
+width = re.search(r'\+-(\d+(?:\.\d+)?)% of', text)
+man = (least.group(1) if least else None, most.group(1) if most else None,
+       width.group(1) if width else None)
+report(got is not None and man == got,
+       'man: the --repeat auto item states the numbers of fsbench run --help',
+       [] if got is not None and man == got else
+       ['help: %s' % (got,), 'man:  %s' % (man,)])
 # The matrix INI keys: "  [global]   image_size = SIZE", "             fill = ...".
 keys = []
 for line in open('%s/help.matrix' % tdir, encoding='utf-8'):

@@ -377,6 +377,32 @@ static void cache_modes(void **state)
 	assert_false(fsb_cache_ram_fs(BTRFS_SUPER_MAGIC));
 }
 
+static void cache_moot(void **state)
+{
+	int shm = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	(void)state;
+	assert_true(shm >= 0);
+	assert_true(proc >= 0);
+	/* keep: moot whatever the descriptor, even none or no file */
+	assert_true(fsb_cache_moot(FSB_CACHE_KEEP, -1));
+	assert_true(fsb_cache_moot(FSB_CACHE_KEEP, 1000000));
+	assert_true(fsb_cache_moot(FSB_CACHE_KEEP, proc));
+	/* a filesystem in memory: moot in every mode */
+	assert_true(fsb_cache_moot(FSB_CACHE_DROP, shm));
+	assert_true(fsb_cache_moot(FSB_CACHE_DIRECT, shm));
+	/* anything else, or nothing known, is dropped */
+	assert_false(fsb_cache_moot(FSB_CACHE_DROP, proc));
+	assert_false(fsb_cache_moot(FSB_CACHE_DIRECT, proc));
+	assert_false(fsb_cache_moot(FSB_CACHE_DROP, -1));
+	assert_false(fsb_cache_moot(FSB_CACHE_DROP, 1000000));
+	/* and prepare_read does nothing where it is moot */
+	assert_int_equal(fsb_cache_prepare_read(shm, FSB_CACHE_DROP, FSB_CACHE_IO_META), 0);
+	close(proc);
+	close(shm);
+}
+
 static void free_device(struct fsb_probe_facts *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -871,6 +897,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test(cache_modes),
+		cmocka_unit_test(cache_moot),
 		cmocka_unit_test(inflight_parse_and_sample),
 		cmocka_unit_test(rules_free_device_ok),
 		cmocka_unit_test(rules_each_refusal),

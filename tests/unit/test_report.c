@@ -25,6 +25,7 @@
 #include "report/json.h"
 #include "report/result.h"
 #include "report/writer.h"
+#include "stats/summary.h"
 #include "util/io.h"
 
 #define GOLDEN_DIR "tests/golden/"
@@ -1174,6 +1175,34 @@ static void test_text_lifecycle(void **state)
 	fsb_result_release(&r);
 }
 
+/* A caller's summary of the runs is taken as it is, not computed again;
+ * fsb_test_set_runs computes the same one itself. */
+static void test_set_runs_summarised(void **state)
+{
+	struct fsb_result r;
+	struct fsb_test_result *t, *u;
+	double runs[] = { 3, 1, 2 };
+	struct fsb_summary s;
+
+	(void)state;
+	assert_int_equal(fsb_result_init(&r, "files"), 0);
+	t = fsb_result_add_test(&r, "seq-create", "files/s");
+	assert_non_null(t);
+	assert_int_equal(fsb_summary_compute(runs, 3, &s), 0);
+	s.median = 7; /* not the runs' median: shows where the figure came from */
+	assert_int_equal(fsb_test_set_runs_summarised(t, runs, 3, &s), 0);
+	assert_int_equal(t->nruns, 3);
+	assert_true(t->runs != runs && t->runs[0] == 3 && t->runs[2] == 2);
+	assert_true(t->median == 7 && t->min == 1 && t->max == 3 && t->cv == s.cv);
+	assert_int_equal(fsb_test_set_runs_summarised(t, runs, 0, &s), -EINVAL);
+	u = fsb_result_add_test(&r, "seq-stat", "files/s");
+	assert_non_null(u);
+	assert_int_equal(fsb_test_set_runs(u, runs, 3), 0);
+	assert_true(u->median == 2 && u->min == 1 && u->max == 3 && u->cv == s.cv);
+	assert_int_equal(fsb_test_set_runs(u, runs, 0), -EINVAL);
+	fsb_result_release(&r);
+}
+
 /* --repeat auto: under its figure, the mean, its 95% interval, the runs
  * and why they stopped; a figure without an interval prints as before. */
 static void test_text_auto_interval(void **state)
@@ -1240,6 +1269,7 @@ static void test_text_short_space(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_set_runs_summarised),
 		cmocka_unit_test(test_text_auto_interval),
 		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_csv_known),
