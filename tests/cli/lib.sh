@@ -162,6 +162,9 @@ spoil() {
 # empty_dir DIR: nothing inside DIR but a filesystem's own lost+found.
 empty_dir() { [ -z "$(ls -A "$1" | grep -vx 'lost+found')" ]; }
 
+# used_kib DIR: the KiB in use on DIR's filesystem (df).
+used_kib() { df -k --output=used "$1" | tail -1 | tr -d ' '; }
+
 # pycheck FILE CODE [ARGS...]: run Python CODE with d = the parsed JSON of
 # FILE (and argv = ARGS, json = the module); an assertion failing or any
 # exception fails the check, its message printed as a TAP comment.

@@ -91,7 +91,11 @@ PYEOF
 # SA_RESTART, and the line is lost).
 stop_case() {
 	local name=$1 sigs=$2 want=$3 ready=$4 delay=$5 pid rc why kids="" left sig held="" what
+	local used0=""
 	shift 5
+	# As root $D is a tmpfs of the test's: what it holds now must be all
+	# it holds once fsbench is gone.
+	is_root && used0=$(used_kib "$D")
 	if [ "$ready" = held ]; then
 		held=1
 		if ! held_fifo; then
@@ -177,5 +181,17 @@ stop_case() {
 		nok "$name: no process left (still there: $left)"
 		ps -o pid,ppid,stat,args -p "$(echo $left | tr ' ' ,)" | sed 's/^/#   /'
 		for k in $left; do kill -KILL "$k" 2>/dev/null; done
+	fi
+	# The space of the removed files is given back (a descriptor the
+	# kernel still held, such as an io_uring ring's registered file, kept
+	# it taken after fsbench had gone, and the next case found too little
+	# space): at once, or within 10 s, which is said.
+	[ -n "$used0" ] || return 0
+	local t0=${EPOCHREALTIME/./} ms
+	if wait_for 10 eval '[ "$(used_kib "$D")" -le $((used0 + 1024)) ]'; then
+		ms=$(((${EPOCHREALTIME/./} - t0) / 1000))
+		ok "$name: its space given back ($(used_kib "$D") KiB used, $used0 before)$( ((ms >= 100)) && echo ", after $ms ms")"
+	else
+		nok "$name: its space given back ($(used_kib "$D") KiB used 10 s after, $used0 before)"
 	fi
 }

@@ -72,7 +72,6 @@ fi
 # after fsbench exited (512 MiB of a 768 MiB tmpfs in a CI run; the next
 # run found too little space).
 if is_root; then
-	used_kib() { df -k --output=used "$1" | tail -1 | tr -d ' '; }
 	before=$(used_kib "$D")
 	if run_ok "io_uring-space" "$D" --tests randread --engine io_uring --iodepth 16 \
 		--size 16m --jobs 8 --repeat 1 --min-time 0.05; then
