@@ -159,6 +159,25 @@ spoil() {
 	check "$name: no process left" test -z "$(pgrep -f -- "$D" | grep -vx "$$")"
 }
 
+# dir_in_place FILE DIR: put an empty directory in FILE's place in one
+# step (renameat2 RENAME_EXCHANGE with a directory made in DIR, on FILE's
+# filesystem and outside any scratch directory), then remove the file. An
+# rm then a mkdir left a moment without either, and a run that opened FILE
+# then failed with ENOENT instead of EISDIR.
+dir_in_place() {
+	local spare=$2/swap.$$
+	mkdir "$spare" || return 1
+	python3 - "$spare" "$1" <<'PYEOF' || { rmdir "$spare"; return 1; }
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+AT_FDCWD, RENAME_EXCHANGE = -100, 2
+if libc.renameat2(AT_FDCWD, os.fsencode(sys.argv[1]), AT_FDCWD, os.fsencode(sys.argv[2]),
+                  RENAME_EXCHANGE):
+    sys.exit('renameat2: ' + os.strerror(ctypes.get_errno()))
+PYEOF
+	rm -f "$spare"
+}
+
 # empty_dir DIR: nothing inside DIR but a filesystem's own lost+found.
 empty_dir() { [ -z "$(ls -A "$1" | grep -vx 'lost+found')" ]; }
 

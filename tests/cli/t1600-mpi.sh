@@ -176,7 +176,7 @@ spoil() {
 		return
 	fi
 	sleep 0.3
-	# (a rank may make the file again between the two steps of a swap)
+	# (a swap finds no file while a rank makes it again: try again)
 	for _ in 1 2 3 4 5; do
 		eval "$action" 2>/dev/null && break
 	done
@@ -189,17 +189,19 @@ spoil() {
 		diag "$T/$name.err"
 	fi
 	check "$name: no scratch left (every rank's files removed)" no_scratch_left "$D"
-	sleep 1
-	check "$name: no rank left" test -z "$(mpi_procs)"
+	# (mpirun may reap its ranks a moment after its own exit: 5 s at most)
+	check "$name: no rank left" wait_for 5 eval 'test -z "$(mpi_procs)"'
 }
 
 LONG=(--tests read --size 8m --repeat 40 --min-time 0.1 --cache keep)
-# A directory in place of rank 2's file: rank 2 fails, all stop.
-spoil "a rank that fails" rank-2/block.dat 'rm -f "$F" && mkdir "$F"' \
+# A directory in place of rank 2's file, in one step (lib.sh's
+# dir_in_place; a rank's open between an rm and a mkdir failed with
+# ENOENT): rank 2 fails, all stop.
+spoil "a rank that fails" rank-2/block.dat 'dir_in_place "$F" "$D"' \
 	"^fsbench: rank 2 on [^:]*: read: cannot (open|read) '.*/rank-2/block.dat'.*Is a directory" \
 	"${LONG[@]}"
 # --reorder on one host: rank 1 reads rank 2's file (the next rank's).
-spoil "--reorder: a rank reads another's file" rank-2/block.dat 'rm -f "$F" && mkdir "$F"' \
+spoil "--reorder: a rank reads another's file" rank-2/block.dat 'dir_in_place "$F" "$D"' \
 	"^fsbench: rank 1 on [^:]*: read: cannot (open|read) '.*/rank-2/block.dat'.*Is a directory" \
 	"${LONG[@]}" --reorder
 # SIGINT to mpirun mid-run: mpirun's SIGTERM to every rank, each cleans up.

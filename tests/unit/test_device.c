@@ -18,9 +18,11 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -854,7 +856,7 @@ static void inflight_parse_and_sample(void **state)
 	struct fsb_inflight *smp;
 	char path[PATH_MAX], tmp[] = "/tmp/fsb-inflight.XXXXXX";
 	uint64_t n;
-	int fd;
+	int fd, in;
 	(void)state;
 
 	assert_int_equal(fsb_inflight_parse("       3        5\n", &n), 0);
@@ -865,14 +867,28 @@ static void inflight_parse_and_sample(void **state)
 	assert_string_equal(path, "/sys/dev/block/7:3/inflight");
 	assert_int_equal(fsb_inflight_path("/sys/dev/block/7:3", path, sizeof(path)), -EINVAL);
 	assert_int_equal(fsb_inflight_path("/sys/dev/block/7:3/stat", path, 10), -ENAMETOOLONG);
-	/* A file that says 2 and 4 in flight, sampled for 50 ms. */
+	/* A file that says 2 and 4 in flight, sampled until the sampler has
+	 * read it twice (inotify's IN_ACCESS, 10 s at most): a loaded
+	 * machine may start the sampler's thread late, and a fixed 50 ms
+	 * could end before its second sample. Each read(2) of the inotify
+	 * descriptor is at least one access (unread events coalesce). */
 	fd = mkstemp(tmp);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "2 4\n", 4), 4);
 	close(fd);
+	in = inotify_init1(IN_CLOEXEC);
+	assert_true(in >= 0);
+	assert_true(inotify_add_watch(in, tmp, IN_ACCESS) >= 0);
 	smp = fsb_inflight_start(tmp);
 	assert_non_null(smp);
-	usleep(50000);
+	for (int reads = 0; reads < 2; reads++) {
+		struct pollfd pfd = { .fd = in, .events = POLLIN };
+		char ev[sizeof(struct inotify_event) + NAME_MAX + 1];
+
+		assert_int_equal(poll(&pfd, 1, 10000), 1);
+		assert_true(read(in, ev, sizeof(ev)) >= (ssize_t)sizeof(struct inotify_event));
+	}
+	close(in);
 	fsb_inflight_stop(smp, &sum);
 	assert_true(sum.samples >= 2);
 	assert_int_equal(sum.max, 6);
