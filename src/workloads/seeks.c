@@ -75,6 +75,7 @@ struct seeker_slot {
 struct seekers_ctl {
 	atomic_int *halt;     /* the jobs' stop word (NULL: none) */
 	uint64_t deadline_ns; /* 0: none */
+	atomic_int quit;      /* the parent stops them: end now, cleanly */
 };
 
 struct seeks_priv {
@@ -214,7 +215,8 @@ struct seeker {
  * deadline (which this seeker then raises for the others). */
 static bool seeker_halted(struct seeker *s)
 {
-	return fsb_halt_due(s->ctl->halt, s->ctl->deadline_ns);
+	return atomic_load_explicit(&s->ctl->quit, memory_order_relaxed) ||
+	       fsb_halt_due(s->ctl->halt, s->ctl->deadline_ns);
 }
 
 static int seeker_next(void *arg, struct fsb_io *io)
@@ -490,15 +492,43 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 	return err;
 }
 
+/*
+ * End the seekers: told to quit, each finishes its write-backs in flight
+ * and ends as it would at the end of its share, releasing its engine;
+ * those not ended within QUIT_WAIT_MS (all told) are killed. (Killed at once, a
+ * seeker's io_uring ring was torn down later by the kernel, in a worker,
+ * and with it the ring's hold on the block file: the file's space stayed
+ * taken after fsbench had removed it and exited.)
+ */
+#define QUIT_WAIT_MS 2000
 static void kill_seekers(struct seeks_priv *p)
 {
+	unsigned ms = 0;
+
+	if (p->ctl)
+		atomic_store(&p->ctl->quit, 1);
+	/* Seekers still waiting at the gate: let them in, to quit. */
+	if (p->gate >= 0)
+		close(p->gate);
+	p->gate = -1;
 	for (unsigned i = 0; i < p->nkids; i++) {
-		if (p->pid[i] > 0) {
-			kill(p->pid[i], SIGKILL);
-			while (waitpid(p->pid[i], NULL, 0) < 0 && errno == EINTR)
-				;
-			p->pid[i] = 0;
+		if (p->pid[i] <= 0)
+			continue;
+		for (;;) {
+			pid_t r = waitpid(p->pid[i], NULL, WNOHANG);
+
+			if (r == p->pid[i] || (r < 0 && errno != EINTR))
+				break;
+			if (ms >= QUIT_WAIT_MS) {
+				kill(p->pid[i], SIGKILL);
+				while (waitpid(p->pid[i], NULL, 0) < 0 && errno == EINTR)
+					;
+				break;
+			}
+			usleep(1000);
+			ms++;
 		}
+		p->pid[i] = 0;
 	}
 }
 
@@ -567,9 +597,6 @@ static void seeks_teardown(struct fsb_ctx *ctx, void *priv)
 		fsb_cleanup_unlinkat(AT_FDCWD, path, 0);
 	if (!p->armed && !p->ctl)
 		return;
-	if (p->gate >= 0)
-		close(p->gate);
-	p->gate = -1;
 	kill_seekers(p);
 	if (p->ctl)
 		munmap(p->ctl, p->map_bytes);
