@@ -20,9 +20,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* A calibration that has not converged after this many attempts keeps the
- * last one: each attempt predicts the work from the last one's rate (up to
- * 16x), so only a workload whose time does not follow its work gets here. */
+/* A calibration that has not converged after this many attempts (series
+ * started over) keeps the last one: each attempt predicts the work from
+ * the last one's rate (up to 16x), so only a workload whose time does not
+ * follow its work gets here. Kept runs are no attempts: a --repeat of 60
+ * checks every run against --min-time. */
 #define MAX_ATTEMPTS 12
 /* A warm-up workload's first run at a grown work that lasted this many
  * times the second is a first touch of the grown part, not the filesystem
@@ -651,7 +653,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		 * the deadline cut lasted as long as the user allows: no growth.
 		 */
 		if (grows && !failed_at && runs[i].halt != FSB_HALT_DEADLINE &&
-		    ++attempts < MAX_ATTEMPTS) {
+		    attempts < MAX_ATTEMPTS) {
 			/* A series' first run must also leave FSB_SCALE_READY's
 			 * margin: barely long enough, a later run would likely
 			 * fall short and start the series over, wasting the
@@ -694,6 +696,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 					next = r;
 			}
 			if (next != ctx.work || !warm) {
+				attempts++;
 				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
 				ctx.work = next;
 				warm = true;
@@ -743,10 +746,16 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		char work[32];
 
 		fmt_work(ops, ctx.work, work, sizeof(work));
-		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
-			 "(%s): the figure is less certain",
-			 ops->name, (double)runs[shortest].wall_ns / 1e9,
-			 space_short ? "the free space allows" : "possible", work);
+		if (attempts >= MAX_ATTEMPTS && !space_short && ctx.work < hard)
+			fsb_warn("%s: runs last %.3f s, under --min-time, at %s after %u "
+				 "attempts to grow the work (its time does not follow it): the "
+				 "figure is less certain",
+				 ops->name, (double)runs[shortest].wall_ns / 1e9, work, attempts);
+		else
+			fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
+				 "(%s): the figure is less certain",
+				 ops->name, (double)runs[shortest].wall_ns / 1e9,
+				 space_short ? "the free space allows" : "possible", work);
 	}
 	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, why, res);
 out:

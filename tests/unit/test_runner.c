@@ -474,6 +474,58 @@ static void series_started_over_aims_higher(void **state)
 	fsb_result_release(&res);
 }
 
+/* The run numbered dip_at (from 0, over the whole measure) lasts half. */
+static unsigned dip_at;
+
+static int dip_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t us = runs == dip_at ? ctx->work / 2 : ctx->work;
+
+	(void)priv;
+	if (runs < 64)
+		works[runs] = ctx->work;
+	runs++;
+	test_now_ns += us * 1000;
+	out->ops += ctx->work;
+	return 0;
+}
+
+static const struct fsb_workload_ops dipper = {
+	.name = "sleeper",
+	.family = "test",
+	.title = "one run of many short",
+	.work_unit = FSB_WORK_OPS,
+	.initial_work = sleep_start,
+	.work_granule = 10,
+	.setup = fake_setup,
+	.run = dip_run,
+	.teardown = fake_teardown,
+};
+
+/*
+ * With --repeat 20, the 15th run (30 ms of 50) still starts the series
+ * over: kept runs are no growth attempts (it was kept, with a warning
+ * blaming "the largest work possible", when every run counted as one).
+ * 60 ms runs, then one of 30 ms: the work grows to 1.4 x 50 ms at that
+ * rate, 140000 units, and 20 runs of it are kept.
+ */
+static void long_series_checks_every_run(void **state)
+{
+	struct fsb_config cfg = { .repeat = 20, .min_time_ns = 50000000, .chunk_bytes = 8192 };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	dip_at = 14;
+	t = measure_sleeper_cfg(&dipper, 60000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[14], 60000);
+	assert_int_equal(t->work, 140000);
+	assert_int_equal(t->nruns, 20);
+	assert_int_equal(runs, 35);
+	fsb_result_release(&res);
+}
+
 /* A run lasts twice as long the first time it reaches a work: the first
  * touch of memory a VM hands out slowly (FSB_WL_WARMUP). */
 static uint64_t touched;
@@ -1299,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(long_enough_attempt_is_kept),
 		cmocka_unit_test(first_run_needs_a_margin),
 		cmocka_unit_test(series_started_over_aims_higher),
+		cmocka_unit_test(long_series_checks_every_run),
 		cmocka_unit_test(first_touch_after_growth_is_discarded),
 		cmocka_unit_test(ready_work_is_not_capped_by_space),
 		cmocka_unit_test(later_short_run_at_the_cap_is_reported),
