@@ -529,7 +529,7 @@ static const char *cache_words(const char *name)
  * space (under --min-time): write, rewrite."
  */
 static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, bool stopped,
-		      const char *why)
+		      const char *why, const char *tail)
 {
 	size_t col = 0;
 
@@ -556,7 +556,7 @@ static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, b
 		col += 1 + n;
 	}
 	if (col)
-		fputs(".\n", out);
+		fprintf(out, ".\n%s", tail ? tail : "");
 }
 
 static void print_footer(FILE *out, const struct fsb_result *r)
@@ -599,19 +599,20 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out,
 			"%u MPI ranks x %u job%s ran each test at once: a figure is their "
 			"aggregate,\nthe work of all over the time from the first start to the last "
-			"end of a run.\nThe work column is one job's.\n",
+			"end of a run.\nThe work column is one job's share of a run.\n",
 			fsb_result_ranks(r), fsb_result_jobs(r) / fsb_result_ranks(r),
 			fsb_result_jobs(r) / fsb_result_ranks(r) == 1 ? "" : "s");
 	else if (fsb_result_jobs(r) > 1)
 		fprintf(out,
 			"%u jobs ran each test at once: a figure is their aggregate, the work of "
 			"all\njobs over the time from the first start to the last end of a run.\n"
-			"The work column is one job's.\n",
+			"The work column is one job's share of a run.\n",
 			fsb_result_jobs(r));
-	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space");
+	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space", NULL);
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
-		  "stonewall");
-	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline");
+		  "stonewall", "The jobs stopped did less than the work column says.\n");
+	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline",
+		  "Their runs did less than the work column says, and may be under --min-time.\n");
 }
 
 void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)

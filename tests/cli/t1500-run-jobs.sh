@@ -208,6 +208,8 @@ while [ $try -lt 3 ]; do
 done
 check "--stonewall: the text view says so (try $try of 3)" \
 	grep -q "^Every job stopped when the first finished (--stonewall): read" "$T/sw.txt"
+check "--stonewall: the text view says the jobs stopped did less than the work column" \
+	grep -q "^The jobs stopped did less than the work column says" "$T/sw.txt"
 # (tests that would run for seconds: seeks read each 512-byte chunk of
 # 64 MiB once, 131072 seeks a run; a million files)
 if run_json deadline "$D" --size 64m --chunk 512 --repeat 2 --min-time 5 \
@@ -221,6 +223,12 @@ for t in d["tests"]:
         assert 0.08 <= (e - s) / 1e9 <= 2.0, (t["id"], (e - s) / 1e9)
 '
 fi
+# One job too: the text view says the runs did less than the work stated.
+"$FSBENCH" run --quiet --repeat 1 --min-time 5 --tests seq-create --files 1000k \
+	--deadline 0.1 "$D" >"$T/dl.txt" 2>&1
+check "--deadline: the text view says the runs did less than the work column" \
+	grep -q "^Their runs did less than the work column says, and may be under --min-time" \
+	"$T/dl.txt"
 
 # ---- usage: what does nothing is said, before any work ----
 "$FSBENCH" run --size 4m --repeat 1 --min-time 0.02 --tests write --shared-file "$D" \
