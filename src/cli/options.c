@@ -110,7 +110,8 @@ int fsb_opt_seconds(const char *opt, const char *arg, uint64_t *out_ns)
 	char *end;
 	double v, scale = 1e9;
 
-	if (!isdigit((unsigned char)arg[0]) && arg[0] != '.')
+	/* Decimal only: strtod would also take "0x10" (16 s) or "0x1p-3". */
+	if ((!isdigit((unsigned char)arg[0]) && arg[0] != '.') || strpbrk(arg, "xX"))
 		return fsb_opt_bad(opt, arg, "seconds such as 0.5, 2 or 500ms");
 	errno = 0;
 	v = strtod(arg, &end);

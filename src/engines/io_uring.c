@@ -100,6 +100,9 @@ static int uring_init(struct fsb_engine *e)
 			strerror(-err),
 			err == -ENOSYS || err == -EPERM || err == -EACCES
 				? " (io_uring is not allowed here: use the psync engine)"
+			: err == -ENOMEM
+				? " (the locked-memory limit, ulimit -l, may be too small for it: "
+				  "raise it, use a smaller --iodepth, or the psync engine)"
 				: "");
 		return err;
 	}

@@ -106,6 +106,25 @@ else
 	skip "io_uring: the space comes back when fsbench exits" "needs root (a tmpfs)"
 fi
 
+# ---- a ring the locked-memory limit refuses: one line that says what to do ----
+if is_root && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
+	prlimit --memlock=0:0 -- setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock -- \
+		"$FSBENCH" run --quiet --engine io_uring --tests randread --size 4m --repeat 1 \
+		--min-time 0.01 "$D" >/dev/null 2>"$T/memlock.err"
+	rc=$?
+	# (A kernel that does not charge a ring to the limit runs it: exit 0.)
+	if [ $rc -eq 0 ]; then
+		skip "io_uring under a locked-memory limit of 0" "this kernel sets the ring up anyway"
+	else
+		[ $rc -eq 1 ] && one_line "$T/memlock.err" && grep -q "ulimit -l" "$T/memlock.err" &&
+			ok "io_uring under a locked-memory limit of 0: exit 1, one line naming ulimit -l" ||
+			{ nok "io_uring under a locked-memory limit of 0: exit 1, one line naming ulimit -l (exit $rc)"; diag "$T/memlock.err"; }
+	fi
+	check "io_uring under a locked-memory limit of 0: no scratch left" no_scratch_left "$D"
+else
+	skip "io_uring under a locked-memory limit of 0" "needs root, setpriv and prlimit"
+fi
+
 # ---- spoiling a job's file while the jobs run ----
 # lib.sh's spoil, on job 1's files.
 SIZE=$((8 << 20))

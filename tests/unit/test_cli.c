@@ -248,6 +248,10 @@ static void run_usage_errors(void **state)
 	      "-r", "Auto");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --repeat '0'", "run", "-r", "0");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --min-time '0'", "run", "--min-time", "0");
+	/* decimal seconds only: strtod alone took 0x10 for 16 s */
+	USAGE(fsb_run_parse, NULL, &c, "invalid --min-time '0x10'", "run", "--min-time", "0x10");
+	USAGE(fsb_run_parse, NULL, &c, "invalid --deadline '0x1p-3'", "run", "--deadline",
+	      "0x1p-3");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'none'", "run", "--cache", "none");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --seed '-1'", "run", "--seed", "-1");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --progress 'sometimes'", "run", "--progress",
