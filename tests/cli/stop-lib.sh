@@ -93,9 +93,10 @@ stop_case() {
 	local name=$1 sigs=$2 want=$3 ready=$4 delay=$5 pid rc why kids="" left sig held="" what
 	local used0=""
 	shift 5
-	# As root $D is a tmpfs of the test's: what it holds now must be all
-	# it holds once fsbench is gone.
-	is_root && used0=$(used_kib "$D")
+	# On a tmpfs of the test's own (as root): what it holds now must be
+	# all it holds once fsbench is gone.
+	is_root && mountpoint -q "$D" && [ "$(stat -f -c %T "$D")" = tmpfs ] &&
+		used0=$(used_kib "$D")
 	if [ "$ready" = held ]; then
 		held=1
 		if ! held_fifo; then
