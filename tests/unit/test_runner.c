@@ -207,10 +207,16 @@ static uint64_t sleep_start(const struct fsb_ctx *ctx)
 	return sleep_first;
 }
 
+/* NULL, or how long a run lasts instead (given the work and the run's
+ * number over the whole measure): a workload of a known shape. */
+static uint64_t (*sleep_shape)(uint64_t work, unsigned run);
+
 static int sleep_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	uint64_t us = ctx->work + (runs % 2 ? ctx->work * sleep_noise_pct / 100 : 0);
 	(void)priv;
+	if (sleep_shape)
+		us = sleep_shape(ctx->work, runs);
 	if (runs < 64)
 		works[runs] = ctx->work;
 	runs++;
@@ -424,31 +430,14 @@ static void first_run_needs_a_margin(void **state)
 /* Every run after the first at a work is 20% faster than the first. */
 static uint64_t fast_last_work;
 
-static int fast_later_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+static uint64_t fast_later(uint64_t work, unsigned run)
 {
-	uint64_t us = ctx->work == fast_last_work ? ctx->work * 80 / 100 : ctx->work;
+	uint64_t us = work == fast_last_work ? work * 80 / 100 : work;
 
-	(void)priv;
-	if (runs < 64)
-		works[runs] = ctx->work;
-	runs++;
-	fast_last_work = ctx->work;
-	test_now_ns += us * 1000;
-	out->ops += ctx->work;
-	return 0;
+	(void)run;
+	fast_last_work = work;
+	return us;
 }
-
-static const struct fsb_workload_ops fast_later = {
-	.name = "sleeper",
-	.family = "test",
-	.title = "later runs faster",
-	.work_unit = FSB_WORK_OPS,
-	.initial_work = sleep_start,
-	.work_granule = 10,
-	.setup = fake_setup,
-	.run = fast_later_run,
-	.teardown = fake_teardown,
-};
 
 /*
  * Growth aims at 1.2 x --min-time; a test whose later run still falls
@@ -464,7 +453,9 @@ static void series_started_over_aims_higher(void **state)
 	(void)state;
 
 	fast_last_work = 0;
-	t = measure_sleeper(&fast_later, 35000, &res);
+	sleep_shape = fast_later;
+	t = measure_sleeper(&sleeper, 35000, &res);
+	sleep_shape = NULL;
 	assert_non_null(t);
 	assert_int_equal(works[1], 60000);
 	assert_int_equal(works[2], 60000);
@@ -474,33 +465,11 @@ static void series_started_over_aims_higher(void **state)
 	fsb_result_release(&res);
 }
 
-/* The run numbered dip_at (from 0, over the whole measure) lasts half. */
-static unsigned dip_at;
-
-static int dip_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+/* The run numbered 14 (from 0, over the whole measure) lasts half. */
+static uint64_t dip(uint64_t work, unsigned run)
 {
-	uint64_t us = runs == dip_at ? ctx->work / 2 : ctx->work;
-
-	(void)priv;
-	if (runs < 64)
-		works[runs] = ctx->work;
-	runs++;
-	test_now_ns += us * 1000;
-	out->ops += ctx->work;
-	return 0;
+	return run == 14 ? work / 2 : work;
 }
-
-static const struct fsb_workload_ops dipper = {
-	.name = "sleeper",
-	.family = "test",
-	.title = "one run of many short",
-	.work_unit = FSB_WORK_OPS,
-	.initial_work = sleep_start,
-	.work_granule = 10,
-	.setup = fake_setup,
-	.run = dip_run,
-	.teardown = fake_teardown,
-};
 
 /*
  * With --repeat 20, the 15th run (30 ms of 50) still starts the series
@@ -516,8 +485,9 @@ static void long_series_checks_every_run(void **state)
 	struct fsb_result res;
 	(void)state;
 
-	dip_at = 14;
-	t = measure_sleeper_cfg(&dipper, 60000, &cfg, &res);
+	sleep_shape = dip;
+	t = measure_sleeper_cfg(&sleeper, 60000, &cfg, &res);
+	sleep_shape = NULL;
 	assert_non_null(t);
 	assert_int_equal(works[14], 60000);
 	assert_int_equal(t->work, 140000);
