@@ -495,10 +495,10 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 /*
  * End the seekers: told to quit, each finishes its write-backs in flight
  * and ends as it would at the end of its share, releasing its engine;
- * those not ended within QUIT_WAIT_MS (all told) are killed. (Killed at once, a
- * seeker's io_uring ring was torn down later by the kernel, in a worker,
- * and with it the ring's hold on the block file: the file's space stayed
- * taken after fsbench had removed it and exited.)
+ * those not ended within QUIT_WAIT_MS (all told) are killed. Killed at
+ * once, a seeker's io_uring ring was torn down later by the kernel, in a
+ * worker, and with it the ring's hold on the block file: the file's space
+ * stayed taken after fsbench had removed it and exited.
  */
 #define QUIT_WAIT_MS 2000
 static void kill_seekers(struct seeks_priv *p)
