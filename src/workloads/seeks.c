@@ -495,15 +495,15 @@ static int seeks_setup(struct fsb_ctx *ctx, void *priv)
 /*
  * End the seekers: told to quit, each finishes its write-backs in flight
  * and ends as it would at the end of its share, releasing its engine;
- * those not ended within QUIT_WAIT_MS (all told) are killed. Killed at
+ * those not ended QUIT_WAIT_NS after the word are killed. Killed at
  * once, a seeker's io_uring ring was torn down later by the kernel, in a
  * worker, and with it the ring's hold on the block file: the file's space
  * stayed taken after fsbench had removed it and exited.
  */
-#define QUIT_WAIT_MS 2000
+#define QUIT_WAIT_NS 2000000000ull
 static void kill_seekers(struct seeks_priv *p)
 {
-	unsigned ms = 0;
+	uint64_t until = fsb_clock_ns() + QUIT_WAIT_NS;
 
 	if (p->ctl)
 		atomic_store(&p->ctl->quit, 1);
@@ -519,14 +519,13 @@ static void kill_seekers(struct seeks_priv *p)
 
 			if (r == p->pid[i] || (r < 0 && errno != EINTR))
 				break;
-			if (ms >= QUIT_WAIT_MS) {
+			if (fsb_clock_ns() >= until) {
 				kill(p->pid[i], SIGKILL);
 				while (waitpid(p->pid[i], NULL, 0) < 0 && errno == EINTR)
 					;
 				break;
 			}
 			usleep(1000);
-			ms++;
 		}
 		p->pid[i] = 0;
 	}

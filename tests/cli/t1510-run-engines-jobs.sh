@@ -84,7 +84,6 @@ if is_root; then
 	# with a ring of its own): they quit and release their rings, rather
 	# than being killed, which left the rings to the kernel's worker
 	# (131072 KiB still taken after exit, 4 in 4 runs).
-	. "$(dirname "$0")/stop-lib.sh"
 	before=$(used_kib "$D")
 	"$FSBENCH" run --progress always --tests seeks --engine io_uring --iodepth 64 \
 		--seekers 3 --size 128m --chunk 512 --seeks 50000000 --repeat 5 --min-time 30 \

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "device/cache.h"
@@ -384,9 +385,17 @@ static void cache_moot(void **state)
 	int shm = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
+	struct statfs sf;
+
 	(void)state;
 	assert_true(shm >= 0);
 	assert_true(proc >= 0);
+	/* /dev/shm is a tmpfs on Debian; a container may mount it otherwise */
+	if (fstatfs(shm, &sf) || !fsb_cache_ram_fs((unsigned long)sf.f_type)) {
+		close(proc);
+		close(shm);
+		skip();
+	}
 	/* keep: moot whatever the descriptor, even none or no file */
 	assert_true(fsb_cache_moot(FSB_CACHE_KEEP, -1));
 	assert_true(fsb_cache_moot(FSB_CACHE_KEEP, 1000000));
