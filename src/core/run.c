@@ -241,8 +241,19 @@ struct jobs_run {
 	bool *own;
 };
 
+/* Whether a test after ops[i] works on ops[i]'s scratch file. */
+static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size_t i)
+{
+	for (size_t k = i + 1; k < n; k++)
+		if (ops[k]->scratch_file && ops[i]->scratch_file &&
+		    !strcmp(ops[k]->scratch_file, ops[i]->scratch_file))
+			return true;
+	return false;
+}
+
 /* The tests through the runner, in order; the first failure stops them.
- * Every member calls it alike (a collective); member 0 fills the result. */
+ * Every member calls it alike (a collective); member 0 fills the result.
+ * A scratch file goes after the last test that works on it. */
 static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *job_dir,
 		     const char *read_dir)
 {
@@ -256,10 +267,15 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 		.prog = g->rank ? NULL : j->prog,
 		.cow = j->cow,
 	};
+	const struct fsb_workload_ops *const *ops = j->p->ops;
+	size_t n = j->p->nops;
 	int err = 0;
 
-	for (size_t i = 0; i < j->p->nops && !err; i++)
-		err = fsb_runner_measure(&rn, j->p->ops[i], g->rank ? NULL : j->res);
+	for (size_t i = 0; i < n && !err; i++) {
+		err = fsb_runner_measure(&rn, ops[i], g->rank ? NULL : j->res);
+		if (!err && !later_user(ops, n, i))
+			err = fsb_runner_release(&rn, ops[i]);
+	}
 	return err;
 }
 

@@ -7,12 +7,14 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/error.h"
+#include "util/io.h"
 #include "util/scratch.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +494,51 @@ static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_r
 	return v >= low && v <= aim ? v : 0;
 }
 
+/* Whether the members of g work on one file or directory for ops. */
+static bool is_shared(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
+		      const struct fsb_group *g)
+{
+	return g->size > 1 &&
+	       ((ops->flags & FSB_WL_NAMES) ? rn->cfg->shared_dir : rn->cfg->shared_file);
+}
+
+/* Where a member writes: its job's directory, or what the jobs share. */
+static const char *own_dir(const struct fsb_runner *rn, bool shared)
+{
+	return shared || !rn->job_dir ? rn->dir : rn->job_dir;
+}
+
+int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_ops *ops)
+{
+	struct fsb_group single, *g = rn->group;
+	char path[PATH_MAX];
+	bool shared;
+	int err;
+
+	if (!ops->scratch_file)
+		return 0;
+	if (!g) {
+		if ((err = fsb_group_single_init(&single)))
+			return err;
+		g = &single;
+	}
+	/* Every member is done with every file first: with --reorder a rank
+	 * reads another's. */
+	err = fsb_group_barrier(g, 0, NULL);
+	shared = is_shared(rn, ops, g);
+	if (!err && (!shared || g->rank == 0) &&
+	    !fsb_scratch_path(own_dir(rn, shared), ops->scratch_file, path, sizeof(path)) &&
+	    !fsb_cleanup_unlinkat(AT_FDCWD, path, 0))
+		/* The blocks freed are counted, and their freeing done, before
+		 * the next test's setup asks what is free (copy-on-write
+		 * filesystems free them at commit). */
+		fsb_cache_sync_fs(own_dir(rn, shared));
+	err = fsb_group_barrier(g, err, NULL);
+	if (g == &single)
+		fsb_group_single_release(&single);
+	return err;
+}
+
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res)
 {
@@ -537,9 +584,8 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	root = m.g->rank == 0;
 	if (root)
 		fsb_prog_test_start(rn->prog, ops->name, fsb_clock_ns());
-	shared = m.g->size > 1 &&
-		 ((ops->flags & FSB_WL_NAMES) ? cfg->shared_dir : cfg->shared_file);
-	ctx.dir = shared || !rn->job_dir ? rn->dir : rn->job_dir;
+	shared = is_shared(rn, ops, m.g);
+	ctx.dir = own_dir(rn, shared);
 	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES)))
 		ctx.dir = rn->read_dir;
 	ctx.job = m.g->rank;

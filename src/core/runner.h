@@ -88,6 +88,16 @@ struct fsb_runner {
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		       struct fsb_result *res);
 
+/*
+ * Remove the scratch file ops works on (ops->scratch_file; nothing when it
+ * has none) from each member's directory, or once from the shared one,
+ * once every member is done with it, then syncfs. For the run executor,
+ * after the last test that names the file. A collective, like
+ * fsb_runner_measure; the file may be gone already. Returns 0, or the
+ * group's failure.
+ */
+int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_ops *ops);
+
 /* What this process offers a workload: FSB_NEEDS_ROOT when it runs as root. */
 unsigned fsb_runner_have(void);
 

@@ -615,6 +615,7 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 	.work_cut = seeks_cut,
 	.space_fit = seeks_fit,
 	.work_granule = 64,
+	.scratch_file = FSB_BLOCKFILE_NAME,
 	.priv_size = sizeof(struct seeks_priv),
 	.setup = seeks_setup,
 	.run = seeks_run,

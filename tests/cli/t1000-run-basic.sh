@@ -212,6 +212,42 @@ grep -Eq '^ +mean .* ±[0-9.]+% \(95% CI, [0-9]+ runs, (converged|max-runs|time-
 	"$T/out" && ok "--repeat auto: the text view shows the interval under the figure" ||
 	{ nok "--repeat auto: the text view shows the interval under the figure"; diag "$T/out"; }
 
+# ---- a scratch file goes after the last test that works on it ----
+# As bonnie++ removes its I/O files before the file tests: char.dat is gone
+# once getc is done (read runs without it), block.dat once read is (the
+# file tests run without it). Seen while the run goes, test by test, from
+# its JSON progress; the scratch directory is still there when it is seen.
+D2=$T/release
+mkdir "$D2"
+"$FSBENCH" run --size 8m --files 1k --min-time 0.1 --repeat 3 \
+	--tests putc,getc,read,seq-create --progress json --format json -o "$T/release.json" \
+	"$D2" >/dev/null 2>"$T/release.prog" &
+pid=$!
+: >"$T/release.seen"
+n=600
+while [ $n -gt 0 ] && kill -0 $pid 2>/dev/null; do
+	t=$(sed -n 's/.*"event":"test-start","test":"\([a-z-]*\)".*/\1/p' "$T/release.prog" | tail -1)
+	for s in "$D2"/fsbench.*; do
+		[ -d "$s" ] || continue
+		for f in "$s"/*.dat; do
+			[ -e "$f" ] && echo "$t ${f##*/}"
+		done
+	done >>"$T/release.seen"
+	sleep 0.02
+	n=$((n - 1))
+done
+wait $pid; rc=$?
+if [ $rc -eq 0 ] && grep -qx 'getc char.dat' "$T/release.seen" &&
+	grep -qx 'read block.dat' "$T/release.seen" && ! grep -q '^read char.dat' "$T/release.seen" &&
+	! grep -q '^seq-create ' "$T/release.seen" && grep -q '"test":"seq-create"' "$T/release.prog"; then
+	ok "char.dat goes after getc, block.dat after read: the later tests run without them"
+else
+	nok "char.dat goes after getc, block.dat after read: the later tests run without them (exit $rc)"
+	sort "$T/release.seen" | uniq -c | sed 's/^/#   /'
+fi
+no_scratch_left "$D2" && ok "the released files' run leaves no scratch" ||
+	nok "the released files' run leaves no scratch"
+
 # ---- two runs in the same DIR at once ----
 D=$T/run2
 mkdir "$D"
