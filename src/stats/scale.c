@@ -18,7 +18,7 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, ui
 	 * overshot: a run of 0.45 s for a 0.5 s minimum became runs of 0.9 s.
 	 */
 	factor = elapsed_ns ? target * (double)min_ns / (double)elapsed_ns : FSB_SCALE_MAX_GROWTH;
-	if (factor > FSB_SCALE_MAX_GROWTH)
+	if (factor > FSB_SCALE_MAX_GROWTH && (double)elapsed_ns * FSB_SCALE_TRUST < (double)min_ns)
 		factor = FSB_SCALE_MAX_GROWTH;
 	next = (uint64_t)((double)work * factor);
 	if (next / factor < (double)work / 2) /* overflow guard */

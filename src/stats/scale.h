@@ -30,12 +30,22 @@
 /* The most one attempt may grow the work: a run can be short because of a
  * hiccup (a freak-fast attempt) as well as because it is small. */
 #define FSB_SCALE_MAX_GROWTH 16.0
+/*
+ * Except an attempt that lasted at least 1/FSB_SCALE_TRUST of --min-time
+ * (15.6 ms at 0.5 s): its rate is measured well enough to predict from in
+ * one step (at most FSB_SCALE_TRUST x the aim, 38x at 1.2). Capped at 16x,
+ * 16384 file creates in 30 ms on tmpfs grew to 262144 (0.5 s, short of
+ * the margin), whose set was then made and removed for nothing: 1.2 s of
+ * each create test.
+ */
+#define FSB_SCALE_TRUST 32.0
 
 /*
  * Given that `work` units took `elapsed_ns`, predict the work for the next
  * attempt from that rate so that it lasts `target` x min_ns
  * (FSB_SCALE_TARGET, or FSB_SCALE_RETRY): at most FSB_SCALE_MAX_GROWTH
- * times the work (also when elapsed_ns is 0), at least one granule more,
+ * times the work when the attempt lasted under min_ns / FSB_SCALE_TRUST
+ * (also when elapsed_ns is 0), at least one granule more,
  * rounded up to a multiple of `granule` and capped at max_work. A run is
  * long enough when it lasted need_ns (min_ns, or more where the caller
  * wants a margin). Returns `work` itself when the run was long enough or

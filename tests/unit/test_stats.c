@@ -192,6 +192,15 @@ static void scale_decisions(void **state)
 	assert_int_equal(fsb_scale_next(1, min - 1, min, min, 1.4, 1, 0 - 1ull), 2);
 	/* a freak-fast attempt (1000x too short): at most 16x in one step */
 	assert_int_equal(fsb_scale_next(100, min / 1000, min, min, 1.4, 1, 0 - 1ull), 1600);
+	/* a hair under 1/32 of --min-time: still at most 16x */
+	assert_int_equal(fsb_scale_next(100, min / FSB_SCALE_TRUST - 1, min, min, 1.2, 1, 0 - 1ull),
+			 1600);
+	/* 1/32 of --min-time or more: the rate is trusted, in one step (16384
+	 * creates in 30 ms -> 327680 at 1.2 x 0.5 s, not 262144) */
+	assert_int_equal(fsb_scale_next(1000, min / FSB_SCALE_TRUST, min, min, 1.2, 1, 0 - 1ull),
+			 38400);
+	assert_int_equal(fsb_scale_next(16384, 30 * ms, min, min, 1.2, 1024, 0 - 1ull), 327680);
+	assert_int_equal(fsb_scale_next(16384, 30 * ms, min, min, 1.2, 1024, 100000), 100000);
 	/* absurdly short (0 ns): at most 16x in one step */
 	assert_int_equal(fsb_scale_next(100, 0, min, min, 1.4, 1, 0 - 1ull), 1600);
 	/* capped by max_work, and unchanged once at the cap */
