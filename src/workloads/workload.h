@@ -304,16 +304,16 @@ struct fsb_workload_ops {
 	 * still last long enough; 0 when none is. NULL: none ever is. */
 	uint64_t (*ready_work)(const struct fsb_ctx *ctx, uint64_t low, uint64_t high);
 	uint64_t work_granule; /* grown work is a multiple of this (0 = chunk) */
+	size_t priv_size;      /* bytes of zeroed private state per run */
+	int (*setup)(struct fsb_ctx *ctx, void *priv); /* untimed; 0 or -errno */
+	int (*run)(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out);
+	void (*teardown)(struct fsb_ctx *ctx, void *priv); /* always, idempotent */
 	/* The scratch file the test works on, which other tests of the suite
 	 * share (block.dat, char.dat, random.dat), or NULL. The run removes it
 	 * after the last test that names it, as bonnie++ removes its I/O files
 	 * before the file tests: what follows gets the space back and, on a
 	 * filesystem in memory, pages the machine has just used. */
 	const char *scratch_file;
-	size_t priv_size; /* bytes of zeroed private state per run */
-	int (*setup)(struct fsb_ctx *ctx, void *priv); /* untimed; 0 or -errno */
-	int (*run)(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out);
-	void (*teardown)(struct fsb_ctx *ctx, void *priv); /* always, idempotent */
 };
 
 /*
