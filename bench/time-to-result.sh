@@ -35,6 +35,13 @@
 #   FILES         --files (default 16384, fsbench's default; bonnie++ -n
 #                 takes it in units of 1024)
 #   ROUNDS        rounds (default 3)
+#   PAUSE         seconds to wait before each run (default 0). On a VM whose
+#                 memory is balloon-managed with free page reporting, pages
+#                 freed stay fast to reuse for about 2 s, then go back to
+#                 the host and cost a slow first touch again (2.5 s a GiB
+#                 on this project's VM): with PAUSE=10 every run starts as
+#                 a lone run on an idle machine does; without, a run reuses
+#                 what the run before it freed at its exit.
 #   FSES          which filesystems (default "tmpfs xfs")
 #   TMPDIR        where the scratch directory and the image go (default /tmp)
 set -u -o pipefail
@@ -44,6 +51,7 @@ FSBENCH_BASE=${FSBENCH_BASE:-}
 SIZE=${SIZE:-1024}
 FILES=${FILES:-16384}
 ROUNDS=${ROUNDS:-3}
+PAUSE=${PAUSE:-0}
 FSES=${FSES:-tmpfs xfs}
 
 BENCH=time-to-result
@@ -108,6 +116,7 @@ bon() {
 TOOLS="fsbench bonnie"
 [ -n "$FSBENCH_BASE" ] && TOOLS="before $TOOLS"
 run_tool() {
+	sleep "$PAUSE"
 	case $1 in
 	fsbench) fsb fsbench "$FSBENCH" "$2" ;;
 	before) fsb before "$FSBENCH_BASE" "$2" ;;
@@ -115,7 +124,7 @@ run_tool() {
 	esac
 }
 
-say "default suite, --size ${SIZE}m, --files $FILES, $ROUNDS rounds on: $FSES"
+say "default suite, --size ${SIZE}m, --files $FILES, $ROUNDS rounds on: $FSES, ${PAUSE} s pause before each run"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for fs in $FSES; do
 		order=$TOOLS
