@@ -255,7 +255,7 @@ static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size
  * Every member calls it alike (a collective); member 0 fills the result.
  * A scratch file goes after the last test that works on it. */
 static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *job_dir,
-		     const char *read_dir)
+		     const char *read_dir, unsigned read_job)
 {
 	struct fsb_runner rn = {
 		.cfg = j->cfg,
@@ -263,6 +263,7 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 		.group = g,
 		.job_dir = job_dir,
 		.read_dir = read_dir,
+		.read_job = read_job,
 		.diskstat_path = j->statpath,
 		.prog = g->rank ? NULL : j->prog,
 		.cow = j->cow,
@@ -305,7 +306,7 @@ static int job_member(struct fsb_group *g, void *arg)
 	/* A job without its directory fails them all, before any work. */
 	err = fsb_group_barrier(g, err, NULL);
 	if (!err)
-		err = run_tests(j, g, dir, NULL);
+		err = run_tests(j, g, dir, NULL, 0);
 	j->own[g->rank] = e->msg[0] != '\0';
 	return fsb_err_capture_end(&scope, err);
 }
@@ -369,7 +370,7 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		err = run_jobs(&j, n);
 	} else if (!(err = fsb_group_single_init(&one))) {
 		/* One job: this thread, in the scratch directory itself. */
-		err = run_tests(&j, &one, NULL, NULL);
+		err = run_tests(&j, &one, NULL, NULL, 0);
 		fsb_group_single_release(&one);
 	}
 	if (prog.on)
@@ -515,6 +516,7 @@ struct world_run {
 	unsigned jobs;		   /* per rank */
 	const char *rank_dir;	   /* this rank's rank-N */
 	const char *read_rank_dir; /* --reorder: the rank-M it reads; NULL: none */
+	unsigned read_rank;	   /* M */
 };
 
 /*
@@ -551,7 +553,7 @@ static int world_member(struct fsb_group *g, void *arg)
 	/* Every job of every rank has its directory before any reads one. */
 	err = fsb_group_barrier(g, err, NULL);
 	if (!err)
-		err = run_tests(&w->j, g, mine, reads);
+		err = run_tests(&w->j, g, mine, reads, w->read_rank * w->jobs + k);
 	w->j.own[k] = e->msg[0] != '\0';
 	return fsb_err_capture_end(&scope, err);
 }
@@ -727,6 +729,7 @@ static int execute_world(const struct fsb_run_plan *p, const char *dir, struct f
 			other = (G->rank + 1) % G->size;
 		snprintf(read_dir, sizeof(read_dir), "%s/rank-%u", scratch, other);
 		w.read_rank_dir = read_dir;
+		w.read_rank = other;
 	}
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,

@@ -14,7 +14,6 @@
 #include "util/units.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,10 +290,12 @@ static uint64_t free_inodes(const char *dir)
 /*
  * What the space lets each member's run do now (space_fit on its share of
  * the free space, the least of all members), rounded down to whole units
- * (a cap from free space is no multiple of the chunk); UINT64_MAX when the
- * workload takes no space. A collective.
+ * (a cap from free space is no multiple of the chunk) except to below
+ * `keep`, a work that fits as it is (the one asked for: --files 2500 where
+ * 2697 fit is not cut to 2048); UINT64_MAX when the workload takes no
+ * space. A collective.
  */
-static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t granule)
+static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t granule, uint64_t keep)
 {
 	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
 	struct fsb_space share;
@@ -313,6 +314,8 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 		share.inodes /= m->g->size;
 	v = m->ops->space_fit(ctx, &share);
 	fsb_group_reduce(m->g, 0, &v, how, 1);
+	if (keep <= v && keep > v / granule * granule)
+		return keep;
 	return v >= granule ? v / granule * granule : v;
 }
 
@@ -511,9 +514,9 @@ static const char *own_dir(const struct fsb_runner *rn, bool shared)
 int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_ops *ops)
 {
 	struct fsb_group single, *g = rn->group;
-	char path[PATH_MAX];
+	const char *dir;
 	bool shared;
-	int err;
+	int err, fd;
 
 	if (!ops->scratch_file)
 		return 0;
@@ -526,13 +529,20 @@ int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_op
 	 * reads another's. */
 	err = fsb_group_barrier(g, 0, NULL);
 	shared = is_shared(rn, ops, g);
-	if (!err && (!shared || g->rank == 0) &&
-	    !fsb_scratch_path(own_dir(rn, shared), ops->scratch_file, path, sizeof(path)) &&
-	    !fsb_cleanup_unlinkat(AT_FDCWD, path, 0))
-		/* The blocks freed are counted, and their freeing done, before
-		 * the next test's setup asks what is free (copy-on-write
-		 * filesystems free them at commit). */
-		fsb_cache_sync_fs(own_dir(rn, shared));
+	dir = own_dir(rn, shared);
+	/* The file only, and only inside the scratch directory: never
+	 * through a job's directory swapped for a symlink (nor the file: an
+	 * unlink removes a link, never its target). Gone or not removable,
+	 * it is the scratch directory's removal's at the end. */
+	if (!err && (!shared || g->rank == 0) && (fd = fsb_scratch_open_dir(rn->dir, dir)) >= 0) {
+		if (!fsb_cleanup_unlinkat(fd, ops->scratch_file, 0))
+			/* The blocks freed are counted, and their freeing
+			 * done, before the next test's setup asks what is
+			 * free (copy-on-write filesystems free them at
+			 * commit). */
+			fsb_cache_sync_fs(dir);
+		close(fd);
+	}
 	err = fsb_group_barrier(g, err, NULL);
 	if (g == &single)
 		fsb_group_single_release(&single);
@@ -586,9 +596,13 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_prog_test_start(rn->prog, ops->name, fsb_clock_ns());
 	shared = is_shared(rn, ops, m.g);
 	ctx.dir = own_dir(rn, shared);
-	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES)))
+	ctx.job = ctx.data_job = m.g->rank;
+	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES))) {
+		/* Another's files, written with its data (getc compares every
+		 * byte with it). */
 		ctx.dir = rn->read_dir;
-	ctx.job = m.g->rank;
+		ctx.data_job = rn->read_job;
+	}
 	ctx.njobs = m.g->size;
 	ctx.shared = shared;
 	ps.njobs = m.g->size;
@@ -616,7 +630,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	hard = lim[1];
 	/* max_work == initial_work: an exact size the user gave, not grown. */
 	fixed = ops->max_work && hard == asked;
-	space = grows && !fixed ? space_limit(&m, &ctx, granule) : UINT64_MAX;
+	space = grows && !fixed ? space_limit(&m, &ctx, granule, asked) : UINT64_MAX;
 	/* A first work that does not fit is the workload's default (the
 	 * user's sizes are checked up front): it starts at the share that
 	 * growth may take (below), not at all the space, so that a second
@@ -718,7 +732,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 					      target, granule, cap);
 			if (next != ctx.work && !fixed) {
 				/* Ask again: another process may have taken space. */
-				uint64_t now = space_limit(&m, &ctx, granule);
+				uint64_t now = space_limit(&m, &ctx, granule, ctx.work);
 
 				now = fsb_scale_share(now, ctx.work, granule);
 				if (now < cap) {
@@ -876,6 +890,23 @@ static void add_part(char *buf, size_t len, uint64_t bytes, const char *what)
 			 fsb_size_format_human(bytes, size, sizeof(size)), what);
 }
 
+/* a + b and a x b, held at UINT64_MAX: a --size near 2^64 needs more
+ * than a filesystem holds, and is refused as such, not wrapped round to a
+ * need that fits. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
 			   size_t nops, const char *dir)
 {
@@ -883,6 +914,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	struct fsb_fsinfo fsi;
 	struct statvfs vfs;
 	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
+	uint64_t size = sat_mul(cfg->size_bytes, jobs);
 	const char *who = NULL;
 	char parts[256] = "", a[64], b[64], each[32] = "";
 	const char *smaller;
@@ -901,26 +933,25 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		snprintf(each, sizeof(each), " x %llu jobs", (unsigned long long)jobs);
 	cow = !fsb_fsinfo_for_path(dir, &fsi) && fsb_fsinfo_is_cow(fsi.fs_type);
 	if (block) {
-		need += cfg->size_bytes * jobs;
+		need = sat_add(need, size);
 		snprintf(a, sizeof(a), "for --size%s", each);
-		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
+		add_part(parts, sizeof(parts), size, a);
 	}
 	if (cow && has_test(ops, nops, "rewrite")) {
-		need += cfg->size_bytes * jobs;
-		add_part(parts, sizeof(parts), cfg->size_bytes * jobs,
-			 "more for rewrite on copy-on-write");
+		need = sat_add(need, size);
+		add_part(parts, sizeof(parts), size, "more for rewrite on copy-on-write");
 	}
 	if (rnd) {
 		/* The random tests' own file, beside the block tests'. */
-		need += cfg->size_bytes * jobs;
+		need = sat_add(need, size);
 		snprintf(a, sizeof(a), "for the random tests' --size%s", each);
-		add_part(parts, sizeof(parts), cfg->size_bytes * jobs, a);
+		add_part(parts, sizeof(parts), size, a);
 		who = who ? who : has_test(ops, nops, "randread") ? "randread" : "randwrite";
 	}
 	if (chr) {
-		need += cfg->char_size_bytes * jobs;
+		need = sat_add(need, sat_mul(cfg->char_size_bytes, jobs));
 		snprintf(a, sizeof(a), "for --char-size%s", each);
-		add_part(parts, sizeof(parts), cfg->char_size_bytes * jobs, a);
+		add_part(parts, sizeof(parts), sat_mul(cfg->char_size_bytes, jobs), a);
 		who = who ? who : has_test(ops, nops, "putc") ? "putc" : "getc";
 	}
 	/* The free space of a copy-on-write filesystem is settled at commit
@@ -930,7 +961,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	if (statvfs(dir, &vfs) < 0)
 		return 0;
 	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	total = need + need / 50 + (1u << 20);
+	total = sat_add(sat_add(need, need / 50), 1u << 20);
 	if (total <= free_bytes)
 		return 0;
 	add_part(parts, sizeof(parts), total - need, "to spare");

@@ -47,6 +47,7 @@ struct fsb_runner {
 	 * FSB_WL_WRITES, no FSB_WL_NAMES) finds it, another rank's directory
 	 * (NULL: its own), so that it never reads from its own writes' cache. */
 	const char *read_dir;
+	unsigned read_job;	   /* with read_dir: the member whose files it holds */
 	const void *ext;	   /* passed to workloads as ctx->ext */
 	const char *diskstat_path; /* /sys/.../stat of the device, or NULL */
 	/* The progress printer (core/progress.h), which member 0 tells of

@@ -107,6 +107,44 @@ int fsb_scratch_remove(const char *path)
 	return 0;
 }
 
+int fsb_scratch_open_dir(const char *root, const char *dir)
+{
+	const int how = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	size_t n = strlen(root);
+	const char *rest = dir + n;
+	char comp[NAME_MAX + 1];
+	int fd, next;
+
+	if (strncmp(dir, root, n) || (*rest && *rest != '/'))
+		return -EINVAL;
+	fd = fsb_cleanup_openat(AT_FDCWD, root, how);
+	if (fd < 0)
+		return -errno;
+	while (*rest) {
+		size_t len;
+
+		rest += strspn(rest, "/");
+		if (!*rest)
+			break;
+		len = strcspn(rest, "/");
+		if (len > NAME_MAX) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, rest, len);
+		comp[len] = '\0';
+		rest += len;
+		next = fsb_cleanup_openat(fd, comp, how);
+		if (next < 0)
+			next = -errno;
+		close(fd);
+		if (next < 0)
+			return next;
+		fd = next;
+	}
+	return fd;
+}
+
 int fsb_scratch_path(const char *dir, const char *name, char *out, size_t len)
 {
 	if ((size_t)snprintf(out, len, "%s/%s", dir, name) >= len)

@@ -27,6 +27,16 @@ int fsb_scratch_name_ok(const char *name);
  */
 int fsb_scratch_remove(const char *path);
 
+/*
+ * Open dir, which is root (a scratch directory) or a directory below it,
+ * as a directory descriptor, following no symlink from root down: root
+ * and every component after it are opened O_NOFOLLOW | O_DIRECTORY, so a
+ * job's directory swapped for a symlink to elsewhere is refused (-ELOOP or
+ * -ENOTDIR). Returns the descriptor (the caller closes it), -EINVAL when
+ * dir is not below root, or -errno.
+ */
+int fsb_scratch_open_dir(const char *root, const char *dir);
+
 /* Path of the file name in dir into out. 0 or -ENAMETOOLONG. */
 int fsb_scratch_path(const char *dir, const char *name, char *out, size_t len);
 

@@ -123,7 +123,8 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	err = fsb_scratch_path(ctx->dir, name, path, sizeof(path));
 	if (err)
 		return err;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* Never through a symlink planted as the file (nor in chunkfile_open). */
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot open '%s'", test, path);
@@ -191,7 +192,7 @@ int fsb_chunkfile_open(const struct fsb_ctx *ctx, const char *test, const char *
 	if (err)
 		return err;
 	flags |= fsb_cache_open_flags(ctx->cfg->cache, FSB_CACHE_IO_BLOCK);
-	fd = open(path, flags | O_CLOEXEC, 0600);
+	fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot open '%s'%s", test, path,

@@ -131,7 +131,7 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 		fsb_err_errno(err, "%s: cannot make the data pattern", test);
 		return err;
 	}
-	p->fd = open(p->path, flags | O_CLOEXEC, 0600);
+	p->fd = open(p->path, flags | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (p->fd < 0) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot open '%s'", test, p->path);

@@ -341,7 +341,7 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 	if ((err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, path, sizeof(path))))
 		return seeker_failed(slot, STEP_OPEN, err, 0);
 	/* As fsb_chunkfile_open, which would describe a failure itself. */
-	fd = open(path, flags | fsb_cache_open_flags(cfg->cache, FSB_CACHE_IO_BLOCK));
+	fd = open(path, flags | O_NOFOLLOW | fsb_cache_open_flags(cfg->cache, FSB_CACHE_IO_BLOCK));
 	if (fd < 0)
 		return seeker_failed(slot, STEP_OPEN, -errno, 0);
 	/* The engine is set up here, in the process that drives it (an

@@ -116,6 +116,9 @@ struct fsb_ctx {
 	bool cow;
 	unsigned job;	/* this job: 0 .. njobs - 1 */
 	unsigned njobs; /* jobs running this test at once (0 means 1) */
+	/* The job whose data the files in dir hold: job, except where a
+	 * test reads another's directory (--reorder): that one's. */
+	unsigned data_job;
 	/* dir is shared with the other jobs (see the contract above). */
 	bool shared;
 };
@@ -232,7 +235,7 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 static inline uint64_t fsb_ctx_data_seed(const struct fsb_ctx *ctx)
 {
 	return ctx->shared ? ctx->cfg->seed
-			   : ctx->cfg->seed + (uint64_t)ctx->job * 0x9e3779b97f4a7c15ull;
+			   : ctx->cfg->seed + (uint64_t)ctx->data_job * 0x9e3779b97f4a7c15ull;
 }
 
 /* Requirements a workload declares (checked by the runner up front). */

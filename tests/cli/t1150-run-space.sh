@@ -115,6 +115,20 @@ if [ $rc -eq 1 ] && one_line "$T/err" && needs_vs_free "$T/err" &&
 else
 	nok "refused up front by a few KiB: exact byte counts (exit $rc)"; diag "$T/err"
 fi
+# Sizes whose need, times the jobs, is past 2^64: refused as too large, not
+# wrapped round to a need the 20 MiB fit (a run of 484 MiB measured once).
+for sz in "18085043209519161344" "9223372036854775808 --jobs 2" \
+	"4611686018427387904 --jobs 4 --shared-file" "18446744073709551615"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" run --tests write,read --size $sz "$TINY" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 1 ] && one_line "$T/err" && grep -q '^fsbench: write: needs .* TiB in ' "$T/err" &&
+		empty_dir "$TINY"; then
+		ok "--size $sz: refused up front, the need past 2^64 not wrapped"
+	else
+		nok "--size $sz: refused up front, the need past 2^64 not wrapped (exit $rc)"
+		diag "$T/err"
+	fi
+done
 # The per-char tests alone: the option to change is --char-size.
 "$FSBENCH" run --tests putc,getc --char-size 64m "$TINY" >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 1 ] && one_line "$T/err" && grep -q '^fsbench: putc: ' "$T/err" &&

@@ -93,6 +93,18 @@ if run_mpi jobs 2 "$D" --size 16m --tests write,read,seq-create --files 256 --re
 	check "2 ranks x 2 jobs: 4 members, the aggregate of all" \
 		pycheck "$T/jobs.json" "$MPI_FIGURES" 2 2
 fi
+# --reorder: every read-only test reads another rank's files, getc too,
+# which compares every byte with the data its writer wrote (it compared
+# them with its own rank's and failed every time); with 2 jobs a rank's
+# job K reads job K of the other rank.
+for j in 1 2; do
+	if run_mpi "reorder-j$j" 3 "$D" --size 8m --tests putc,write,getc,read,seeks --seeks 512 \
+		--char-size 4m --repeat 1 --min-time 0.05 --jobs $j --reorder; then
+		check "--reorder, 3 ranks x $j jobs: putc, write, getc, read, seeks measured" \
+			pycheck "$T/reorder-j$j.json" \
+			'assert [t["id"] for t in d["tests"]] == ["putc", "write", "getc", "read", "seeks"]'
+	fi
+done
 # mdtest's shared directory mode: every rank's names in one directory.
 if run_mpi shared 4 "$D" --tests seq-create,seq-stat,seq-delete --files 256 --repeat 1 \
 	--min-time 0.05 --shared-dir; then

@@ -127,6 +127,22 @@ else
 	diag "$T/stdout"; diag "$T/err"
 fi
 
+# A scratch file swapped for a symlink to a victim while the run goes
+# (lib.sh's spoil, in a directory of its own): never opened through it,
+# the run stops with one line, and the victim is unchanged (the manifest).
+D0=$D D=$T/swap
+mkdir "$D"
+SIZE=$((4 << 20))
+SWAP='ln -s "$V/secret" "$F.lnk" && mv -T "$F.lnk" "$F"'
+spoil "block.dat swapped for a symlink to a victim" block.dat "$SWAP" \
+	"^fsbench: read: cannot open '.*/block.dat': Too many levels of symbolic links" \
+	--tests read --size 4m --repeat 40 --min-time 0.1
+spoil "char.dat swapped for a symlink to a victim" char.dat "$SWAP" \
+	"^fsbench: getc: cannot open '.*/char.dat': Too many levels of symbolic links" \
+	--tests getc --char-size 64m --repeat 40 --min-time 0.1
+check "the symlinks' victim is unchanged" test "$(cat "$V/secret")" = "root-owned secrets"
+D=$D0
+
 if is_root; then
 	hostile "run -o CHARDEV (mknod'ed, owned by nobody, 0620)" 0 "${QUICK[@]}" --format json \
 		-o "$V/chr" "$D"

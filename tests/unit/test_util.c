@@ -241,6 +241,51 @@ static void scratch_lifecycle(void **state)
 	assert_int_equal(fsb_scratch_create("/nonexistent/dir", a, sizeof(a)), -ENOENT);
 }
 
+/* A directory below a scratch directory, opened without following any
+ * symlink from the scratch directory down (the release of a test's file:
+ * a job's directory swapped for a link to elsewhere is refused). */
+static void scratch_open_dir_no_symlink(void **state)
+{
+	char parent[] = "/tmp/fsb-unit.XXXXXX", s[4096], p[4300], q[4300];
+	struct stat st, got;
+	int fd;
+	(void)state;
+
+	assert_non_null(mkdtemp(parent));
+	assert_int_equal(fsb_scratch_create(parent, s, sizeof(s)), 0);
+	snprintf(p, sizeof(p), "%s/rank-1", s);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/rank-1/job-0", s);
+	assert_int_equal(mkdir(p, 0700), 0);
+	/* The scratch directory itself, and a directory two levels down. */
+	fd = fsb_scratch_open_dir(s, s);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = fsb_scratch_open_dir(s, p);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &got), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(got.st_ino == st.st_ino && got.st_dev == st.st_dev);
+	close(fd);
+	/* job-1 a symlink to a directory outside: refused, at the link. */
+	snprintf(q, sizeof(q), "%s/rank-1/job-1", s);
+	assert_int_equal(symlink(parent, q), 0);
+	fd = fsb_scratch_open_dir(s, q);
+	assert_true(fd == -ELOOP || fd == -ENOTDIR);
+	/* So is a link higher up: rank-2 -> rank-1, then rank-2/job-0. */
+	snprintf(q, sizeof(q), "%s/rank-2", s);
+	assert_int_equal(symlink("rank-1", q), 0);
+	snprintf(q, sizeof(q), "%s/rank-2/job-0", s);
+	fd = fsb_scratch_open_dir(s, q);
+	assert_true(fd == -ELOOP || fd == -ENOTDIR);
+	/* Not below the scratch directory, or only a name that begins alike. */
+	assert_int_equal(fsb_scratch_open_dir(s, parent), -EINVAL);
+	snprintf(q, sizeof(q), "%sx", s);
+	assert_int_equal(fsb_scratch_open_dir(s, q), -EINVAL);
+	assert_int_equal(fsb_scratch_remove(s), 0);
+	assert_int_equal(rmdir(parent), 0);
+}
+
 static void atomic_write_and_read(void **state)
 {
 	char dir[] = "/tmp/fsb-unit.XXXXXX", path[4096], *text = NULL;
@@ -697,6 +742,7 @@ int main(void)
 		cmocka_unit_test(size_format),
 		cmocka_unit_test(size_format_pair),
 		cmocka_unit_test(scratch_lifecycle),
+		cmocka_unit_test(scratch_open_dir_no_symlink),
 		cmocka_unit_test(atomic_write_and_read),
 		cmocka_unit_test(stop_signals),
 		cmocka_unit_test(signals_default_in_child),
