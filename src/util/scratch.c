@@ -111,12 +111,13 @@ int fsb_scratch_open_dir(const char *root, const char *dir)
 {
 	const int how = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	size_t n = strlen(root);
-	const char *rest = dir + n;
+	const char *rest;
 	char comp[NAME_MAX + 1];
 	int fd, next;
 
-	if (strncmp(dir, root, n) || (*rest && *rest != '/'))
+	if (strncmp(dir, root, n) || (dir[n] && dir[n] != '/'))
 		return -EINVAL;
+	rest = dir + n;
 	fd = fsb_cleanup_openat(AT_FDCWD, root, how);
 	if (fd < 0)
 		return -errno;
