@@ -244,9 +244,10 @@ struct jobs_run {
 /* Whether a test after ops[i] works on ops[i]'s scratch file. */
 static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size_t i)
 {
-	for (size_t k = i + 1; k < n; k++)
-		if (ops[k]->scratch_file && ops[i]->scratch_file &&
-		    !strcmp(ops[k]->scratch_file, ops[i]->scratch_file))
+	const char *f = ops[i]->scratch_file;
+
+	for (size_t k = i + 1; k < n && f; k++)
+		if (ops[k]->scratch_file && !strcmp(ops[k]->scratch_file, f))
 			return true;
 	return false;
 }
@@ -553,6 +554,8 @@ static int world_member(struct fsb_group *g, void *arg)
 	/* Every job of every rank has its directory before any reads one. */
 	err = fsb_group_barrier(g, err, NULL);
 	if (!err)
+		/* Members are rank x jobs + job (fsb_group_compose_run): the
+		 * same job of the rank whose directory it reads. */
 		err = run_tests(&w->j, g, mine, reads, w->read_rank * w->jobs + k);
 	w->j.own[k] = e->msg[0] != '\0';
 	return fsb_err_capture_end(&scope, err);

@@ -513,40 +513,31 @@ static const char *own_dir(const struct fsb_runner *rn, bool shared)
 
 int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_ops *ops)
 {
-	struct fsb_group single, *g = rn->group;
-	const char *dir;
-	bool shared;
-	int err, fd;
+	struct fsb_group *g = rn->group; /* NULL: this process alone */
+	bool shared = g && is_shared(rn, ops, g);
+	const char *dir = own_dir(rn, shared);
+	int err = 0, fd;
 
 	if (!ops->scratch_file)
 		return 0;
-	if (!g) {
-		if ((err = fsb_group_single_init(&single)))
-			return err;
-		g = &single;
-	}
 	/* Every member is done with every file first: with --reorder a rank
 	 * reads another's. */
-	err = fsb_group_barrier(g, 0, NULL);
-	shared = is_shared(rn, ops, g);
-	dir = own_dir(rn, shared);
+	if (g)
+		err = fsb_group_barrier(g, 0, NULL);
 	/* The file only, and only inside the scratch directory: never
 	 * through a job's directory swapped for a symlink (nor the file: an
 	 * unlink removes a link, never its target). Gone or not removable,
 	 * it is the scratch directory's removal's at the end. */
 	if (!err && (!shared || g->rank == 0) && (fd = fsb_scratch_open_dir(rn->dir, dir)) >= 0) {
 		if (!fsb_cleanup_unlinkat(fd, ops->scratch_file, 0))
-			/* The blocks freed are counted, and their freeing
-			 * done, before the next test's setup asks what is
-			 * free (copy-on-write filesystems free them at
-			 * commit). */
+			/* The freeing is done and counted before the next
+			 * test: its setup asks what is free (copy-on-write
+			 * filesystems free blocks at commit), and no journal
+			 * commit of this unlink lands in its clock. */
 			fsb_cache_sync_fs(dir);
 		close(fd);
 	}
-	err = fsb_group_barrier(g, err, NULL);
-	if (g == &single)
-		fsb_group_single_release(&single);
-	return err;
+	return g ? fsb_group_barrier(g, err, NULL) : err;
 }
 
 int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
@@ -732,7 +723,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 					      target, granule, cap);
 			if (next != ctx.work && !fixed) {
 				/* Ask again: another process may have taken space. */
-				uint64_t now = space_limit(&m, &ctx, granule, ctx.work);
+				uint64_t now = space_limit(&m, &ctx, granule, 0);
 
 				now = fsb_scale_share(now, ctx.work, granule);
 				if (now < cap) {
