@@ -326,7 +326,7 @@ static bool out_of_space(int err)
 
 /* Member 0: the figure of the kept runs, appended to res. */
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
-		  const struct job_rec *recs, const struct fsb_hist *all, uint64_t work,
+		  const struct job_rec *recs, const struct fsb_hist *all, const struct fsb_ctx *ctx,
 		  bool space_short, const char *repeat_stop, struct fsb_result *res)
 {
 	const struct fsb_workload_ops *ops = m->ops;
@@ -392,7 +392,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	    (njobs > 1 && (err = fsb_test_set_jobs(t, job_runs, njobs, job_cpu))))
 		goto out;
 	err = -ENOMEM;
-	t->work = work;
+	t->work = ctx->work;
+	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
 	if (space_short && fsb_strset(&t->short_reason, "space"))
 		goto out;
 	if (stopped && fsb_strset(&t->stopped_by, stopped))
@@ -705,12 +706,11 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		 */
 		if (grows && !failed_at && runs[i].halt != FSB_HALT_DEADLINE &&
 		    attempts < MAX_ATTEMPTS) {
-			/* A series' first run must also leave FSB_SCALE_READY's
+			/* A series' first run must also leave FSB_SCALE_KEEP's
 			 * margin: barely long enough, a later run would likely
-			 * fall short and start the series over, wasting the
-			 * runs before it. */
+			 * fall short and start the series over. */
 			uint64_t need = i || !warm ? cfg->min_time_ns
-						   : (uint64_t)(FSB_SCALE_READY *
+						   : (uint64_t)(FSB_SCALE_KEEP *
 								(double)cfg->min_time_ns);
 			uint64_t next;
 
@@ -808,7 +808,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 				 ops->name, (double)runs[shortest].wall_ns / 1e9,
 				 space_short ? "the free space allows" : "possible", work);
 	}
-	err = report(&m, runs, repeat, recs, all, ctx.work, space_short, why, res);
+	err = report(&m, runs, repeat, recs, all, &ctx, space_short, why, res);
 out:
 	if (root)
 		fsb_prog_test_end(rn->prog, err, fsb_clock_ns());

@@ -43,6 +43,13 @@ bool fsb_cache_ram_fs(unsigned long f_type)
 	return f_type == TMPFS_MAGIC || f_type == RAMFS_MAGIC;
 }
 
+bool fsb_cache_ram_path(const char *path)
+{
+	struct statfs sf;
+
+	return !statfs(path, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type);
+}
+
 bool fsb_cache_moot(enum fsb_cache_mode m, int fd)
 {
 	struct statfs sf;

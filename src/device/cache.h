@@ -50,6 +50,10 @@ int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io);
  * (tmpfs, ramfs): there is nothing below it to read from. Pure. */
 bool fsb_cache_ram_fs(unsigned long f_type);
 
+/* Whether the filesystem holding path is one of those (statfs); false
+ * when path cannot be asked. */
+bool fsb_cache_ram_path(const char *path);
+
 /*
  * Whether making the cache cold is moot: mode m is keep (the cache is
  * measured on purpose), or fd (a file or directory; -1: none known) is on

@@ -316,6 +316,8 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 	}
 	if (t->has_wa)
 		put_double(b, o, "write_amplification", t->write_amplification);
+	if (t->file_bytes)
+		put_u64(b, o, "file_bytes", t->file_bytes);
 	if (t->short_reason)
 		put_str(b, o, "short_reason", t->short_reason);
 	if (t->start_ns && t->end_ns) {
@@ -953,6 +955,7 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_runs(rd, o, path, t)) ||
 	    (err = read_double(rd, o, path, "cpu_pct", false, &t->cpu_pct)) ||
 	    (err = read_u64(rd, o, path, "work", false, &t->work)) ||
+	    (err = read_u64(rd, o, path, "file_bytes", false, &t->file_bytes)) ||
 	    (err = read_double(rd, o, path, "elapsed_s", false, &t->elapsed_s)) ||
 	    (err = read_latency(rd, o, path, t)) || (err = read_hist(rd, o, path, t)) ||
 	    (err = read_device(rd, o, path, t)) ||

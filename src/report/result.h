@@ -51,8 +51,12 @@ struct fsb_test_result {
 	double *runs; /* every measured run's value, in order */
 	size_t nruns;
 	double median, min, max, cv;
-	double cpu_pct;	  /* (user+sys of every process in the test) / wall */
-	uint64_t work;	  /* bytes or operations each run did */
+	double cpu_pct; /* (user+sys of every process in the test) / wall */
+	uint64_t work;	/* bytes or operations each run did */
+	/* The bytes of the file each run went over more than once, pass
+	 * after pass (a filesystem in memory: fsb_blockfile_pass_bytes), or
+	 * 0: no byte twice. JSON "file_bytes", present only when set. */
+	uint64_t file_bytes;
 	double elapsed_s; /* mean wall time of a measured run (0 if unknown) */
 	bool has_latency;
 	struct fsb_latency latency;

@@ -559,6 +559,30 @@ static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, b
 		fprintf(out, ".\n%s", tail ? tail : "");
 }
 
+/* The tests whose runs went over their file more than once, each with
+ * the file's size. */
+static void print_passes(FILE *out, const struct fsb_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		char size[32];
+
+		if (!t->file_bytes || !t->id)
+			continue;
+		fputs(any ? ",\n  "
+			  : "Runs went over their file again, pass after pass (the page cache is the\n"
+			    "storage: a pass again reads what a larger file would):\n  ",
+		      out);
+		fsb_text_put(out, t->id);
+		fprintf(out, " over %s", fsb_size_format_human(t->file_bytes, size, sizeof(size)));
+		any = true;
+	}
+	if (any)
+		fputs(".\n", out);
+}
+
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
@@ -608,6 +632,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 			"all\njobs over the time from the first start to the last end of a run.\n"
 			"The work column is one job's share of a run.\n",
 			fsb_result_jobs(r));
+	print_passes(out, r);
 	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space", NULL);
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
 		  "stonewall", "The jobs stopped did less than the work column says.\n");

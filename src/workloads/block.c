@@ -42,15 +42,20 @@ struct block_priv {
 	size_t chunk;
 	uint64_t base;	      /* this job's range in the file */
 	uint64_t work;	      /* bytes this run */
+	uint64_t span;	      /* the range's bytes the run goes over, pass after pass */
 	uint64_t next;	      /* the next chunk to issue, from base */
 	bool stopping;	      /* the sink said stop: start no new chunk */
 	bool done;	      /* the run completed: the file is whole */
 	struct pending *pend; /* rewrite: one per buffer */
+	unsigned busy;	      /* rewrite: chunks read and not yet written back */
 	struct fsb_sink *out;
 	char path[4096];
 };
 
-static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test, int flags)
+/* A run of ctx->work over `span` bytes of this job's range (ctx->work
+ * but for passes: span_of). */
+static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test, int flags,
+		     uint64_t span)
 {
 	int err = fsb_scratch_path(ctx->dir, FSB_BLOCKFILE_NAME, p->path, sizeof(p->path));
 
@@ -58,7 +63,8 @@ static int open_priv(struct fsb_ctx *ctx, struct block_priv *p, const char *test
 	p->file.fd = -1;
 	p->chunk = ctx->cfg->chunk_bytes;
 	p->work = ctx->work;
-	p->base = fsb_ctx_base(ctx, ctx->work);
+	p->span = span;
+	p->base = fsb_ctx_base(ctx, span);
 	if (err)
 		return err;
 	return fsb_block_io_open(&p->file, ctx, test, FSB_BLOCKFILE_NAME, p->chunk, flags);
@@ -99,7 +105,7 @@ static bool next_chunk(struct block_priv *p, struct fsb_io *io, enum fsb_io_op o
 	if (p->stopping || p->next >= p->work)
 		return false;
 	io->op = op;
-	io->off = p->base + p->next;
+	io->off = p->base + p->next % p->span;
 	io->len = (uint32_t)p->chunk;
 	p->next += p->chunk;
 	return true;
@@ -143,7 +149,7 @@ static int write_setup(struct fsb_ctx *ctx, void *priv)
 {
 	/* O_TRUNC here, untimed: freeing the old blocks is not the test. (A
 	 * shared file is truncated by job 0's setup, before the others'.) */
-	return open_priv(ctx, priv, "write", O_WRONLY | O_CREAT | O_TRUNC);
+	return open_priv(ctx, priv, "write", O_WRONLY | O_CREAT | O_TRUNC, ctx->work);
 }
 
 static int write_next(void *arg, struct fsb_io *io)
@@ -245,17 +251,44 @@ static uint64_t rewrite_fit(const struct fsb_ctx *ctx, const struct fsb_space *s
 	return avail >= have ? (avail + have) / 2 : avail;
 }
 
+/* The bytes of its range a run of ctx->work goes over: the file as it is
+ * when it may go over it in passes and it is shorter than the work, else
+ * the work (the file made to hold it). */
+static uint64_t span_of(const struct fsb_ctx *ctx)
+{
+	uint64_t pass = fsb_blockfile_pass_bytes(ctx);
+
+	return pass && pass < ctx->work ? pass : ctx->work;
+}
+
+/* The file, when a run goes over it more than once. */
+static uint64_t pass_file(const struct fsb_ctx *ctx)
+{
+	uint64_t span = span_of(ctx);
+
+	return span < ctx->work ? span : 0;
+}
+
+/* Passes over the file need neither preparation nor space: any work is
+ * ready where they are allowed. */
+static uint64_t pass_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
+{
+	(void)low;
+	return fsb_blockfile_pass_bytes(ctx) ? high : 0;
+}
+
 /*
- * Untimed, for tests that read the file: it holds this job's ctx->work
+ * Untimed, for tests that read the file: it holds this job's span_of
  * bytes of valid chunks and is cold (cache mode), then it is opened.
  */
 static int prepare_and_open(struct fsb_ctx *ctx, void *priv, const char *test, int flags)
 {
+	uint64_t span = span_of(ctx);
 	int err;
 
 	((struct block_priv *)priv)->file.fd = -1;
-	err = fsb_blockfile_prepare(ctx, test, ctx->work);
-	return err ? err : open_priv(ctx, priv, test, flags);
+	err = fsb_blockfile_prepare(ctx, test, span);
+	return err ? err : open_priv(ctx, priv, test, flags, span);
 }
 
 static int rewrite_setup(struct fsb_ctx *ctx, void *priv)
@@ -287,9 +320,14 @@ static int rewrite_next(void *arg, struct fsb_io *io)
 		io->len = (uint32_t)p->chunk;
 		return FSB_ENGINE_NEXT;
 	}
+	/* A pass starts once the last is written back: its reads see every
+	 * chunk's new generation. */
+	if (p->busy && p->next % p->span == 0 && p->next < p->work)
+		return FSB_ENGINE_IDLE;
 	/* Not the end while other buffers may still have a write to do. */
 	if (!next_chunk(p, io, FSB_IO_READ))
 		return FSB_ENGINE_IDLE;
+	p->busy++;
 	pd->off = io->off;
 	return FSB_ENGINE_NEXT;
 }
@@ -312,6 +350,7 @@ static int rewrite_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 		pd->write = true;
 		return 0;
 	}
+	p->busy--;
 	return count(p, io->complete_ns - pd->start_ns);
 }
 
@@ -353,6 +392,8 @@ const struct fsb_workload_ops fsb_wl_rewrite = {
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
 	.space_fit = rewrite_fit,
+	.ready_work = pass_ready,
+	.pass_file = pass_file,
 	.scratch_file = FSB_BLOCKFILE_NAME,
 	.priv_size = sizeof(struct block_priv),
 	.setup = rewrite_setup,
@@ -400,6 +441,8 @@ const struct fsb_workload_ops fsb_wl_read = {
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
 	.space_fit = existing_fit,
+	.ready_work = pass_ready,
+	.pass_file = pass_file,
 	.scratch_file = FSB_BLOCKFILE_NAME,
 	.priv_size = sizeof(struct block_priv),
 	.setup = read_setup,

@@ -177,6 +177,19 @@ uint64_t fsb_chunkfile_have(const struct fsb_ctx *ctx, const char *name)
 	return ctx->shared ? have / fsb_ctx_njobs(ctx) : have;
 }
 
+bool fsb_blockfile_passes(const struct fsb_ctx *ctx, uint64_t bytes)
+{
+	return bytes >= FSB_BLOCKFILE_PASS_MIN && fsb_cache_ram_path(ctx->dir);
+}
+
+uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
+{
+	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
+
+	have = have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
+	return fsb_blockfile_passes(ctx, have) ? have : 0;
+}
+
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)
 {
 	return fsb_chunkfile_prepare(ctx, test, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes,

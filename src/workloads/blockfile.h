@@ -94,6 +94,28 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 			  size_t chunk_bytes, enum fsb_cache_io io, uint64_t bytes);
 
 /*
+ * A pass over this much streams from memory, not from a CPU cache: a
+ * core's last-level cache is at most about 100 MiB today (96 MiB on an
+ * EPYC with 3D V-Cache).
+ */
+#define FSB_BLOCKFILE_PASS_MIN (512ull << 20)
+
+/*
+ * Whether a run may go over `bytes` of this job's block file more than
+ * once. Only on a filesystem in memory (tmpfs, ramfs), where the page
+ * cache is the storage: a second pass reads what a larger file's first
+ * would, from the same memory (fio's time_based runs loop over the file
+ * on any device), and only from FSB_BLOCKFILE_PASS_MIN on. Elsewhere a
+ * chunk read again would come from the page cache, not the device: the
+ * file must hold the work.
+ */
+bool fsb_blockfile_passes(const struct fsb_ctx *ctx, uint64_t bytes);
+
+/* This job's whole chunks of the block file as it is if a run may go
+ * over them more than once (fsb_blockfile_passes), else 0. */
+uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx);
+
+/*
  * The bytes of the file `name` in ctx->dir that are this job's: its size,
  * or for a file the jobs share, its size divided among them (each owns a
  * range as long). 0 when it is absent.

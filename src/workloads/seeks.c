@@ -111,13 +111,16 @@ struct seeks_bound {
 	uint64_t size_bytes; /* the file, in whole chunks: as it is, or as setup makes it */
 	uint64_t chunks;     /* its chunks */
 	unsigned seekers;    /* --seekers, at most MAX_SEEKERS and one a chunk */
-	uint64_t most;	     /* seeks a run can do: every chunk once, by every seeker */
+	uint64_t once;	     /* seeks that read every chunk once, by every seeker */
+	uint64_t most;	     /* seeks a run can do: once, or any number in passes */
 };
 
 /*
  * At most every chunk once per run (a chunk read again is the page
  * cache's), of the block file as it is or as setup will make it (never
- * smaller than --size), each seeker the same number of chunks. The one
+ * smaller than --size), each seeker the same number of chunks; no limit
+ * where the page cache is the storage (fsb_blockfile_passes): a seeker
+ * then goes over its chunks again, in a new order. The one
  * computation of both max_work and setup, so that the work the runner
  * allows is the work setup's seekers can do.
  */
@@ -136,9 +139,10 @@ static void seeks_bound(const struct fsb_ctx *ctx, struct seeks_bound *b)
 	if (b->chunks < n)
 		n = b->chunks ? (unsigned)b->chunks : 1;
 	b->seekers = n;
-	b->most = b->chunks / n * n;
-	if (!b->most)
-		b->most = 1;
+	b->once = b->chunks / n * n;
+	if (!b->once)
+		b->once = 1;
+	b->most = fsb_blockfile_passes(ctx, b->size_bytes) ? UINT64_MAX / n * n : b->once;
 }
 
 static uint64_t seeks_max(const struct fsb_ctx *ctx)
@@ -147,6 +151,16 @@ static uint64_t seeks_max(const struct fsb_ctx *ctx)
 
 	seeks_bound(ctx, &b);
 	return b.most;
+}
+
+/* The file, when a run of ctx->work seeks goes over its chunks more than
+ * once. */
+static uint64_t seeks_pass_file(const struct fsb_ctx *ctx)
+{
+	struct seeks_bound b;
+
+	seeks_bound(ctx, &b);
+	return ctx->work > b.once ? b.size_bytes : 0;
 }
 
 /* An explicit --seeks above what a run can do is cut: say so, with why. */
@@ -207,6 +221,7 @@ struct seeker {
 	size_t chunk;
 	uint64_t rnd, left, nchunks, base;
 	unsigned idx, nkids;
+	unsigned busy; /* buffers with a seek in flight */
 	bool verify;
 	bool stopping;
 };
@@ -239,13 +254,22 @@ static int seeker_next(void *arg, struct fsb_io *io)
 	/* Idle, not ended: another buffer may still have a write-back. */
 	if (s->stopping || !s->left)
 		return FSB_ENGINE_IDLE;
+	if (s->k && s->k % s->perm.n == 0) {
+		/* Another pass over the chunks (fsb_blockfile_passes)
+		 * starts once the last is done, no chunk in flight twice, in
+		 * an order of its own. */
+		if (s->busy)
+			return FSB_ENGINE_IDLE;
+		fsb_names_perm_init(&s->perm, s->perm.n, next_rand(&s->rnd));
+	}
 	/*
 	 * Seeker idx owns the chunks idx, idx+n, idx+2n, ...: offsets are
 	 * still random over the whole file (or the job's range of it), but no
 	 * two seekers touch one chunk, so a read never overlaps another
 	 * seeker's write-back and every chunk read can be verified strictly.
-	 * Within a seeker, each chunk once per run (max_work keeps the seeks
-	 * within the chunks), so none is in flight twice either.
+	 * Within a seeker, each chunk once a pass (max_work keeps a run to
+	 * one pass where the file must hold the work), and a pass starts
+	 * when the last is done, so none is in flight twice either.
 	 */
 	r = next_rand(&s->rnd);
 	off = s->base +
@@ -253,6 +277,7 @@ static int seeker_next(void *arg, struct fsb_io *io)
 	s->left--;
 	b->off = off;
 	b->busy = true;
+	s->busy++;
 	b->writeback = (r & 0xff) < 26; /* 26/256 ~ 10%: dirty and write back */
 	io->op = FSB_IO_READ;
 	io->off = off;
@@ -289,6 +314,7 @@ static int seeker_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	}
 	/* One seek done: its read, and its write-back if it had one. */
 	b->busy = false;
+	s->busy--;
 	fsb_hist_add(&s->slot->hist, io->complete_ns - b->start_ns);
 	s->slot->ops++;
 	s->slot->bytes += s->chunk;
@@ -613,6 +639,7 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 	.initial_work = seeks_start,
 	.max_work = seeks_max,
 	.work_cut = seeks_cut,
+	.pass_file = seeks_pass_file,
 	.space_fit = seeks_fit,
 	.work_granule = 64,
 	.scratch_file = FSB_BLOCKFILE_NAME,

@@ -306,6 +306,11 @@ struct fsb_workload_ops {
 	 * left), when the runner is about to grow to `high` and `low` would
 	 * still last long enough; 0 when none is. NULL: none ever is. */
 	uint64_t (*ready_work)(const struct fsb_ctx *ctx, uint64_t low, uint64_t high);
+	/* Optional: the bytes of the file a run of ctx->work goes over more
+	 * than once, pass after pass (fsb_blockfile_pass_bytes), or 0 when
+	 * it goes over no byte twice; recorded with the figure. Asked on
+	 * member 0 after the runs. NULL: never more than once. */
+	uint64_t (*pass_file)(const struct fsb_ctx *ctx);
 	uint64_t work_granule; /* grown work is a multiple of this (0 = chunk) */
 	size_t priv_size;      /* bytes of zeroed private state per run */
 	int (*setup)(struct fsb_ctx *ctx, void *priv); /* untimed; 0 or -errno */

@@ -499,6 +499,7 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_true(t->cv == u->cv);
 		assert_true(t->cpu_pct == u->cpu_pct);
 		assert_int_equal(t->work, u->work);
+		assert_int_equal(t->file_bytes, u->file_bytes);
 		assert_true(t->elapsed_s == u->elapsed_s);
 		assert_int_equal(t->has_latency, u->has_latency);
 		assert_true(t->latency.max_us == u->latency.max_us);
@@ -552,6 +553,7 @@ static void test_json_round_trip(void **state)
 	build_known(&r);
 	/* Edge values: the largest count, an awkward double, a missing string. */
 	r.tests[2].work = UINT64_MAX;
+	r.tests[2].file_bytes = UINT64_MAX - 1;
 	r.tests[3].cpu_pct = 0.1 + 0.2;
 	r.tests[4].has_latency = false;
 	r.tests[4].latency = (struct fsb_latency){ 0 };
@@ -609,6 +611,9 @@ static void test_json_round_trip(void **state)
 	/* Only the test whose runs were cut short has the key. */
 	assert_non_null(strstr(s, "\"short_reason\":\"space\""));
 	assert_null(strstr(strstr(s, "\"short_reason\"") + 1, "\"short_reason\""));
+	/* Only the test whose runs went over their file again has its size. */
+	assert_non_null(strstr(s, "\"file_bytes\":18446744073709551614"));
+	assert_null(strstr(strstr(s, "\"file_bytes\"") + 1, "\"file_bytes\""));
 	assert_non_null(strstr(s, "\"path\":\"a/b \\\"c\\\" é\"")); /* no \/ escapes */
 	assert_null(strstr(s, "\"fill\""));			    /* NULL left out */
 	assert_non_null(strstr(s, "\"noisy\":true"));
@@ -1266,12 +1271,39 @@ static void test_text_short_space(void **state)
 	fsb_result_release(&r);
 }
 
+/* Runs that went over their file again: a footnote names each with the
+ * file's size. */
+static void test_text_passes(void **state)
+{
+	struct fsb_result r;
+	char *s, *foot;
+	int err;
+
+	(void)state;
+	build_known(&r);
+	s = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	assert_null(strstr(s, "pass after pass"));
+	free(s);
+	r.tests[2].file_bytes = 1536ull << 20;
+	r.tests[3].file_bytes = 512ull << 20;
+	s = render(fsb_write_text, &r, &err);
+	assert_int_equal(err, 0);
+	foot = strstr(s, "\nRuns went over their file again, pass after pass");
+	assert_non_null(foot);
+	assert_non_null(strstr(foot, ":\n  rewrite over 1.5 GiB,\n  getc over 512.0 MiB.\n"));
+	assert_true(foot > strstr(s, "Cache mode drop"));
+	free(s);
+	fsb_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_runs_summarised),
 		cmocka_unit_test(test_text_auto_interval),
 		cmocka_unit_test(test_text_short_space),
+		cmocka_unit_test(test_text_passes),
 		cmocka_unit_test(test_csv_known),
 		cmocka_unit_test(test_csv_shapes),
 		cmocka_unit_test(test_csv_formula_guard),

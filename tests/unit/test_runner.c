@@ -406,9 +406,11 @@ static void long_enough_attempt_is_kept(void **state)
 }
 
 /*
- * A series' first run must leave a margin over --min-time (1.1 x): one of
- * 505 ms for a 500 ms minimum grows at once, from its own rate, instead
- * of waiting for a later run to fall short and start the series over.
+ * A series' first run must leave a margin over --min-time
+ * (FSB_SCALE_KEEP, 1.05 x): one of 505 ms for a 500 ms minimum grows at
+ * once, from its own rate, instead of waiting for a later run to fall
+ * short and start the series over; one of 530 ms is kept (under 1.1 x,
+ * the margin before, it grew).
  */
 static void first_run_needs_a_margin(void **state)
 {
@@ -423,6 +425,13 @@ static void first_run_needs_a_margin(void **state)
 	assert_int_equal(works[0], 505000);
 	assert_true(t->work > 505000 && t->work <= 700000);
 	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
+	t = measure_sleeper_cfg(&sleeper, 530000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(t->work, 530000);
+	assert_int_equal(runs, 3);
 	assert_int_equal(t->nruns, 3);
 	fsb_result_release(&res);
 }
@@ -442,7 +451,7 @@ static uint64_t fast_later(uint64_t work, unsigned run)
 /*
  * Growth aims at 1.2 x --min-time; a test whose later run still falls
  * short aims at 1.4 x from then on. Here 35 ms of 50 grow to 60000 units:
- * 60 ms, kept (over 1.1 x 50 ms), then 48 ms, short: the series starts
+ * 60 ms, kept (over 1.05 x 50 ms), then 48 ms, short: the series starts
  * over at 1.4 x 50 ms at the 48 ms rate, 87500 units (at 1.2 x it would
  * be 75000), whose runs (87.5, 70, 70 ms) are kept.
  */

@@ -216,7 +216,8 @@ static void scale_decisions(void **state)
 	/* the aim is the caller's: 0.45 s -> 1.2 x 0.5 s, the first growth's */
 	assert_int_equal(fsb_scale_next(1000, 450 * ms, min, min, FSB_SCALE_TARGET, 1, 0 - 1ull),
 			 1333);
-	assert_true(FSB_SCALE_READY < FSB_SCALE_TARGET && FSB_SCALE_TARGET < FSB_SCALE_RETRY);
+	assert_true(1 < FSB_SCALE_KEEP && FSB_SCALE_KEEP <= FSB_SCALE_READY &&
+		    FSB_SCALE_READY < FSB_SCALE_TARGET && FSB_SCALE_TARGET < FSB_SCALE_RETRY);
 }
 
 static void scale_work_for_a_time(void **state)
