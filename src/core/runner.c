@@ -478,9 +478,11 @@ static enum auto_stop auto_stop(const struct fsb_workload_ops *ops, const struct
 /*
  * Given that growth aims at `aim`, a work the workload has ready (no
  * preparation, no space) between the least that should still meet
- * --min-time with FSB_SCALE_READY's margin and `aim`, or 0. The members
- * take the least of their answers, 0 when one has none: a smaller ready
- * work is ready for all. A collective.
+ * --min-time with FSB_SCALE_READY's margin and `aim` (the aim itself when
+ * that least is past it: a step capped at FSB_SCALE_MAX_GROWTH, worth
+ * taking ready all the same), or 0. The members take the least of their
+ * answers, 0 when one has none: a smaller ready work is ready for all. A
+ * collective.
  */
 static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_run *run,
 		      uint64_t aim, uint64_t granule)
@@ -488,12 +490,13 @@ static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_r
 	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
 	uint64_t low = fsb_scale_work_for(ctx->work, run->wall_ns, FSB_SCALE_READY,
 					  m->rn->cfg->min_time_ns, granule);
-	uint64_t v = 0;
+	uint64_t v;
 
 	if (low < ctx->work + 1)
 		low = ctx->work + 1;
-	if (low <= aim)
-		v = m->ops->ready_work(ctx, low, aim);
+	if (low > aim)
+		low = aim;
+	v = m->ops->ready_work(ctx, low, aim);
 	fsb_group_reduce(m->g, 0, &v, how, 1);
 	return v >= low && v <= aim ? v : 0;
 }

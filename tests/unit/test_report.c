@@ -1244,26 +1244,27 @@ static void test_text_auto_interval(void **state)
 	fsb_result_release(&r);
 }
 
-/* Runs cut short by free space: a footnote names them, others unchanged. */
-static void test_text_short_space(void **state)
+/*
+ * A footnote of the text view: absent from the known result (no `needle`),
+ * then, once mark() has set what it tells, `want`, after the cache line
+ * and at the end.
+ */
+static void footnote(void (*mark)(struct fsb_result *), const char *needle, const char *want)
 {
 	struct fsb_result r;
 	char *s, *foot;
 	int err;
 
-	(void)state;
 	build_known(&r);
 	s = render(fsb_write_text, &r, &err);
 	assert_int_equal(err, 0);
-	assert_null(strstr(s, "cut short"));
+	assert_null(strstr(s, needle));
 	free(s);
-	assert_int_equal(fsb_strset(&r.tests[1].short_reason, "space"), 0);
-	assert_int_equal(fsb_strset(&r.tests[2].short_reason, "space"), 0);
+	mark(&r);
 	s = render(fsb_write_text, &r, &err);
 	assert_int_equal(err, 0);
-	foot = strstr(s, "\nRuns cut short by free space (under --min-time): write, rewrite.\n");
+	foot = strstr(s, want);
 	assert_non_null(foot);
-	/* It is the footnote: after the cache line, at the end. */
 	assert_non_null(strstr(s, "Cache mode drop"));
 	assert_true(foot > strstr(s, "Cache mode drop"));
 	assert_string_equal(foot + strlen(foot) - 2, ".\n");
@@ -1271,30 +1272,35 @@ static void test_text_short_space(void **state)
 	fsb_result_release(&r);
 }
 
+static void mark_short(struct fsb_result *r)
+{
+	assert_int_equal(fsb_strset(&r->tests[1].short_reason, "space"), 0);
+	assert_int_equal(fsb_strset(&r->tests[2].short_reason, "space"), 0);
+}
+
+/* Runs cut short by free space: a footnote names them, others unchanged. */
+static void test_text_short_space(void **state)
+{
+	(void)state;
+	footnote(mark_short, "cut short",
+		 "\nRuns cut short by free space (under --min-time): write, rewrite.\n");
+}
+
+static void mark_passes(struct fsb_result *r)
+{
+	r->tests[2].file_bytes = 1536ull << 20;
+	r->tests[3].file_bytes = 512ull << 20;
+}
+
 /* Runs that went over their file again: a footnote names each with the
  * file's size. */
 static void test_text_passes(void **state)
 {
-	struct fsb_result r;
-	char *s, *foot;
-	int err;
-
 	(void)state;
-	build_known(&r);
-	s = render(fsb_write_text, &r, &err);
-	assert_int_equal(err, 0);
-	assert_null(strstr(s, "pass after pass"));
-	free(s);
-	r.tests[2].file_bytes = 1536ull << 20;
-	r.tests[3].file_bytes = 512ull << 20;
-	s = render(fsb_write_text, &r, &err);
-	assert_int_equal(err, 0);
-	foot = strstr(s, "\nRuns went over their file again, pass after pass");
-	assert_non_null(foot);
-	assert_non_null(strstr(foot, ":\n  rewrite over 1.5 GiB,\n  getc over 512.0 MiB.\n"));
-	assert_true(foot > strstr(s, "Cache mode drop"));
-	free(s);
-	fsb_result_release(&r);
+	footnote(mark_passes, "pass after pass",
+		 "\nRuns went over their file again, pass after pass (the page cache is the\n"
+		 "storage: a pass again reads what a larger file would):\n"
+		 "  rewrite over 1.5 GiB,\n  getc over 512.0 MiB.\n");
 }
 
 int main(void)
