@@ -89,11 +89,6 @@ struct seeks_priv {
 	bool done; /* the run completed: every chunk is whole */
 };
 
-static uint64_t seeks_start(const struct fsb_ctx *ctx)
-{
-	return ctx->cfg->seeks;
-}
-
 /*
  * Seeks need no space, except on a copy-on-write filesystem, where each
  * chunk written back (one seek in ten, 26/256) takes a new chunk until the
@@ -151,6 +146,22 @@ static uint64_t seeks_max(const struct fsb_ctx *ctx)
 
 	seeks_bound(ctx, &b);
 	return b.most;
+}
+
+/*
+ * The first attempt: --seeks, but the default (8192) no more than every
+ * chunk once, as where no passes are allowed: a run in passes has no
+ * other limit, and 8192 chunks of 64 MiB would make runs of minutes
+ * (growth takes it on from there). One given is the user's.
+ */
+static uint64_t seeks_start(const struct fsb_ctx *ctx)
+{
+	struct seeks_bound b;
+
+	if (ctx->cfg->seeks_given)
+		return ctx->cfg->seeks;
+	seeks_bound(ctx, &b);
+	return ctx->cfg->seeks < b.once ? ctx->cfg->seeks : b.once;
 }
 
 /* The file, when a run of ctx->work seeks goes over its chunks more than

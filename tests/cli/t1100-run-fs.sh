@@ -270,8 +270,8 @@ fi
 # 1280) that is 512 MiB or more then goes on in passes, past the cap,
 # instead of stopping there with runs short of --min-time; also when its
 # run there (0.1 s here) is too short for a one-step prediction (under
-# 1/32 of --min-time: growth capped at 16x a step).
-"$FSBENCH" run --size 64m --tests read --repeat 1 --min-time 4 --format json \
+# 1/32 of --min-time, 0.19 s: growth capped at 16x a step).
+"$FSBENCH" run --size 64m --tests read --repeat 1 --min-time 6 --format json \
 	-o "$T/passes-cap.json" "$PASSFS" 2>"$T/passes-cap.err"; rc=$?
 if [ $rc -eq 0 ] && [ ! -s "$T/passes-cap.err" ] && pycheck "$T/passes-cap.json" '
 t = d["tests"][0]
@@ -282,6 +282,20 @@ assert "short_reason" not in t, t["short_reason"]
 else
 	nok "tmpfs: read grown from 64 MiB to the space's cap goes on in passes, no short runs (exit $rc)"
 	diag "$T/passes-cap.err"
+fi
+# Seeks in passes have no limit but time: the default --seeks (8192,
+# sized for 8 KiB chunks) starts at every chunk once, as elsewhere, not
+# at 8192 chunks of 64 MiB (runs of 80 s here).
+timeout 60 "$FSBENCH" run --size 512m --chunk 64m --tests seeks --repeat 1 --format json \
+	-o "$T/passes-seeks.json" "$PASSFS" 2>"$T/passes-seeks.err"; rc=$?
+if [ $rc -eq 0 ] && pycheck "$T/passes-seeks.json" '
+t = d["tests"][0]
+assert t["work"] < 8192 and t["elapsed_s"] < 5, (t["work"], t["elapsed_s"])
+'; then
+	ok "tmpfs: seeks of 64 MiB chunks start at every chunk once, not at the default 8192"
+else
+	nok "tmpfs: seeks of 64 MiB chunks start at every chunk once, not at the default 8192 (exit $rc)"
+	diag "$T/passes-seeks.err"
 fi
 empty_dir "$PASSFS" && ok "tmpfs for passes empty afterwards" || nok "tmpfs for passes empty afterwards"
 
