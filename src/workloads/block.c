@@ -223,9 +223,8 @@ const struct fsb_workload_ops fsb_wl_write = {
 
 static uint64_t existing_work(const struct fsb_ctx *ctx)
 {
-	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
+	uint64_t have = fsb_blockfile_have(ctx);
 
-	have = have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
 	return have ? have : ctx->cfg->size_bytes;
 }
 

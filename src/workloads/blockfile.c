@@ -182,11 +182,17 @@ bool fsb_blockfile_passes(const struct fsb_ctx *ctx, uint64_t bytes)
 	return bytes >= FSB_BLOCKFILE_PASS_MIN && fsb_cache_ram_path(ctx->dir);
 }
 
-uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
+uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx)
 {
 	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
 
-	have = have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
+	return have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
+}
+
+uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
+{
+	uint64_t have = fsb_blockfile_have(ctx);
+
 	return fsb_blockfile_passes(ctx, have) ? have : 0;
 }
 

@@ -111,8 +111,12 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
  */
 bool fsb_blockfile_passes(const struct fsb_ctx *ctx, uint64_t bytes);
 
-/* This job's whole chunks of the block file as it is if a run may go
- * over them more than once (fsb_blockfile_passes), else 0. */
+/* This job's whole chunks of the block file as it is (bytes; 0 when it
+ * is absent). */
+uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx);
+
+/* The same if a run may go over them more than once
+ * (fsb_blockfile_passes), else 0. */
 uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx);
 
 /*

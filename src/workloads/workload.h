@@ -303,8 +303,10 @@ struct fsb_workload_ops {
 	uint64_t (*space_fit)(const struct fsb_ctx *ctx, const struct fsb_space *share);
 	/* Optional: the largest work in [low, high] that is ready, i.e.
 	 * needs no preparation and no space (the files an earlier test
-	 * left), when the runner is about to grow to `high` and `low` would
-	 * still last long enough; 0 when none is. NULL: none ever is. */
+	 * left, passes over a file in memory), when the runner is about to
+	 * grow to `high` and `low` would still last long enough (or is
+	 * `high`, when one step cannot reach that); 0 when none is. NULL:
+	 * none ever is. */
 	uint64_t (*ready_work)(const struct fsb_ctx *ctx, uint64_t low, uint64_t high);
 	/* Optional: the bytes of the file a run of ctx->work goes over more
 	 * than once, pass after pass (fsb_blockfile_pass_bytes), or 0 when
