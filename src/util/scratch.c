@@ -128,6 +128,11 @@ int fsb_scratch_open_dir(const char *root, const char *dir)
 		if (!*rest)
 			break;
 		len = strcspn(rest, "/");
+		/* ".." is no symlink, yet leads out of root: never below it. */
+		if ((len == 1 && rest[0] == '.') || (len == 2 && !strncmp(rest, "..", 2))) {
+			close(fd);
+			return -EINVAL;
+		}
 		if (len > NAME_MAX) {
 			close(fd);
 			return -ENAMETOOLONG;

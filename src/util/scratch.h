@@ -33,7 +33,8 @@ int fsb_scratch_remove(const char *path);
  * and every component after it are opened O_NOFOLLOW | O_DIRECTORY, so a
  * job's directory swapped for a symlink to elsewhere is refused (-ELOOP or
  * -ENOTDIR). Returns the descriptor (the caller closes it), -EINVAL when
- * dir is not below root, or -errno.
+ * dir is not below root (a "." or ".." component after root counts as
+ * not below it), or -errno.
  */
 int fsb_scratch_open_dir(const char *root, const char *dir);
 

@@ -232,7 +232,6 @@ struct seeker {
 	size_t chunk;
 	uint64_t rnd, left, nchunks, base;
 	unsigned idx, nkids;
-	unsigned busy; /* buffers with a seek in flight */
 	bool verify;
 	bool stopping;
 };
@@ -269,8 +268,9 @@ static int seeker_next(void *arg, struct fsb_io *io)
 		/* Another pass over the chunks (fsb_blockfile_passes)
 		 * starts once the last is done, no chunk in flight twice, in
 		 * an order of its own. */
-		if (s->busy)
-			return FSB_ENGINE_IDLE;
+		for (unsigned i = 0; i < s->depth; i++)
+			if (s->bufs[i].busy)
+				return FSB_ENGINE_IDLE;
 		fsb_names_perm_init(&s->perm, s->perm.n, next_rand(&s->rnd));
 	}
 	/*
@@ -288,7 +288,6 @@ static int seeker_next(void *arg, struct fsb_io *io)
 	s->left--;
 	b->off = off;
 	b->busy = true;
-	s->busy++;
 	b->writeback = (r & 0xff) < 26; /* 26/256 ~ 10%: dirty and write back */
 	io->op = FSB_IO_READ;
 	io->off = off;
@@ -325,7 +324,6 @@ static int seeker_done(void *arg, struct fsb_io *io, uint64_t lat_ns)
 	}
 	/* One seek done: its read, and its write-back if it had one. */
 	b->busy = false;
-	s->busy--;
 	fsb_hist_add(&s->slot->hist, io->complete_ns - b->start_ns);
 	s->slot->ops++;
 	s->slot->bytes += s->chunk;

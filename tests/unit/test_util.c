@@ -282,6 +282,11 @@ static void scratch_open_dir_no_symlink(void **state)
 	assert_int_equal(fsb_scratch_open_dir(s, parent), -EINVAL);
 	snprintf(q, sizeof(q), "%sx", s);
 	assert_int_equal(fsb_scratch_open_dir(s, q), -EINVAL);
+	/* Nor back out of it by "..", which is no symlink (nor by "."). */
+	snprintf(q, sizeof(q), "%s/rank-1/../..", s);
+	assert_int_equal(fsb_scratch_open_dir(s, q), -EINVAL);
+	snprintf(q, sizeof(q), "%s/./rank-1", s);
+	assert_int_equal(fsb_scratch_open_dir(s, q), -EINVAL);
 	assert_int_equal(fsb_scratch_remove(s), 0);
 	assert_int_equal(rmdir(parent), 0);
 }
