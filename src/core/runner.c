@@ -31,6 +31,10 @@
  * times the second is a first touch of the grown part, not the filesystem
  * (see FSB_WL_WARMUP). */
 #define FIRST_TOUCH 1.5
+/* The most an open first attempt may have, in first works: its time ends
+ * it long before (seeks start at 8192, and 16x that lasted 0.17 s on
+ * tmpfs here). */
+#define OPEN_GROWTH 1024u
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs
  * with one reduce: counts and sums add up, the least min, the greatest max. */
@@ -46,6 +50,7 @@ struct progress_state {
 	unsigned njobs;
 	uint64_t work;
 	uint64_t start_ns;
+	uint64_t open_ns; /* an open attempt's length (0: a run of `work`) */
 };
 
 static const char *unit_name(enum fsb_work_unit u);
@@ -58,7 +63,13 @@ static void show_progress(struct fsb_sink *out)
 	uint64_t done = ps->ops->work_unit == FSB_WORK_BYTES ? out->bytes : out->ops;
 
 	fsb_progress_due = 0;
-	if (ps->ops->work_unit != FSB_WORK_TIME) {
+	if (ps->open_ns) {
+		/* An open attempt ends at its time, not at its work. */
+		pct = secs * 1e9 < (double)ps->open_ns ? 100.0 * secs * 1e9 / (double)ps->open_ns
+						       : 100;
+		if (secs > 0)
+			rate = (double)done * ps->njobs / secs;
+	} else if (ps->ops->work_unit != FSB_WORK_TIME) {
 		pct = ps->work ? 100.0 * (double)done / (double)ps->work : 0;
 		/* Job 0's own pace, times the jobs: an estimate of the aggregate. */
 		if (secs > 0)
@@ -95,6 +106,10 @@ struct measure {
 	struct fsb_group *g;
 	const struct fsb_workload_ops *ops;
 	char inflight_path[PATH_MAX]; /* "" when the device is unknown */
+	/* The next run is an open attempt (open_work): it stops this long
+	 * after its start, but not before it has done open_least. 0: it does
+	 * its work, however long. */
+	uint64_t open_ns, open_least;
 };
 
 /*
@@ -119,6 +134,8 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	bool root = g->rank == 0;
 	void *priv = NULL;
 	uint64_t t0, t1, c0 = 0, tc0, origin = 0, pcpu = 0, v[6];
+	/* The user's --deadline, or an open attempt's (never both). */
+	uint64_t deadline = cfg->deadline_ns ? cfg->deadline_ns : m->open_ns;
 	/* One member per process measures the process's CPU time (every
 	 * member thread and reaped child); the processes' add up. */
 	bool proc_lead = g->local_rank == 0, set_up;
@@ -166,16 +183,21 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 			sink.progress = show_progress;
 			sink.progress_arg = ps;
 			ps->work = ctx->work;
+			ps->open_ns = m->open_ns;
 		}
 	}
 	if (proc_lead)
 		c0 = fsb_cpu_ns();
 	/* The start gate: every member starts now. */
 	fsb_group_barrier(g, 0, &origin);
-	if (g->size > 1 || cfg->deadline_ns)
+	if (g->size > 1 || deadline)
 		sink.halt = g->halt;
-	if (cfg->deadline_ns)
-		sink.deadline_ns = origin + cfg->deadline_ns;
+	if (deadline)
+		sink.deadline_ns = origin + deadline;
+	if (m->open_ns) {
+		sink.least = m->open_least;
+		sink.least_bytes = ops->work_unit == FSB_WORK_BYTES;
+	}
 	tc0 = fsb_thread_cpu_ns();
 	ps->start_ns = t0 = fsb_clock_ns();
 	/* ---- timed region: only the workload's own work ---- */
@@ -501,6 +523,53 @@ static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_r
 	return v >= low && v <= aim ? v : 0;
 }
 
+/*
+ * The work of an open attempt from `start`, or 0. Where a run may do far
+ * more work than start with nothing prepared and no space taken
+ * (ready_work: passes over a file in memory, the sets a stat test finds),
+ * the attempt takes all that work and stops open_ns() after its start, as
+ * a run --deadline cuts does: it finishes what is in flight and its work
+ * done counts (workload.h); never before it has done start (fsb_sink.least:
+ * runs never do less than the first work, --size's file, --seeks, the
+ * set). The series then does that work, and that
+ * attempt is its first run: no attempt too short to keep, nor runs longer
+ * than the margin. One that ends before its time is an attempt like any
+ * other, grown from. A first attempt is open only for a test whose first
+ * run is like the later ones (FSB_WL_OPEN); growth to ready work follows
+ * a run over the same data, so it may always be. Not for jobs (each would
+ * stop at its own work), nor under the user's --deadline.
+ */
+static uint64_t open_work(const struct measure *m, const struct fsb_ctx *ctx, uint64_t start,
+			  uint64_t hard, bool first)
+{
+	uint64_t most = start > UINT64_MAX / OPEN_GROWTH ? UINT64_MAX : start * OPEN_GROWTH;
+	uint64_t v;
+
+	if (most > hard)
+		most = hard;
+	/* (No --min-time: nothing would stop it.) */
+	if ((first && !(m->ops->flags & FSB_WL_OPEN)) || m->g->size != 1 ||
+	    m->rn->cfg->deadline_ns || !m->rn->cfg->min_time_ns || !m->ops->ready_work || !start ||
+	    most <= start)
+		return 0;
+	v = m->ops->ready_work(ctx, start + 1, most);
+	return v > start && v <= most ? v : 0;
+}
+
+/*
+ * How long an open attempt lasts: what growth aims at (FSB_SCALE_TARGET,
+ * or the retry's margin once the series started over). It is the run
+ * that sets the work, as a grown attempt's prediction is, and a later run
+ * that falls short costs it and a new series: not FSB_SCALE_READY's
+ * slimmer margin. At 1.1 x, rand-stat's open first run lasted 1-17%
+ * longer than the shorter of the next two here, and its series started
+ * over in 5 of 10 default suites on tmpfs.
+ */
+static uint64_t open_ns(const struct fsb_config *cfg, double target)
+{
+	return (uint64_t)(target * (double)cfg->min_time_ns);
+}
+
 /* Whether the members of g work on one file or directory for ops. */
 static bool is_shared(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		      const struct fsb_group *g)
@@ -576,6 +645,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
 	/* The series started at a grown work of a warm-up workload. */
 	bool touch = false;
+	uint64_t open = 0; /* the work of an open first attempt (open_work) */
 	/* What growth aims at: more margin once a series started over. */
 	double target = FSB_SCALE_TARGET;
 	int err = 0;
@@ -645,9 +715,15 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	cap = fixed ? start : fsb_scale_share(space, start, granule);
 	if (hard < cap)
 		cap = hard;
+	/* The first attempt may be open: it stops at a time, not a work. */
+	if (grows && !fixed && warm && (open = open_work(&m, &ctx, start, hard, true))) {
+		ctx.work = open;
+		m.open_ns = open_ns(cfg, target);
+		m.open_least = start;
+	}
 
 	while (i < repeat) {
-		bool grown = ctx.work > start;
+		bool grown = ctx.work > start, opened;
 
 		/* The measured series starts (over) here: its time budget too. */
 		if (!i)
@@ -663,8 +739,10 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		/* A grown attempt's error waits: out of space, it is forgiven. */
 		if (grown)
 			fsb_err_hold();
+		opened = m.open_ns != 0;
 		err = run_once(&m, &ctx, hist, &ps, &runs[i],
 			       recs ? recs + (size_t)i * m.g->size : NULL);
+		m.open_ns = 0;
 		if (grown)
 			fsb_err_release(!out_of_space(err) || fsb_stop_requested());
 		if (err && grown && out_of_space(err) && !fsb_stop_requested()) {
@@ -681,6 +759,26 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		}
 		if (err)
 			goto out;
+		if (opened) {
+			/* Stopped at its time, the open attempt did the series'
+			 * work: its first run. Done before it, it was an attempt
+			 * at the work it had, grown from as any. */
+			uint64_t done = ops->work_unit == FSB_WORK_BYTES ? runs[0].bytes
+									 : runs[0].ops;
+
+			if (runs[0].halt == FSB_HALT_DEADLINE) {
+				runs[0].halt = FSB_HALT_NONE;
+				if (!done) {
+					/* Nothing done in all that time: start over as
+					 * any first attempt does. */
+					attempts++;
+					ctx.work = start;
+					fsb_hist_init(all);
+					continue;
+				}
+				ctx.work = done;
+			}
+		}
 		if (!nfits || (fits[nfits - 1] < ctx.work && nfits < MAX_ATTEMPTS + 1))
 			fits[nfits++] = ctx.work;
 		/*
@@ -716,6 +814,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 						   : (uint64_t)(FSB_SCALE_KEEP *
 								(double)cfg->min_time_ns);
 			uint64_t next;
+			bool open_next = false;
 
 			/* A later run fell short: this test's runs differ more
 			 * than the target's margin allows; aim higher from now
@@ -746,10 +845,20 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 						     ? ready(&m, &ctx, &runs[i], aim, granule)
 						     : 0;
 
-				if (r)
-					next = r;
+				if (r) {
+					/* Ready, it may as well be open: the run
+					 * before it was the first over its data. */
+					uint64_t o = open_work(&m, &ctx, ctx.work, hard, false);
+
+					next = o > r ? o : r;
+					open_next = o > r;
+				}
 			}
 			if (next != ctx.work || !warm) {
+				if (open_next) {
+					m.open_ns = open_ns(cfg, target);
+					m.open_least = ctx.work;
+				}
 				attempts++;
 				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
 				ctx.work = next;

@@ -189,6 +189,33 @@ static void short_runs(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/* Runs that went over their file again, pass after pass (file_bytes):
+ * one line for all of them, each test with its file's size. */
+static void passes(const struct fsb_result *r, struct cav_list *l)
+{
+	char ids[160] = "", ev[256] = "file_bytes", size[32];
+	size_t in = 0, at = strlen(ev), n = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		int k;
+
+		if (!t->file_bytes || !t->id)
+			continue;
+		k = snprintf(ids + in, sizeof(ids) - in, "%s%s", n ? ", " : "", t->id);
+		in = k < 0 || (size_t)k >= sizeof(ids) - in ? sizeof(ids) - 1 : in + (size_t)k;
+		k = snprintf(ev + at, sizeof(ev) - at, "%s %s %s", n ? "," : ":", t->id,
+			     fsb_size_format_human(t->file_bytes, size, sizeof(size)));
+		at = k < 0 || (size_t)k >= sizeof(ev) - at ? sizeof(ev) - 1 : at + (size_t)k;
+		n++;
+	}
+	if (n)
+		add(l, "passes", NULL, ev,
+		    "%s went over %s file again, pass after pass, instead of a larger one: the "
+		    "page cache is the storage",
+		    ids, n == 1 ? "its" : "their");
+}
+
 /* compress= or compress-force= among mount options. */
 static bool compress_option(const char *opts, char *what, size_t len)
 {
@@ -320,6 +347,7 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 	counters(r, &l);
 	compression(r, &l);
 	short_runs(r, &l);
+	passes(r, &l);
 	spread(r, &l);
 	other_io(r, &l);
 	above_device(r, &l);

@@ -25,7 +25,7 @@
 
 struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
-	 * "short-space", "emulation", "device-counters-off",
+	 * "short-space", "passes", "emulation", "device-counters-off",
 	 * "compress-random", "compress-zero", "other-io", "above-device" */
 	char id[32];
 	char test[32]; /* the test it is about, or "" */

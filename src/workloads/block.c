@@ -250,22 +250,16 @@ static uint64_t rewrite_fit(const struct fsb_ctx *ctx, const struct fsb_space *s
 	return avail >= have ? (avail + have) / 2 : avail;
 }
 
-/* The bytes of its range a run of ctx->work goes over: the file as it is
- * when it may go over it in passes and it is shorter than the work, else
- * the work (the file made to hold it). */
+/* The bytes of its range a run of ctx->work goes over (fsb_pass_span). */
 static uint64_t span_of(const struct fsb_ctx *ctx)
 {
-	uint64_t pass = fsb_blockfile_pass_bytes(ctx);
-
-	return pass && pass < ctx->work ? pass : ctx->work;
+	return fsb_pass_span(fsb_blockfile_pass_bytes(ctx), ctx->work);
 }
 
 /* The file, when a run goes over it more than once. */
 static uint64_t pass_file(const struct fsb_ctx *ctx)
 {
-	uint64_t span = span_of(ctx);
-
-	return span < ctx->work ? span : 0;
+	return fsb_pass_file(fsb_blockfile_pass_bytes(ctx), ctx->work);
 }
 
 /* Passes over the file need neither preparation nor space: any work is
@@ -437,6 +431,7 @@ const struct fsb_workload_ops fsb_wl_read = {
 	.name = "read",
 	.family = "throughput",
 	.title = "block read: --chunk I/Os through --engine from a cold cache, data verified",
+	.flags = FSB_WL_OPEN,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
 	.space_fit = existing_fit,

@@ -189,11 +189,16 @@ uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx)
 	return have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
 }
 
-uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
+uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, uint64_t granule)
 {
-	uint64_t have = fsb_blockfile_have(ctx);
+	uint64_t have = fsb_chunkfile_have(ctx, name) / granule * granule;
 
 	return fsb_blockfile_passes(ctx, have) ? have : 0;
+}
+
+uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
+{
+	return fsb_chunkfile_pass_bytes(ctx, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes);
 }
 
 int fsb_blockfile_prepare(const struct fsb_ctx *ctx, const char *test, uint64_t bytes)

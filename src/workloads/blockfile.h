@@ -119,6 +119,25 @@ uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx);
  * (fsb_blockfile_passes), else 0. */
 uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx);
 
+/* This job's whole granules of the file `name` if a run may go over them
+ * more than once (fsb_blockfile_passes: getc's char.dat too), else 0. */
+uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, uint64_t granule);
+
+/* The bytes of its range a run of `work` goes over, given the file's
+ * pass bytes (0: no passes): the file, when the work is more, else the
+ * work (the file made to hold it first). */
+static inline uint64_t fsb_pass_span(uint64_t pass, uint64_t work)
+{
+	return pass && pass < work ? pass : work;
+}
+
+/* The file a run of `work` goes over more than once, else 0 (the
+ * result's file_bytes). */
+static inline uint64_t fsb_pass_file(uint64_t pass, uint64_t work)
+{
+	return pass && pass < work ? pass : 0;
+}
+
 /*
  * The bytes of the file `name` in ctx->dir that are this job's: its size,
  * or for a file the jobs share, its size divided among them (each owns a

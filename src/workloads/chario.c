@@ -40,6 +40,7 @@ struct char_priv {
 	int fd;
 	FILE *f;
 	uint64_t base; /* this job's range in a shared file */
+	uint64_t span; /* getc: the bytes of it a pass reads (getc_span) */
 	bool done;     /* putc wrote its whole range */
 	struct fsb_pattern pat;
 	uint64_t cur_at;	       /* the chunk in cur (UINT64_MAX: none) */
@@ -104,6 +105,31 @@ static uint64_t getc_fit(const struct fsb_ctx *ctx, const struct fsb_space *shar
 	return share->bytes + fsb_char_have(ctx);
 }
 
+/* The file getc goes over again, pass after pass, where the page cache is
+ * the storage (as the block tests), else 0. */
+static uint64_t getc_pass_bytes(const struct fsb_ctx *ctx)
+{
+	return fsb_chunkfile_pass_bytes(ctx, FSB_CHARFILE_NAME, CHAR_CHUNK);
+}
+
+/* The bytes of its range a run of ctx->work reads (fsb_pass_span). */
+static uint64_t getc_span(const struct fsb_ctx *ctx)
+{
+	return fsb_pass_span(getc_pass_bytes(ctx), ctx->work);
+}
+
+static uint64_t getc_pass_file(const struct fsb_ctx *ctx)
+{
+	return fsb_pass_file(getc_pass_bytes(ctx), ctx->work);
+}
+
+/* In passes any work is ready: no growing of the file. */
+static uint64_t getc_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
+{
+	(void)low;
+	return getc_pass_bytes(ctx) ? high : 0;
+}
+
 static void char_teardown(struct fsb_ctx *ctx, void *priv)
 {
 	struct char_priv *p = priv;
@@ -118,7 +144,9 @@ static void char_teardown(struct fsb_ctx *ctx, void *priv)
 	fsb_pattern_release(&p->pat);
 }
 
-static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test, int flags)
+/* Open the file at this job's range, of `range` bytes in a shared one. */
+static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test, int flags,
+		     uint64_t range)
 {
 	int err = fsb_scratch_path(ctx->dir, FSB_CHARFILE_NAME, p->path, sizeof(p->path));
 
@@ -138,7 +166,7 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 		return err;
 	}
 	/* A shared file: this job's bytes start at its range. */
-	p->base = fsb_ctx_base(ctx, ctx->work);
+	p->base = fsb_ctx_base(ctx, range);
 	if (p->base && lseek(p->fd, (off_t)p->base, SEEK_SET) < 0) {
 		err = -errno;
 		fsb_err_errno(err, "%s: cannot seek in '%s'", test, p->path);
@@ -159,7 +187,7 @@ static int char_open(struct fsb_ctx *ctx, struct char_priv *p, const char *test,
 
 static int putc_setup(struct fsb_ctx *ctx, void *priv)
 {
-	return char_open(ctx, priv, "putc", O_WRONLY | O_CREAT | O_TRUNC);
+	return char_open(ctx, priv, "putc", O_WRONLY | O_CREAT | O_TRUNC, ctx->work);
 }
 
 static int putc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
@@ -254,57 +282,81 @@ const struct fsb_workload_ops fsb_wl_putc = {
 static int getc_setup(struct fsb_ctx *ctx, void *priv)
 {
 	int err;
+	struct char_priv *p = priv;
 
-	((struct char_priv *)priv)->fd = -1;
+	p->fd = -1;
+	p->span = getc_span(ctx);
 	/* Untimed: the file holds this job's bytes of the pattern, cold. */
 	err = fsb_chunkfile_prepare(ctx, "getc", FSB_CHARFILE_NAME, CHAR_CHUNK, FSB_CACHE_IO_BYTES,
-				    ctx->work);
+				    p->span);
 
-	return err ? err : char_open(ctx, priv, "getc", O_RDONLY);
+	return err ? err : char_open(ctx, priv, "getc", O_RDONLY, p->span);
+}
+
+/* Back to the range's first byte for the next pass (inside the clock, as
+ * a larger file's next bytes would be). */
+static int getc_rewind(struct char_priv *p)
+{
+	if (p->f ? fseeko(p->f, (off_t)p->base, SEEK_SET) < 0
+		 : lseek(p->fd, (off_t)p->base, SEEK_SET) < 0) {
+		int err = -errno;
+
+		fsb_err_errno(err, "getc: cannot seek in '%s'", p->path);
+		return err;
+	}
+	return 0;
 }
 
 static int getc_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
 	struct char_priv *p = priv;
-	uint64_t block = ctx->cfg->chunk_bytes, i = 0;
+	uint64_t block = ctx->cfg->chunk_bytes, i = 0, span = p->span;
 	int err;
 
 	while (i < ctx->work) {
-		uint64_t end = i + block < ctx->work ? i + block : ctx->work, n = end - i;
+		/* Within one pass: position j of the range is byte i. */
+		uint64_t j = i % span, left = span - j;
+		uint64_t end = i + block < ctx->work ? i + block : ctx->work, n;
 		uint64_t t0 = fsb_clock_ns();
 		int c = 0;
 
+		if (!j && i && (err = getc_rewind(p)))
+			return err;
+		if (end - i > left)
+			end = i + left;
+		n = end - i;
 		if (p->f) {
-			for (; i < end; i++) {
+			for (; i < end; i++, j++) {
 				c = getc_unlocked(p->f);
-				if (c != pattern(p, p->base + i))
+				if (c != pattern(p, p->base + j))
 					break;
 			}
 		} else {
-			for (; i < end; i++) {
+			for (; i < end; i++, j++) {
 				unsigned char b;
 				ssize_t r = read(p->fd, &b, 1);
 				if (r != 1) {
 					if (r < 0 && errno == EINTR && !fsb_stop_requested()) {
 						i--;
+						j--;
 						continue;
 					}
 					c = r < 0 ? -2 : EOF;
 					break;
 				}
 				c = b;
-				if (c != pattern(p, p->base + i))
+				if (c != pattern(p, p->base + j))
 					break;
 			}
 		}
 		if (i < end) {
 			if (c == EOF || c == -2)
 				return fsb_workload_io_error(
-					"getc", "read", p->path, p->base + i,
+					"getc", "read", p->path, p->base + j,
 					c == -2 || (p->f && ferror(p->f)) ? -errno : 0, ctx->work);
 			fsb_err("getc: data mismatch in '%s' at offset %llu: read 0x%02x, wrote 0x%02x",
-				p->path, (unsigned long long)(p->base + i), c,
-				pattern(p, p->base + i));
+				p->path, (unsigned long long)(p->base + j), c,
+				pattern(p, p->base + j));
 			return -EIO;
 		}
 		if ((err = fsb_sink_op(out, n, fsb_clock_ns() - t0)) < 0)
@@ -319,10 +371,13 @@ const struct fsb_workload_ops fsb_wl_getc = {
 	.name = "getc",
 	.family = "throughput",
 	.title = "per-char read: getc_unlocked (or read(2) of 1 byte), every byte checked",
+	.flags = FSB_WL_OPEN,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = getc_start,
 	.max_work = char_max,
 	.space_fit = getc_fit,
+	.ready_work = getc_ready,
+	.pass_file = getc_pass_file,
 	.work_granule = 4096,
 	.scratch_file = FSB_CHARFILE_NAME,
 	.priv_size = sizeof(struct char_priv),

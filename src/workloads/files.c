@@ -1689,7 +1689,7 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	const struct fsb_workload_ops var = {                                               \
 		.name = id,                                                                 \
 		.family = "files",                                                          \
-		.flags = FSB_WL_NAMES,                                                      \
+		.flags = FSB_WL_NAMES | ((o) == OP_STAT ? FSB_WL_OPEN : 0),                 \
 		.title = what,                                                              \
 		.work_unit = FSB_WORK_OPS,                                                  \
 		.initial_work = var##_initial,                                              \

@@ -75,6 +75,7 @@ struct seeker_slot {
 struct seekers_ctl {
 	atomic_int *halt;     /* the jobs' stop word (NULL: none) */
 	uint64_t deadline_ns; /* 0: none */
+	uint64_t least;	      /* the run's least seeks (fsb_sink.least), 0: none */
 	atomic_int quit;      /* the parent stops them: end now, cleanly */
 };
 
@@ -164,6 +165,17 @@ static uint64_t seeks_start(const struct fsb_ctx *ctx)
 	return ctx->cfg->seeks < b.once ? ctx->cfg->seeks : b.once;
 }
 
+/* In passes, any number of seeks needs nothing prepared: the file is
+ * there (or setup makes it, whatever the work). */
+static uint64_t seeks_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
+{
+	struct seeks_bound b;
+
+	(void)low;
+	seeks_bound(ctx, &b);
+	return b.most > b.once ? (high < b.most ? high : b.most) : 0;
+}
+
 /* The file, when a run of ctx->work seeks goes over its chunks more than
  * once. */
 static uint64_t seeks_pass_file(const struct fsb_ctx *ctx)
@@ -231,6 +243,7 @@ struct seeker {
 	unsigned depth;
 	size_t chunk;
 	uint64_t rnd, left, nchunks, base;
+	uint64_t least; /* issued at least this many, the deadline may stop it */
 	unsigned idx, nkids;
 	bool verify;
 	bool stopping;
@@ -241,7 +254,7 @@ struct seeker {
 static bool seeker_halted(struct seeker *s)
 {
 	return atomic_load_explicit(&s->ctl->quit, memory_order_relaxed) ||
-	       fsb_halt_due(s->ctl->halt, s->ctl->deadline_ns);
+	       fsb_halt_due_short(s->ctl->halt, s->ctl->deadline_ns, s->k < s->least);
 }
 
 static int seeker_next(void *arg, struct fsb_io *io)
@@ -395,6 +408,8 @@ static int seeker(struct fsb_ctx *ctx, const struct seekers_ctl *ctl, struct see
 		;
 	if (n < 0)
 		err = seeker_failed(slot, STEP_GATE, -errno, 0);
+	/* This seeker's part of the run's least seeks, shared as the work is. */
+	s.least = ctl->least / nkids + (idx < ctl->least % nkids);
 	if (!err && fsb_engine_drive(&eng, seeker_next, seeker_done, &s))
 		err = 1; /* the slot says what (or a stop signal: not an error) */
 	/* The written-back chunks reach the file before the seeker ends. */
@@ -580,6 +595,7 @@ static int seeks_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	/* Read by the seekers once the gate opens. */
 	p->ctl->halt = out->halt;
 	p->ctl->deadline_ns = out->deadline_ns;
+	p->ctl->least = out->least;
 	close(p->gate);
 	p->gate = -1;
 	for (unsigned i = 0; i < p->nkids; i++) {
@@ -644,10 +660,12 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 	.family = "throughput",
 	.title = "random seeks: --seekers processes share --seeks random reads of a chunk, 10% "
 		 "written back",
+	.flags = FSB_WL_OPEN,
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
 	.max_work = seeks_max,
 	.work_cut = seeks_cut,
+	.ready_work = seeks_ready,
 	.pass_file = seeks_pass_file,
 	.space_fit = seeks_fit,
 	.work_granule = 64,

@@ -242,6 +242,31 @@ static void test_short_space(void **state)
 	fsb_result_release(&r);
 }
 
+/* Runs over their file again: one caveat names every such test and its
+ * file's size. */
+static void test_passes(void **state)
+{
+	struct fsb_result r;
+	const struct fsb_caveat *c;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "write", "B/s", steady, 3);
+	add(&r, "read", "B/s", steady, 3);
+	add(&r, "getc", "B/s", steady, 3);
+	assert_null(has(&r, "passes", NULL));
+	r.tests[1].file_bytes = 1536ull << 20;
+	assert_non_null(c = has(&r, "passes", NULL));
+	assert_string_equal(c->text, "read went over its file again, pass after pass, instead of "
+				     "a larger one: the page cache is the storage");
+	assert_string_equal(c->evidence, "file_bytes: read 1.5 GiB");
+	r.tests[2].file_bytes = 512ull << 20;
+	assert_non_null(c = has(&r, "passes", NULL));
+	assert_non_null(strstr(c->text, "read, getc went over their file again"));
+	assert_string_equal(c->evidence, "file_bytes: read 1.5 GiB, getc 512.0 MiB");
+	fsb_result_release(&r);
+}
+
 static void test_compression(void **state)
 {
 	struct fsb_result r;
@@ -585,13 +610,21 @@ static void test_env_balloon(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quiet_document),	  cmocka_unit_test(test_ram),
-		cmocka_unit_test(test_machine),		  cmocka_unit_test(test_noise_and_drift),
-		cmocka_unit_test(test_short_space),	  cmocka_unit_test(test_compression),
-		cmocka_unit_test(test_other_io),	  cmocka_unit_test(test_device_fraction),
-		cmocka_unit_test(test_above_device),	  cmocka_unit_test(test_text_view),
-		cmocka_unit_test(test_json_round_trip),	  cmocka_unit_test(test_env_virt),
-		cmocka_unit_test(test_env_balloon),	  cmocka_unit_test(test_counters_off_forms),
+		cmocka_unit_test(test_quiet_document),
+		cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),
+		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_compression),
+		cmocka_unit_test(test_other_io),
+		cmocka_unit_test(test_device_fraction),
+		cmocka_unit_test(test_above_device),
+		cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_env_virt),
+		cmocka_unit_test(test_env_balloon),
+		cmocka_unit_test(test_counters_off_forms),
 		cmocka_unit_test(test_same_is_the_claim),
 	};
 

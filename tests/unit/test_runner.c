@@ -720,6 +720,115 @@ static void ready_work_is_not_capped_by_space(void **state)
 	fsb_result_release(&res);
 }
 
+/* A sleeper that stops when told (the sink's stop verdict, one unit of
+ * 1 us at a time; step_later_ns a unit in every run after the measure's
+ * first, when set), with `ready_at` units ready. */
+static uint64_t step_later_ns;
+
+static int stepper_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
+{
+	uint64_t step = runs && step_later_ns ? step_later_ns : 1000;
+
+	(void)priv;
+	if (runs < 64)
+		works[runs] = ctx->work;
+	runs++;
+	for (uint64_t i = 0; i < ctx->work; i++) {
+		test_now_ns += step;
+		if (fsb_sink_op(out, 0, 1000))
+			break;
+	}
+	return 0;
+}
+
+/*
+ * An open first attempt (FSB_WL_OPEN, far more ready than the first
+ * work): it has 1024 x the first work, stops 1.2 x --min-time (60 ms)
+ * after its start, and is the series' first run; the series does the
+ * 60000 units it did. Nothing is thrown away, and the result does not
+ * say the deadline stopped it. Where the work ready runs out before the
+ * time (20000 units, 20 ms), the attempt has that, and is one like any:
+ * thrown away and grown from (to 1.2 x 50 ms). Without the flag the first
+ * attempt has its first work (1 ms), and the growth to the ready work is
+ * open. Under the user's --deadline, no attempt is open.
+ */
+static void open_attempt_is_the_first_run(void **state)
+{
+	struct fsb_workload_ops ops = sleeper;
+	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 50000000, .chunk_bytes = 8192 };
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	ops.flags = FSB_WL_OPEN;
+	ops.run = stepper_run;
+	ops.ready_work = ready_fake;
+	ready_at = UINT64_MAX;
+	t = measure_sleeper_cfg(&ops, 1000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 1024000);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(runs, 3);
+	assert_int_equal(t->nruns, 3);
+	assert_int_equal(works[1], 60000);
+	assert_int_equal(works[2], 60000);
+	assert_null(t->stopped_by);
+	fsb_result_release(&res);
+
+	/* Never less than the first work: one of 80 ms goes past the open
+	 * attempt's time, which then stops it at once (the first work is
+	 * long enough: kept, as before open attempts). */
+	t = measure_sleeper_cfg(&ops, 80000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 80000 * 1024);
+	assert_int_equal(t->work, 80000);
+	assert_int_equal(runs, 3);
+	fsb_result_release(&res);
+
+	/* The runs after it 20% faster: the second falls short (48 ms), and
+	 * the series starts over at an open attempt of the retry's margin
+	 * (1.4 x 50 ms: 87500 units of 0.8 us). */
+	step_later_ns = 800;
+	t = measure_sleeper_cfg(&ops, 1000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[1], 60000);
+	assert_int_equal(works[2], 60000 * 1024);
+	assert_int_equal(t->work, 87500);
+	assert_int_equal(runs, 5);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+	step_later_ns = 0;
+
+	ready_at = 20000;
+	t = measure_sleeper_cfg(&ops, 1000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 20000);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
+	ready_at = UINT64_MAX;
+	ops.flags = 0;
+	t = measure_sleeper_cfg(&ops, 1000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 1000);
+	assert_int_equal(works[1], 1024000);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
+	ops.flags = FSB_WL_OPEN;
+	cfg.deadline_ns = 1000000000;
+	t = measure_sleeper_cfg(&ops, 1000, &cfg, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 1000);
+	assert_true(works[1] < 1024000);
+	fsb_result_release(&res);
+	ready_at = 0;
+}
+
 /*
  * Growth stopped at the space's cap: a later run that falls short is kept
  * (there is no more work to give it), and the figure must say so as when
@@ -1333,6 +1442,7 @@ int main(void)
 		cmocka_unit_test(long_series_checks_every_run),
 		cmocka_unit_test(first_touch_after_growth_is_discarded),
 		cmocka_unit_test(ready_work_is_not_capped_by_space),
+		cmocka_unit_test(open_attempt_is_the_first_run),
 		cmocka_unit_test(later_short_run_at_the_cap_is_reported),
 		cmocka_unit_test(repeat_auto_stops),
 		cmocka_unit_test(error_passed_up_and_teardown_runs),
