@@ -31,9 +31,9 @@
  * times the second is a first touch of the grown part, not the filesystem
  * (see FSB_WL_WARMUP). */
 #define FIRST_TOUCH 1.5
-/* The most an open first attempt may have, in first works: its time ends
- * it long before (seeks start at 8192, and 16x that lasted 0.17 s on
- * tmpfs here). */
+/* The most an open attempt may have, in works of the one before it: its
+ * time ends it long before (seeks start at 8192, and 16x that lasted
+ * 0.17 s on tmpfs here). */
 #define OPEN_GROWTH 1024u
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs
@@ -766,16 +766,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			uint64_t done = ops->work_unit == FSB_WORK_BYTES ? runs[0].bytes
 									 : runs[0].ops;
 
-			if (runs[0].halt == FSB_HALT_DEADLINE) {
+			/* (It did at least the work before it: fsb_sink.least.) */
+			if (runs[0].halt == FSB_HALT_DEADLINE && done) {
 				runs[0].halt = FSB_HALT_NONE;
-				if (!done) {
-					/* Nothing done in all that time: start over as
-					 * any first attempt does. */
-					attempts++;
-					ctx.work = start;
-					fsb_hist_init(all);
-					continue;
-				}
 				ctx.work = done;
 			}
 		}

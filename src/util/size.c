@@ -70,11 +70,11 @@ char *fsb_size_format_exact(uint64_t bytes, char *buf, size_t len)
 
 char *fsb_size_format_human(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;
 	int u = 0;
 
-	while (v >= 1024 && u < 4) {
+	while (v >= 1024 && u < 6) {
 		v /= 1024;
 		u++;
 	}

@@ -186,6 +186,9 @@ static void size_format(void **state)
 	assert_string_equal(fsb_size_format_exact(0, b, sizeof(b)), "0");
 	assert_string_equal(fsb_size_format_human(17, b, sizeof(b)), "17 B");
 	assert_string_equal(fsb_size_format_human(1536ull << 20, b, sizeof(b)), "1.5 GiB");
+	/* Up to the largest size there is ("16777216.0 TiB" before). */
+	assert_string_equal(fsb_size_format_human(3ull << 49, b, sizeof(b)), "1.5 PiB");
+	assert_string_equal(fsb_size_format_human(UINT64_MAX, b, sizeof(b)), "16.0 EiB");
 	assert_true(fsb_is_pow2(8192));
 	assert_false(fsb_is_pow2(3));
 	assert_false(fsb_is_pow2(0));
