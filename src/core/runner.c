@@ -527,17 +527,17 @@ static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, const struct one_r
  * The work of an open attempt from `start`, or 0. Where a run may do far
  * more work than start with nothing prepared and no space taken
  * (ready_work: passes over a file in memory, the sets a stat test finds),
- * the attempt takes all that work and stops open_ns() after its start, as
- * a run --deadline cuts does: it finishes what is in flight and its work
- * done counts (workload.h); never before it has done start (fsb_sink.least:
- * runs never do less than the first work, --size's file, --seeks, the
- * set). The series then does that work, and that
- * attempt is its first run: no attempt too short to keep, nor runs longer
- * than the margin. One that ends before its time is an attempt like any
- * other, grown from. A first attempt is open only for a test whose first
- * run is like the later ones (FSB_WL_OPEN); growth to ready work follows
- * a run over the same data, so it may always be. Not for jobs (each would
- * stop at its own work), nor under the user's --deadline.
+ * the attempt takes all that work and stops at open_next()'s time after
+ * its start, as a run --deadline cuts does: it finishes what is in flight
+ * and its work done counts (workload.h); never before it has done start
+ * (fsb_sink.least: runs never do less than the first work, --size's file,
+ * --seeks, the set). The series then does that work, and that attempt is
+ * its first run: no attempt too short to keep, nor runs longer than the
+ * margin. One that ends before its time is an attempt like any other,
+ * grown from. A first attempt is open only for a test whose first run is
+ * like the later ones (FSB_WL_OPEN); growth to ready work follows a run
+ * over the same data, so it may always be. Not for jobs (each would stop
+ * at its own work), nor under the user's --deadline.
  */
 static uint64_t open_work(const struct measure *m, const struct fsb_ctx *ctx, uint64_t start,
 			  uint64_t hard, bool first)
@@ -557,17 +557,18 @@ static uint64_t open_work(const struct measure *m, const struct fsb_ctx *ctx, ui
 }
 
 /*
- * How long an open attempt lasts: what growth aims at (FSB_SCALE_TARGET,
- * or the retry's margin once the series started over). It is the run
- * that sets the work, as a grown attempt's prediction is, and a later run
- * that falls short costs it and a new series: not FSB_SCALE_READY's
- * slimmer margin. At 1.1 x, rand-stat's open first run lasted 1-17%
- * longer than the shorter of the next two here, and its series started
- * over in 5 of 10 default suites on tmpfs.
+ * Make the next run an open attempt from `least` (open_work), of what
+ * growth aims at (FSB_SCALE_TARGET, or the retry's margin once the series
+ * started over). It is the run that sets the work, as a grown attempt's
+ * prediction is, and a later run that falls short costs it and a new
+ * series: not FSB_SCALE_READY's slimmer margin. At 1.1 x, rand-stat's open
+ * first run lasted 1-17% longer than the shorter of the next two here,
+ * and its series started over in 5 of 10 default suites on tmpfs.
  */
-static uint64_t open_ns(const struct fsb_config *cfg, double target)
+static void open_next(struct measure *m, double target, uint64_t least)
 {
-	return (uint64_t)(target * (double)cfg->min_time_ns);
+	m->open_ns = (uint64_t)(target * (double)m->rn->cfg->min_time_ns);
+	m->open_least = least;
 }
 
 /* Whether the members of g work on one file or directory for ops. */
@@ -645,7 +646,6 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
 	/* The series started at a grown work of a warm-up workload. */
 	bool touch = false;
-	uint64_t open = 0; /* the work of an open first attempt (open_work) */
 	/* What growth aims at: more margin once a series started over. */
 	double target = FSB_SCALE_TARGET;
 	int err = 0;
@@ -716,10 +716,13 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	if (hard < cap)
 		cap = hard;
 	/* The first attempt may be open: it stops at a time, not a work. */
-	if (grows && !fixed && warm && (open = open_work(&m, &ctx, start, hard, true))) {
-		ctx.work = open;
-		m.open_ns = open_ns(cfg, target);
-		m.open_least = start;
+	if (grows && !fixed && warm) {
+		uint64_t open = open_work(&m, &ctx, start, hard, true);
+
+		if (open) {
+			ctx.work = open;
+			open_next(&m, target, start);
+		}
 	}
 
 	while (i < repeat) {
@@ -807,7 +810,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 						   : (uint64_t)(FSB_SCALE_KEEP *
 								(double)cfg->min_time_ns);
 			uint64_t next;
-			bool open_next = false;
+			bool open = false;
 
 			/* A later run fell short: this test's runs differ more
 			 * than the target's margin allows; aim higher from now
@@ -843,15 +846,13 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 					 * before it was the first over its data. */
 					uint64_t o = open_work(&m, &ctx, ctx.work, hard, false);
 
-					next = o > r ? o : r;
-					open_next = o > r;
+					open = o > r;
+					next = open ? o : r;
 				}
 			}
 			if (next != ctx.work || !warm) {
-				if (open_next) {
-					m.open_ns = open_ns(cfg, target);
-					m.open_least = ctx.work;
-				}
+				if (open)
+					open_next(&m, target, ctx.work);
 				attempts++;
 				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
 				ctx.work = next;
