@@ -6,7 +6,8 @@
 #
 # For each filesystem (a tmpfs, and xfs on a loop device over an image)
 # and each tool, ROUNDS rounds (the tools take turns, the first to go
-# alternating by round), median of the rounds:
+# alternating by round), median of the rounds (and, for the wall time,
+# the lowest and highest round):
 #   - fsbench run (the default suite: --size SIZE, --files FILES, every
 #     other option its default): the wall time of the command; the timed
 #     time, the sum over its tests of every kept run's end - start (the
@@ -143,22 +144,27 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# lowest FILE COL, highest FILE COL
+lowest() { awk -v c="$2" '{ print $c }' "$1" | sort -g | head -n 1; }
+highest() { awk -v c="$2" '{ print $c }' "$1" | sort -g | tail -n 1; }
+
 status=0
-printf '\n%-8s %-8s %9s %9s %7s %8s\n' fs tool "wall s" "timed s" share figures
+printf '\n%-8s %-8s %9s %13s %9s %7s %8s\n' fs tool "wall s" "range" "timed s" share figures
 for fs in $FSES; do
 	for tool in $TOOLS; do
 		f=$W/res/$tool.$fs
 		wall=$(median "$f" 1)
+		range=$(printf '%.1f-%.1f' "$(lowest "$f" 1)" "$(highest "$f" 1)")
 		if [ "$tool" = bonnie ]; then
-			printf '%-8s %-8s %9.1f %9s %7s %5s/12\n' "$fs" bonnie++ "$wall" - - \
-				"$(median "$f" 3)"
+			printf '%-8s %-8s %9.1f %13s %9s %7s %5s/12\n' "$fs" bonnie++ "$wall" "$range" \
+				- - "$(median "$f" 3)"
 			continue
 		fi
 		timed=$(median "$f" 2)
 		share=$(echo "100 * $timed / $wall" | bc -l)
 		figs=$(median "$f" 3)
-		printf '%-8s %-8s %9.1f %9.1f %6.0f%% %5s/12\n' "$fs" "$tool" "$wall" "$timed" \
-			"$share" "$figs"
+		printf '%-8s %-8s %9.1f %13s %9.1f %6.0f%% %5s/12\n' "$fs" "$tool" "$wall" \
+			"$range" "$timed" "$share" "$figs"
 		if [ "$fs" = tmpfs ] && [ "$tool" = fsbench ]; then
 			awk -v w="$wall" -v s="$share" -v f="$figs" \
 				'BEGIN { exit !(w <= 30 && s >= 60 && f == 12) }' || status=1

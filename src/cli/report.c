@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static const char usage_text[] =
 	"usage: fsbench report [OPTIONS] RESULT... -o OUT.html|OUT.md\n"
@@ -35,8 +36,8 @@ static const char usage_text[] =
 	"marked '~' (within the measured spread).\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT   html (default) or markdown (tables for a wiki or a pull\n"
-	"                     request)\n"
+	"  -f, --format FMT   html or markdown (tables for a wiki or a pull request);\n"
+	"                     default: markdown for an OUT ending in .md, else html\n"
 	"  -o, --output FILE  the page to write (required): '-' for stdout; a file is\n"
 	"                     replaced atomically, a device or FIFO written; never an\n"
 	"                     input (see fsbench(1))\n"
@@ -59,6 +60,22 @@ const struct fsb_cmd_spec fsb_report_spec = {
 	.operands = FSB_VAL_FILE,
 	.formats = report_formats,
 };
+
+/* --format, else the output's name: OUT.md (or OUT.MD) is markdown, the
+ * rest html; a file named only ".md" has no extension. */
+static bool is_markdown(const char *format, const char *output)
+{
+	const char *base = output ? strrchr(output, '/') : NULL;
+	size_t n;
+
+	if (format)
+		return !strcmp(format, "markdown");
+	if (!output)
+		return false;
+	base = base ? base + 1 : output;
+	n = strlen(base);
+	return n > 3 && !strcasecmp(base + n - 3, ".md");
+}
 
 static int render(FILE *out, const void *ctx)
 {
@@ -87,7 +104,7 @@ int fsb_cmd_report(int argc, char **argv)
 		return rc;
 	if (co.format && strcmp(co.format, "html") && strcmp(co.format, "markdown"))
 		return fsb_opt_bad("--format", co.format, report_formats());
-	md = co.format && !strcmp(co.format, "markdown");
+	md = is_markdown(co.format, co.output);
 	if ((rc = fsb_cli_result_files("report", i, argc, argv)))
 		return rc;
 	if (!co.output) {

@@ -163,7 +163,10 @@ uint64_t fsb_scratch_file_size(const char *dir, const char *name)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (fsb_scratch_path(dir, name, path, sizeof(path)) || stat(path, &st) < 0)
+	/* Never through a symlink planted as the file: its target is not
+	 * ours to measure (and every open of it refuses it). */
+	if (fsb_scratch_path(dir, name, path, sizeof(path)) || lstat(path, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
 		return 0;
 	return (uint64_t)st.st_size;
 }

@@ -41,7 +41,8 @@ int fsb_scratch_open_dir(const char *root, const char *dir);
 /* Path of the file name in dir into out. 0 or -ENAMETOOLONG. */
 int fsb_scratch_path(const char *dir, const char *name, char *out, size_t len);
 
-/* Size of the file name in dir, 0 when absent. */
+/* Size of the file name in dir, 0 when absent or no regular file (a
+ * symlink is not followed). */
 uint64_t fsb_scratch_file_size(const char *dir, const char *name);
 
 /*

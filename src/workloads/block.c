@@ -262,12 +262,13 @@ static uint64_t pass_file(const struct fsb_ctx *ctx)
 	return fsb_pass_file(fsb_blockfile_pass_bytes(ctx), ctx->work);
 }
 
-/* Passes over the file need neither preparation nor space: any work is
- * ready where they are allowed. */
+/* Passes over the file need no space past the file's: any work is ready
+ * where they are allowed (a file a little under FSB_BLOCKFILE_PASS_MIN
+ * made that long first, in setup). */
 static uint64_t pass_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
 {
 	(void)low;
-	return fsb_blockfile_pass_bytes(ctx) ? high : 0;
+	return fsb_chunkfile_pass_ready(ctx, FSB_BLOCKFILE_NAME, ctx->cfg->chunk_bytes) ? high : 0;
 }
 
 /*

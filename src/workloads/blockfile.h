@@ -120,8 +120,15 @@ uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx);
 uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx);
 
 /* This job's whole granules of the file `name` if a run may go over them
- * more than once (fsb_blockfile_passes: getc's char.dat too), else 0. */
+ * more than once (fsb_blockfile_passes: getc's char.dat too), else 0. On
+ * a filesystem in memory, a file of at least half FSB_BLOCKFILE_PASS_MIN
+ * counts as that long: a run's setup makes it so (fsb_chunkfile_prepare
+ * of fsb_pass_span). */
 uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, uint64_t granule);
+
+/* The same when the file is that long, or the space holds what the setup
+ * adds twice over; else 0 (ready_work: passes need no more space). */
+uint64_t fsb_chunkfile_pass_ready(const struct fsb_ctx *ctx, const char *name, uint64_t granule);
 
 /* The bytes of its range a run of `work` goes over, given the file's
  * pass bytes (0: no passes): the file, when the work is more, else the

@@ -127,7 +127,7 @@ static uint64_t getc_pass_file(const struct fsb_ctx *ctx)
 static uint64_t getc_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
 {
 	(void)low;
-	return getc_pass_bytes(ctx) ? high : 0;
+	return fsb_chunkfile_pass_ready(ctx, FSB_CHARFILE_NAME, CHAR_CHUNK) ? high : 0;
 }
 
 static void char_teardown(struct fsb_ctx *ctx, void *priv)

@@ -174,10 +174,17 @@ struct fsb_sink {
 	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: none */
 	/* The least work the deadline lets the run do (an open attempt's
 	 * first work: runner.c): short of it, in bytes or in ops as
-	 * least_bytes says, neither the deadline nor the stop word it raised
+	 * work_bytes says, neither the deadline nor the stop word it raised
 	 * stops the run. 0: none. */
 	uint64_t least;
-	bool least_bytes;
+	/* The run's work is counted in bytes, else in ops (least's and
+	 * mark's unit). */
+	bool work_bytes;
+	/* Three quarters of the run's work (0: not asked), and when the run
+	 * had done that (CLOCK_MONOTONIC; 0: not yet) and how much it had
+	 * done then: the runner predicts a larger work from the pace after
+	 * it, the run's start-up left out (runner.c, pace_ns). */
+	uint64_t mark, mark_ns, mark_done;
 	/* CPU time of the child processes the run reaped (the seekers: the
 	 * workload adds their rusage), for the job's own %CPU. */
 	uint64_t child_cpu_ns;
@@ -217,7 +224,7 @@ static inline bool fsb_halt_due(atomic_int *halt, uint64_t deadline_ns)
 /* Whether this run must stop issuing work now (fsb_halt_due), noted. */
 static inline bool fsb_sink_halted(struct fsb_sink *out)
 {
-	bool short_of = out->least && (out->least_bytes ? out->bytes : out->ops) < out->least;
+	bool short_of = out->least && (out->work_bytes ? out->bytes : out->ops) < out->least;
 
 	return fsb_halt_due_short(out->halt, out->deadline_ns, short_of) ? (out->stopped = true)
 									 : false;
@@ -237,6 +244,14 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 	out->ops++;
 	out->bytes += bytes;
 	fsb_hist_add(out->hist, lat_ns);
+	if (out->mark && !out->mark_ns) {
+		uint64_t done = out->work_bytes ? out->bytes : out->ops;
+
+		if (done >= out->mark) {
+			out->mark_ns = fsb_clock_ns();
+			out->mark_done = done;
+		}
+	}
 	if (fsb_progress_due && out->progress)
 		out->progress(out);
 	if (fsb_stop_requested())

@@ -37,5 +37,20 @@ same "report -o -" "$G/report.html.txt" "$FSBENCH" report "${docs[@]}" -o -
 # The markdown report is compare's markdown view of the same inputs.
 same "report --format markdown -o -" "$G/compare.markdown.txt" \
 	"$FSBENCH" report --format markdown "${docs[@]}" -o -
+# Without --format the output's name says it: OUT.md (OUT.MD) is
+# markdown, any other name HTML (".md" alone is a name without an
+# extension); --format wins over the name.
+for f in r.md R.MD r.html .md; do
+	"$FSBENCH" report "${docs[@]}" -o "$T/$f" 2>>"$T/err"
+done
+"$FSBENCH" report --format html "${docs[@]}" -o "$T/forced.md" 2>>"$T/err"
+if cmp -s "$T/r.md" "$G/compare.markdown.txt" && cmp -s "$T/R.MD" "$G/compare.markdown.txt" &&
+	cmp -s "$T/r.html" "$G/report.html.txt" && cmp -s "$T/.md" "$G/report.html.txt" &&
+	cmp -s "$T/forced.md" "$G/report.html.txt" && [ ! -s "$T/err" ]; then
+	ok "report -o OUT.md writes markdown; -o OUT.html, -o .md and --format html -o OUT.md HTML"
+else
+	nok "report -o OUT.md writes markdown; -o OUT.html, -o .md and --format html -o OUT.md HTML"
+	diag "$T/err"
+fi
 
 done_testing

@@ -250,7 +250,7 @@ while ((i < RUNS)) && (($(date +%s) - start < SECS)); do
 	if [ $rc -eq 0 ]; then
 		if [ "$nerr" -ne 0 ]; then
 			finding $i "exit 0 with an error line"
-		elif grep -q 'out of space at .* while growing' "$LOG/err"; then
+		elif grep -q 'out of space\( at .*\)\? while growing' "$LOG/err"; then
 			n_fell=$((n_fell + 1))
 		else
 			n_clean=$((n_clean + 1))

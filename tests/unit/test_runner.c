@@ -722,8 +722,9 @@ static void ready_work_is_not_capped_by_space(void **state)
 
 /* A sleeper that stops when told (the sink's stop verdict, one unit of
  * 1 us at a time; step_later_ns a unit in every run after the measure's
- * first, when set), with `ready_at` units ready. */
-static uint64_t step_later_ns;
+ * first, when set), with `ready_at` units ready; each run starts up for
+ * startup_us first. */
+static uint64_t step_later_ns, startup_us;
 
 static int stepper_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 {
@@ -733,12 +734,58 @@ static int stepper_run(struct fsb_ctx *ctx, void *priv, struct fsb_sink *out)
 	if (runs < 64)
 		works[runs] = ctx->work;
 	runs++;
+	test_now_ns += startup_us * 1000;
 	for (uint64_t i = 0; i < ctx->work; i++) {
 		test_now_ns += step;
 		if (fsb_sink_op(out, 0, 1000))
 			break;
 	}
 	return 0;
+}
+
+/*
+ * A short attempt predicts the work at its last quarter's pace: 4000
+ * units after a start-up of 4 ms last 8 ms, at 1 ms a thousand in their
+ * last quarter, and the next work is 1.2 x 50 ms of that pace (60000
+ * units, 64 ms with the start-up): long enough, kept. From the whole
+ * run's rate it would be 30000 units (34 ms), short again. Without a
+ * start-up the prediction is the rate's, as before (as for a workload
+ * that counts its work only at the end, the sleeper of
+ * work_predicted_from_the_rate: no pace, its whole run counts).
+ */
+static void work_predicted_from_the_pace(void **state)
+{
+	struct fsb_workload_ops ops = sleeper;
+	const struct fsb_test_result *t;
+	struct fsb_result res;
+	(void)state;
+
+	ops.run = stepper_run;
+	startup_us = 4000;
+	t = measure_sleeper(&ops, 4000, &res);
+	assert_non_null(t);
+	assert_int_equal(works[0], 4000);
+	assert_int_equal(works[1], 60000);
+	assert_int_equal(t->work, 60000);
+	assert_int_equal(runs, 4);
+	assert_int_equal(t->nruns, 3);
+	fsb_result_release(&res);
+
+	startup_us = 0;
+	t = measure_sleeper(&ops, 35000, &res);
+	assert_non_null(t);
+	assert_int_equal(works[1], 60000);
+	assert_int_equal(runs, 4);
+	fsb_result_release(&res);
+
+	/* A long enough run is kept, whatever its pace. */
+	startup_us = 40000;
+	t = measure_sleeper(&ops, 20000, &res);
+	assert_non_null(t);
+	assert_int_equal(t->work, 20000);
+	assert_int_equal(runs, 3);
+	fsb_result_release(&res);
+	startup_us = 0;
 }
 
 /*
@@ -919,6 +966,7 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 	/* 1000 ops (1 ms) grow 16x to 16000: out of space above 3000. */
 	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 100000000, .chunk_bytes = 8192 };
 	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+	struct fsb_workload_ops ops;
 	struct fsb_result res;
 	const struct fsb_test_result *t;
 	struct captured cap;
@@ -951,6 +999,32 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 	assert_null(strstr(err, "No space left"));
 	assert_non_null(strstr(err, "fsbench: warning: fake: out of space at 16000 operations "
 				    "while growing: measured runs of 1000 operations instead"));
+	fsb_result_release(&res);
+
+	/* An open first attempt out of space (another run took what its
+	 * setup would add): the same fall back, and its work, a bound of
+	 * 1024 x the first, is named nowhere. */
+	ops = space_fake;
+	ops.flags = FSB_WL_OPEN;
+	ops.ready_work = ready_fake;
+	ready_at = UINT64_MAX;
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	enospc_above = 3000;
+	assert_int_equal(fsb_result_init(&res, "run"), 0);
+	capture_start(&cap);
+	assert_int_equal(measure_on_test_clock(&rn, &ops, &res), 0);
+	err = capture_end(&cap);
+	ready_at = 0;
+	t = fsb_result_find(&res, "fake");
+	assert_non_null(t);
+	assert_int_equal(works[0], 1024000);
+	assert_int_equal(t->work, 1000);
+	assert_string_equal(t->short_reason, "space");
+	assert_null(strstr(err, "1024000"));
+	assert_non_null(strstr(err, "fsbench: warning: fake: out of space while growing: "
+				    "measured runs of 1000 operations instead"));
 	fsb_result_release(&res);
 }
 
@@ -1436,6 +1510,7 @@ int main(void)
 		cmocka_unit_test(needs_checked_up_front),
 		cmocka_unit_test(grows_until_min_time),
 		cmocka_unit_test(work_predicted_from_the_rate),
+		cmocka_unit_test(work_predicted_from_the_pace),
 		cmocka_unit_test(long_enough_attempt_is_kept),
 		cmocka_unit_test(first_run_needs_a_margin),
 		cmocka_unit_test(series_started_over_aims_higher),

@@ -294,6 +294,34 @@ static void scratch_open_dir_no_symlink(void **state)
 	assert_int_equal(rmdir(parent), 0);
 }
 
+/* A scratch file's size: its own, 0 when absent; a symlink planted as
+ * it is not followed (its target is not the run's), nor is anything but a
+ * regular file measured. */
+static void scratch_file_size_no_symlink(void **state)
+{
+	char dir[] = "/tmp/fsb-unit.XXXXXX", p[4200], q[4200];
+	int fd;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fsb_scratch_file_size(dir, "block.dat"), 0);
+	snprintf(p, sizeof(p), "%s/target", dir);
+	fd = open(p, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 12345), 0);
+	close(fd);
+	assert_int_equal(fsb_scratch_file_size(dir, "target"), 12345);
+	snprintf(q, sizeof(q), "%s/block.dat", dir);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(fsb_scratch_file_size(dir, "block.dat"), 0);
+	assert_int_equal(unlink(q), 0);
+	assert_int_equal(mkdir(q, 0700), 0);
+	assert_int_equal(fsb_scratch_file_size(dir, "block.dat"), 0);
+	assert_int_equal(rmdir(q), 0);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void atomic_write_and_read(void **state)
 {
 	char dir[] = "/tmp/fsb-unit.XXXXXX", path[4096], *text = NULL;
@@ -751,6 +779,7 @@ int main(void)
 		cmocka_unit_test(size_format_pair),
 		cmocka_unit_test(scratch_lifecycle),
 		cmocka_unit_test(scratch_open_dir_no_symlink),
+		cmocka_unit_test(scratch_file_size_no_symlink),
 		cmocka_unit_test(atomic_write_and_read),
 		cmocka_unit_test(stop_signals),
 		cmocka_unit_test(signals_default_in_child),
