@@ -197,10 +197,10 @@ uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, u
 	if (fsb_blockfile_passes(ctx, have))
 		return have;
 	/*
-	 * A file of half that or more (putc's char.dat, 500-570 MB on tmpfs
-	 * here) is made that long first: what growth past it would make,
-	 * untimed, in the setup's prepare. A smaller one grows as the work
-	 * needs: a run may need far less than the rest.
+	 * A file of half FSB_BLOCKFILE_PASS_MIN or more (putc's char.dat,
+	 * 500-570 MB on tmpfs here) is made that long first: what growth
+	 * past it would make, untimed, in the setup's prepare. A smaller one
+	 * grows as the work needs: a run may need far less than the rest.
 	 */
 	return have >= least / 2 && fsb_cache_ram_path(ctx->dir) ? least : 0;
 }
@@ -211,10 +211,10 @@ uint64_t fsb_chunkfile_pass_ready(const struct fsb_ctx *ctx, const char *name, u
 	uint64_t have = fsb_chunkfile_have(ctx, name) / granule * granule;
 
 	/* What the setup adds must fit twice over (a second run in the
-	 * directory). Only here: the setup itself never asks the space
-	 * again, so another run taking it in between makes the extension
-	 * run out of space (a grown attempt's error, forgiven), never the
-	 * work ready for passes a file the size of that work. */
+	 * directory). Asked only here, never again in the setup: another run
+	 * that takes the space in between makes the extension run out of
+	 * space (a grown attempt's error, forgiven), not the setup prepare a
+	 * file as large as the open attempt's bound (1024 x the file). */
 	if (pass <= have)
 		return pass;
 	return pass - have <= fsb_scratch_space(ctx->dir, 0) / 2 / fsb_ctx_njobs(ctx) ? pass : 0;
