@@ -65,13 +65,14 @@ const struct fsb_cmd_spec fsb_report_spec = {
  * rest html; a file named only ".md" has no extension. */
 static bool is_markdown(const char *format, const char *output)
 {
-	const char *base = output ? strrchr(output, '/') : NULL;
+	const char *base;
 	size_t n;
 
 	if (format)
 		return !strcmp(format, "markdown");
 	if (!output)
 		return false;
+	base = strrchr(output, '/');
 	base = base ? base + 1 : output;
 	n = strlen(base);
 	return n > 3 && !strcasecmp(base + n - 3, ".md");

@@ -782,12 +782,12 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			/* Stopped at its time, the open attempt did the series'
 			 * work: its first run. Done before it, it was an attempt
 			 * at the work it had, grown from as any. */
-			uint64_t done = ops->work_unit == FSB_WORK_BYTES ? runs[0].bytes
-									 : runs[0].ops;
+			uint64_t done = ops->work_unit == FSB_WORK_BYTES ? runs[i].bytes
+									 : runs[i].ops;
 
 			/* (It did at least the work before it: fsb_sink.least.) */
-			if (runs[0].halt == FSB_HALT_DEADLINE && done) {
-				runs[0].halt = FSB_HALT_NONE;
+			if (runs[i].halt == FSB_HALT_DEADLINE && done) {
+				runs[i].halt = FSB_HALT_NONE;
 				ctx.work = done;
 			}
 		}

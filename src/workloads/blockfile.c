@@ -189,9 +189,9 @@ uint64_t fsb_blockfile_have(const struct fsb_ctx *ctx)
 	return have / ctx->cfg->chunk_bytes * ctx->cfg->chunk_bytes;
 }
 
-uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, uint64_t granule)
+/* The pass bytes of a file of `have` whole granules (fsb_chunkfile_pass_bytes). */
+static uint64_t pass_of(const struct fsb_ctx *ctx, uint64_t have, uint64_t granule)
 {
-	uint64_t have = fsb_chunkfile_have(ctx, name) / granule * granule;
 	uint64_t least = (FSB_BLOCKFILE_PASS_MIN + granule - 1) / granule * granule;
 
 	if (fsb_blockfile_passes(ctx, have))
@@ -205,10 +205,15 @@ uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, u
 	return have >= least / 2 && fsb_cache_ram_path(ctx->dir) ? least : 0;
 }
 
+uint64_t fsb_chunkfile_pass_bytes(const struct fsb_ctx *ctx, const char *name, uint64_t granule)
+{
+	return pass_of(ctx, fsb_chunkfile_have(ctx, name) / granule * granule, granule);
+}
+
 uint64_t fsb_chunkfile_pass_ready(const struct fsb_ctx *ctx, const char *name, uint64_t granule)
 {
-	uint64_t pass = fsb_chunkfile_pass_bytes(ctx, name, granule);
 	uint64_t have = fsb_chunkfile_have(ctx, name) / granule * granule;
+	uint64_t pass = pass_of(ctx, have, granule);
 
 	/* What the setup adds must fit twice over (a second run in the
 	 * directory). Asked only here, never again in the setup: another run

@@ -123,7 +123,8 @@ static uint64_t getc_pass_file(const struct fsb_ctx *ctx)
 	return fsb_pass_file(getc_pass_bytes(ctx), ctx->work);
 }
 
-/* In passes any work is ready: no growing of the file. */
+/* In passes any work is ready: no growing of the file (at most its
+ * making 512 MiB first, fsb_chunkfile_pass_ready). */
 static uint64_t getc_ready(const struct fsb_ctx *ctx, uint64_t low, uint64_t high)
 {
 	(void)low;

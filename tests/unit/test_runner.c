@@ -961,29 +961,40 @@ static void growth_rechecks_the_space(void **state)
 	fsb_result_release(&res);
 }
 
+/* Measure ops (space_fake's run) on the test's clock with room for 3000
+ * units: what it printed, the error of the call in `caught`. */
+static const char *measure_out_of_space_above_3000(const struct fsb_workload_ops *ops,
+						   struct fsb_result *res, struct captured *cap)
+{
+	static struct fsb_config cfg = { .repeat = 3,
+					 .min_time_ns = 100000000,
+					 .chunk_bytes = 8192 };
+	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
+
+	space_reset();
+	space_seq[0] = 1000000000;
+	space_n = 1;
+	enospc_above = 3000;
+	assert_int_equal(fsb_result_init(res, "run"), 0);
+	capture_start(cap);
+	fsb_error_clear(&caught);
+	fsb_err_capture_begin(&scope, &caught, false);
+	assert_int_equal(measure_on_test_clock(&rn, ops, res), 0);
+	fsb_err_capture_end(&scope, 0);
+	return capture_end(cap);
+}
+
 static void grown_attempt_out_of_space_falls_back(void **state)
 {
-	/* 1000 ops (1 ms) grow 16x to 16000: out of space above 3000. */
-	struct fsb_config cfg = { .repeat = 3, .min_time_ns = 100000000, .chunk_bytes = 8192 };
-	struct fsb_runner rn = { .cfg = &cfg, .dir = "/tmp" };
-	struct fsb_workload_ops ops;
+	struct fsb_workload_ops ops = space_fake;
 	struct fsb_result res;
 	const struct fsb_test_result *t;
 	struct captured cap;
 	const char *err;
 	(void)state;
 
-	space_reset();
-	space_seq[0] = 1000000000;
-	space_n = 1;
-	enospc_above = 3000;
-	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	capture_start(&cap);
-	fsb_error_clear(&caught);
-	fsb_err_capture_begin(&scope, &caught, false);
-	assert_int_equal(measure_on_test_clock(&rn, &space_fake, &res), 0);
-	fsb_err_capture_end(&scope, 0);
-	err = capture_end(&cap);
+	/* 1000 ops (1 ms) grow 16x to 16000: out of space above 3000. */
+	err = measure_out_of_space_above_3000(&space_fake, &res, &cap);
 	/* Nor is it the error of the call, for whoever records one. */
 	assert_string_equal(caught.msg, "");
 	t = fsb_result_find(&res, "fake");
@@ -1004,24 +1015,18 @@ static void grown_attempt_out_of_space_falls_back(void **state)
 	/* An open first attempt out of space (another run took what its
 	 * setup would add): the same fall back, and its work, a bound of
 	 * 1024 x the first, is named nowhere. */
-	ops = space_fake;
 	ops.flags = FSB_WL_OPEN;
 	ops.ready_work = ready_fake;
 	ready_at = UINT64_MAX;
-	space_reset();
-	space_seq[0] = 1000000000;
-	space_n = 1;
-	enospc_above = 3000;
-	assert_int_equal(fsb_result_init(&res, "run"), 0);
-	capture_start(&cap);
-	assert_int_equal(measure_on_test_clock(&rn, &ops, &res), 0);
-	err = capture_end(&cap);
+	err = measure_out_of_space_above_3000(&ops, &res, &cap);
 	ready_at = 0;
+	assert_string_equal(caught.msg, "");
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
 	assert_int_equal(works[0], 1024000);
 	assert_int_equal(t->work, 1000);
 	assert_string_equal(t->short_reason, "space");
+	assert_null(strstr(err, "No space left"));
 	assert_null(strstr(err, "1024000"));
 	assert_non_null(strstr(err, "fsbench: warning: fake: out of space while growing: "
 				    "measured runs of 1000 operations instead"));
