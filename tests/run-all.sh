@@ -5,7 +5,8 @@
 # end-to-end script tests/cli/t*.sh (TAP too); --unit runs only the former
 # (`make unit-test`), --cli only the latter (`make cli-test`). Prints each
 # result line, then a note of the skips (if any) and the summary line
-# "N passed, N failed"; exits 0 when nothing failed.
+# "N passed, N failed"; exits 0 when nothing failed. Each end-to-end
+# script's time follows its results as a comment line.
 cd "$(dirname "$0")/.." || exit 1
 unit=1 cli=1
 case ${1:-} in
@@ -45,12 +46,15 @@ done
 for t in tests/cli/t[0-9]*.sh; do
 	[ "$cli" -eq 1 ] && [ -e "$t" ] || continue
 	echo "# cli: $t"
+	start=$SECONDS
 	timeout 1200 bash "$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok - $t exited $rc"
 		echo f >>"$log"
 	fi
+	# How long each script took: what to look at when `make test` slows.
+	echo "# $t: $((SECONDS - start)) s"
 done
 
 pass=$(grep -c '^p$' "$log")
