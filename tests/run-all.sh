@@ -19,7 +19,8 @@ log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
 
 count() { # reads TAP on stdin, echoes it, updates counters via the log
-	while IFS= read -r line; do
+	# (A last line without its newline is a line too.)
+	while IFS= read -r line || [ -n "$line" ]; do
 		printf '%s\n' "$line"
 		case "$line" in
 		# cmocka 1.1 writes a skipped case as "not ok N # SKIP".
@@ -57,7 +58,7 @@ for t in tests/cli/t[0-9]*.sh; do
 	echo "# $t: $((SECONDS - start)) s"
 done
 
-pass=$(grep -c '^p$' "$log")
+pass=$(grep -c '^[ps]$' "$log")
 fail=$(grep -c '^f$' "$log")
 skip=$(grep -c '^s$' "$log")
 echo

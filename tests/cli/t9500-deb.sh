@@ -205,7 +205,10 @@ fi
 # ---- lintian ----
 if command -v lintian >/dev/null 2>&1; then
 	changes=$T/src/fsbench_${ver}_$arch.changes
-	lintian -I -E --pedantic --show-overrides "$changes" >"$T/lintian" 2>"$T/lintian.err"
+	# Its temporary files (mldbm-elf-*, which it leaves) go in T, not /tmp.
+	mkdir "$T/lintian.tmp"
+	TMPDIR=$T/lintian.tmp lintian -I -E --pedantic --show-overrides "$changes" \
+		>"$T/lintian" 2>"$T/lintian.err"
 	if ! grep -E '^[EWIPXC]: ' "$T/lintian" >"$T/tags" && ! grep -v 'root privileges' "$T/lintian.err" | grep -q .; then
 		ok "lintian -I -E --pedantic: no tag but the overridden ones ($(grep -c '^O: ' "$T/lintian") overridden)"
 	else
