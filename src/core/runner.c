@@ -234,7 +234,7 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	 * file's first pages, a new directory, the pattern's first chunks)
 	 * no longer slowed. */
 	if (sink.mark_ns && t1 > sink.mark_ns) {
-		uint64_t done = sink.work_bytes ? sink.bytes : sink.ops;
+		uint64_t done = fsb_sink_done(&sink);
 
 		if (done > sink.mark_done)
 			pace = (uint64_t)((double)(t1 - sink.mark_ns) * (double)done /

@@ -221,10 +221,16 @@ static inline bool fsb_halt_due(atomic_int *halt, uint64_t deadline_ns)
 	return fsb_halt_due_short(halt, deadline_ns, false);
 }
 
+/* The work the run has done so far, in its unit (work_bytes). */
+static inline uint64_t fsb_sink_done(const struct fsb_sink *out)
+{
+	return out->work_bytes ? out->bytes : out->ops;
+}
+
 /* Whether this run must stop issuing work now (fsb_halt_due), noted. */
 static inline bool fsb_sink_halted(struct fsb_sink *out)
 {
-	bool short_of = out->least && (out->work_bytes ? out->bytes : out->ops) < out->least;
+	bool short_of = out->least && fsb_sink_done(out) < out->least;
 
 	return fsb_halt_due_short(out->halt, out->deadline_ns, short_of) ? (out->stopped = true)
 									 : false;
@@ -244,13 +250,9 @@ static inline int fsb_sink_op(struct fsb_sink *out, uint64_t bytes, uint64_t lat
 	out->ops++;
 	out->bytes += bytes;
 	fsb_hist_add(out->hist, lat_ns);
-	if (out->mark && !out->mark_ns) {
-		uint64_t done = out->work_bytes ? out->bytes : out->ops;
-
-		if (done >= out->mark) {
-			out->mark_ns = fsb_clock_ns();
-			out->mark_done = done;
-		}
+	if (out->mark && !out->mark_ns && fsb_sink_done(out) >= out->mark) {
+		out->mark_ns = fsb_clock_ns();
+		out->mark_done = fsb_sink_done(out);
 	}
 	if (fsb_progress_due && out->progress)
 		out->progress(out);
