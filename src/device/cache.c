@@ -7,7 +7,11 @@
 #include <linux/magic.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -97,6 +101,57 @@ int fsb_cache_drop_fd(int fd)
 	/* posix_fadvise returns the error number instead of setting errno. */
 	err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	return err ? -err : 0;
+}
+
+/* Pages of one window [off, off + len) of fd in the page cache, or
+ * -errno. off is page-aligned. */
+static int64_t resident_window(int fd, off_t off, size_t len, size_t page)
+{
+	size_t n = (len + page - 1) / page, i;
+	unsigned char *vec = malloc(n);
+	int64_t in = 0;
+	void *map;
+
+	if (!vec)
+		return -ENOMEM;
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+	if (map == MAP_FAILED) {
+		in = -errno;
+	} else {
+		if (mincore(map, len, vec) < 0)
+			in = -errno;
+		for (i = 0; in >= 0 && i < n; i++)
+			in += vec[i] & 1;
+		munmap(map, len);
+	}
+	free(vec);
+	return in;
+}
+
+int fsb_cache_resident(int fd, double *share)
+{
+	/* A window bounds the vector mincore fills (one byte per page). */
+	const off_t window = (off_t)1 << 30;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t pages = 0, in = 0;
+	struct stat st;
+	off_t off;
+
+	*share = 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	for (off = 0; off < st.st_size; off += window) {
+		size_t len = (size_t)(st.st_size - off < window ? st.st_size - off : window);
+		int64_t got = resident_window(fd, off, len, page);
+
+		if (got < 0)
+			return (int)got;
+		in += (uint64_t)got;
+		pages += (len + page - 1) / page;
+	}
+	if (pages)
+		*share = (double)in / (double)pages;
+	return 0;
 }
 
 int fsb_cache_drop_global(void)

@@ -83,6 +83,16 @@ bool fsb_cache_take_deferred(void);
 int fsb_cache_drop_fd(int fd);
 
 /*
+ * The share of a file's pages that sit in the page cache now, 0..1, in
+ * *share: mincore(2) over read-only mappings of the file, a window at a
+ * time (mapping does not read a page, so asking does not change the
+ * answer). An empty file has share 0. This is the proof an eviction
+ * worked, and how much of a loop device's backing file is in memory.
+ * 0 or -errno.
+ */
+int fsb_cache_resident(int fd, double *share);
+
+/*
  * As root, also sync() and ask the kernel to drop clean page cache,
  * dentries and inodes (/proc/sys/vm/drop_caches = 3), which reaches
  * metadata and pages fadvise cannot (directory blocks, inode tables).

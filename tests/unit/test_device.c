@@ -380,6 +380,37 @@ static void cache_modes(void **state)
 	assert_false(fsb_cache_ram_fs(BTRFS_SUPER_MAGIC));
 }
 
+/* mincore's answer for a file fsbench wrote: its pages are resident after
+ * writing on every filesystem; after fsync and fadvise they are gone,
+ * except on tmpfs, where the page cache is the storage. */
+static void cache_resident_share(void **state)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	static char buf[1 << 20];
+	char path[PATH_MAX];
+	double share = -1;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/fsb-resident-XXXXXX", tmp);
+	assert_true((fd = mkstemp(path)) >= 0);
+	unlink(path);
+	assert_int_equal(fsb_cache_resident(fd, &share), 0);
+	assert_true(share == 0); /* empty */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_int_equal(fsb_cache_resident(fd, &share), 0);
+	assert_true(share > 0.99);
+	assert_int_equal(fsb_cache_drop_fd(fd), 0);
+	assert_int_equal(fsb_cache_resident(fd, &share), 0);
+	if (fsb_cache_ram_path(tmp))
+		assert_true(share > 0.99);
+	else
+		assert_true(share < 0.5);
+	close(fd);
+	assert_int_equal(fsb_cache_resident(-1, &share), -EBADF);
+}
+
 static void cache_moot(void **state)
 {
 	int shm = open("/dev/shm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -935,6 +966,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fill_patterns, tmp_setup, tmp_teardown),
 		cmocka_unit_test(fs_listed),
 		cmocka_unit_test(real_lines),
+		cmocka_unit_test(cache_resident_share),
 		cmocka_unit_test(lifecycle_layout),
 		cmocka_unit_test(lifecycle_refuses_run_results),
 		cmocka_unit_test_setup_teardown(loop_attach_detach, tmp_setup, tmp_teardown),
