@@ -6,9 +6,9 @@
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <stdatomic.h>
-#include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
