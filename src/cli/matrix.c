@@ -43,7 +43,8 @@ static const char usage_text[] =
 	"             image_size, fill, run, lifecycle: this setup's own ('run =' off)\n"
 	"             guest = yes         run in a QEMU guest (fsbench guest, one boot\n"
 	"                                 per suite) on its disk of image_size; the\n"
-	"                                 row is marked (guest, ACCEL)\n"
+	"                                 row is marked (guest, ACCEL); --only\n"
+	"                                 leaves such setups out\n"
 	"             mtd = SIZE          with guest: the disk is flash, erase blocks\n"
 	"                                 of SIZE (jffs2, ubifs)\n"
 	"\n"
@@ -54,7 +55,14 @@ static const char usage_text[] =
 	"      --keep-going       after a failed or skipped setup, go on (default)\n"
 	"      --fail-fast        stop at the first setup that fails or is skipped\n"
 	"      --keep-images      keep the image files (in the work directory)\n"
-	"      --only LABELS      run only these setups (comma-separated)\n"
+	"      --only LABELS      run only these setups (comma-separated); the text\n"
+	"                         view names the --only that leaves out guest rows\n"
+	"      --set KEY=VALUE    override a key of the file (repeatable, in order):\n"
+	"                         a [global] key, in [global] and in every setup\n"
+	"                         that sets it; SETUP.KEY=VALUE in [SETUP] only;\n"
+	"                         run+=ARGS, lifecycle+=ARGS append to the lines (a\n"
+	"                         later option wins). Scaled down, e.g.:\n"
+	"                         --set image_size=512m --set 'run+=--size 64m'\n"
 	"      --progress WHEN    auto (on a terminal), always, never, or json (JSON\n"
 	"                         lines on stderr for wrappers)\n"
 	"  -h, --help             this text\n"
@@ -68,13 +76,14 @@ static const char usage_text[] =
 	"Needs root. Exit 0 when every setup was measured, 1 when one failed or\n"
 	"was skipped, 2 for a bad file or option, 128+N after signal N.\n";
 
-enum { OPT_KEEP_GOING = 256, OPT_FAIL_FAST, OPT_KEEP_IMAGES, OPT_ONLY };
+enum { OPT_KEEP_GOING = 256, OPT_FAIL_FAST, OPT_KEEP_IMAGES, OPT_ONLY, OPT_SET };
 
 static const struct fsb_opt mx_opts[] = {
 	{ "keep-going", OPT_KEEP_GOING, FSB_VAL_NONE, NULL },
 	{ "fail-fast", OPT_FAIL_FAST, FSB_VAL_NONE, NULL },
 	{ "keep-images", OPT_KEEP_IMAGES, FSB_VAL_NONE, NULL },
 	{ "only", OPT_ONLY, FSB_VAL_SECTIONS, NULL },
+	{ "set", OPT_SET, FSB_VAL_TEXT, NULL },
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
@@ -99,6 +108,14 @@ static int mx_option(void *ctx, int c, const char *arg)
 		return 0;
 	case OPT_ONLY:
 		o->only = arg;
+		return 0;
+	case OPT_SET:
+		if (o->nsets == FSB_MATRIX_MAX_SETS) {
+			fsb_err("invalid --set '%s': at most %d --set items", arg,
+				FSB_MATRIX_MAX_SETS);
+			return FSB_EXIT_USAGE;
+		}
+		o->sets[o->nsets++] = arg;
 		return 0;
 	}
 	return FSB_EXIT_USAGE;
@@ -216,7 +233,8 @@ int fsb_cmd_matrix(int argc, char **argv)
 		rc = FSB_EXIT_USAGE;
 		goto out;
 	}
-	if (fsb_matrix_config_load(m->config, &m->plan.cfg, why, sizeof(why))) {
+	if (fsb_matrix_config_load_set(m->config, m->sets, m->nsets, &m->plan.cfg, why,
+				       sizeof(why))) {
 		fsb_err("%s", why);
 		rc = FSB_EXIT_USAGE;
 		goto out;

@@ -7,11 +7,13 @@
 
 /* `fsbench matrix` as parsed; the file named is read afterwards. */
 struct fsb_matrix_cli {
-	struct fsb_matrix_plan plan; /* fail_fast, keep_images, progress; no setups yet */
-	struct fsb_common co;	     /* format (default text), output, --help/--version */
-	const char *config;	     /* CONFIG.ini */
-	const char *only;	     /* --only LABELS, NULL: every setup */
-	fsb_matrix_view view;	     /* the --format's view */
+	struct fsb_matrix_plan plan;	       /* fail_fast, keep_images, progress; no setups yet */
+	struct fsb_common co;		       /* format (default text), output, --help/--version */
+	const char *config;		       /* CONFIG.ini */
+	const char *only;		       /* --only LABELS, NULL: every setup */
+	const char *sets[FSB_MATRIX_MAX_SETS]; /* --set items, in order */
+	size_t nsets;
+	fsb_matrix_view view; /* the --format's view */
 };
 
 /*

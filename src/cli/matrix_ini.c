@@ -26,7 +26,7 @@
 
 static unsigned here(const struct fsb_ini_loader *ld)
 {
-	return ld->lines.lineno;
+	return ld->set_line ? ld->set_line : ld->lines.lineno;
 }
 
 #define IN_GLOBAL 1u
@@ -256,8 +256,159 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;
 }
 
-int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
-				  char *why, size_t why_len)
+/* ---- --set: the command line over the file ---- */
+
+/* s's value of key k replaced by v, or (append) v's words after it; base
+ * is the line in effect when s has none of its own. */
+static bool set_value(struct fsb_ini_loader *ld, struct fsb_ini_section *s, int k, const char *v,
+		      bool append, const char *base)
+{
+	const char *old = s->val[k] ? s->val[k] : base;
+	char *now;
+
+	if (append && old && *old) {
+		size_t n = strlen(old) + strlen(v) + 2;
+
+		if ((now = malloc(n)))
+			snprintf(now, n, "%s %s", old, v);
+	} else {
+		now = strdup(v);
+	}
+	if (!now) {
+		ld->nomem = true;
+		return false;
+	}
+	free(s->val[k]);
+	s->val[k] = now;
+	s->val_line[k] = ld->set_line;
+	return true;
+}
+
+static struct fsb_ini_section *find_section(struct fsb_ini_loader *ld, const char *name)
+{
+	for (size_t i = 0; i < ld->nsetups; i++)
+		if (!strcmp(ld->setups[i].name, name))
+			return &ld->setups[i];
+	return NULL;
+}
+
+/* [global]'s KEY=VALUE: there, and where a setup sets the key itself. */
+static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool append)
+{
+	bool suite = k == K_RUN || k == K_LIFECYCLE;
+
+	if (!set_value(ld, &ld->global, k, v, append, NULL))
+		return;
+	for (size_t i = 0; i < ld->nsetups; i++) {
+		struct fsb_ini_section *s = &ld->setups[i];
+
+		/* A setup's own empty run or lifecycle switched its suite off. */
+		if (s->val[k] && !(suite && !*s->val[k]) && !set_value(ld, s, k, v, append, NULL))
+			return;
+	}
+}
+
+/* One --set item, checked as a line of the file is (the key's section,
+ * its value), then applied. */
+static void apply_set(struct fsb_ini_loader *ld, const char *item)
+{
+	const char *eq = strchr(item, '='), *key;
+	struct fsb_ini_section *only = NULL;
+	char name[FSB_MATRIX_MAX_LABEL + 64], *dot;
+	size_t n = eq ? (size_t)(eq - item) : 0;
+	bool append = n && item[n - 1] == '+';
+	int k;
+
+	if (append)
+		n--;
+	if (!eq || !n || n >= sizeof(name)) {
+		fail(ld, here(ld),
+		     "expected KEY=VALUE, SETUP.KEY=VALUE or KEY+=WORDS (keys of "
+		     "[global]: %s)",
+		     global_keys);
+		return;
+	}
+	memcpy(name, item, n);
+	name[n] = '\0';
+	key = name;
+	if ((dot = strrchr(name, '.'))) {
+		*dot = '\0';
+		key = dot + 1;
+		if (!(only = find_section(ld, name))) {
+			fail(ld, here(ld), "'%s' is no setup of this file", name);
+			return;
+		}
+	}
+	k = find_key(key);
+	if (k < 0 || !(keys[k].where & (only ? IN_SETUP : IN_GLOBAL))) {
+		if (k >= 0 && !only)
+			fail(ld, here(ld),
+			     "key '%s' is a setup's: give it as SETUP.%s=VALUE (keys of [global]: %s)",
+			     key, key, global_keys);
+		else if (k >= 0)
+			fail(ld, here(ld),
+			     "key '%s' belongs in [global], not [%s]: give it as %s=VALUE", key,
+			     name, key);
+		else
+			fail(ld, here(ld), "unknown key '%s' (keys: %s)", key,
+			     only ? setup_keys : global_keys);
+		return;
+	}
+	if (append && k != K_RUN && k != K_LIFECYCLE) {
+		fail(ld, here(ld), "'+=' appends words to run or lifecycle, not to %s", key);
+		return;
+	}
+	if (!check_value(ld, k, eq + 1))
+		return;
+	if (only)
+		set_value(ld, only, k, eq + 1, append, ld->global.val[k]);
+	else
+		set_everywhere(ld, k, eq + 1, append);
+}
+
+static void apply_sets(struct fsb_ini_loader *ld)
+{
+	if (ld->nsets > FSB_MATRIX_MAX_SETS) {
+		ld->set_line = FSB_MATRIX_SET_LINE(FSB_MATRIX_MAX_SETS);
+		fail(ld, here(ld), "more than %d --set items", FSB_MATRIX_MAX_SETS);
+		return;
+	}
+	for (size_t i = 0; i < ld->nsets && !ld->err_line && !ld->nomem; i++) {
+		ld->set_line = FSB_MATRIX_SET_LINE(i);
+		apply_set(ld, ld->sets[i]);
+	}
+	ld->set_line = 0;
+}
+
+const char *fsb_matrix_config_where(const struct fsb_matrix_config *cfg, unsigned line, char *buf,
+				    size_t len)
+{
+	size_t i = UINT_MAX - line;
+
+	if (line > FSB_MATRIX_SET_LINE(FSB_MATRIX_MAX_SETS) && i < cfg->noverrides)
+		snprintf(buf, len, "%s: --set '%s'", cfg->path, cfg->overrides[i]);
+	else if (line >= FSB_MATRIX_SET_LINE(FSB_MATRIX_MAX_SETS))
+		snprintf(buf, len, "%s: --set", cfg->path);
+	else
+		snprintf(buf, len, "%s:%u", cfg->path, line);
+	return buf;
+}
+
+/* cfg->overrides: a copy of the items, NULL-terminated. */
+static int keep_sets(struct fsb_matrix_config *cfg, const char *const *sets, size_t n)
+{
+	if (!n)
+		return 0;
+	if (!(cfg->overrides = calloc(n + 1, sizeof(*cfg->overrides))))
+		return -ENOMEM;
+	for (; cfg->noverrides < n; cfg->noverrides++)
+		if (!(cfg->overrides[cfg->noverrides] = strdup(sets[cfg->noverrides])))
+			return -ENOMEM;
+	return 0;
+}
+
+int fsb_matrix_config_load_stream(FILE *f, const char *path, const char *const *sets, size_t nsets,
+				  struct fsb_matrix_config *cfg, char *why, size_t why_len)
 {
 	struct fsb_ini_loader *ld;
 	int rc, err = 0;
@@ -269,11 +420,13 @@ int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_c
 		return -ENOMEM;
 	}
 	ld->path = path;
+	ld->sets = sets;
+	ld->nsets = nsets;
 	ld->lines.f = f;
 	ld->lines.section = fsb_ini_section_header;
 	ld->lines.refuse = refuse;
 	ld->lines.arg = ld;
-	if (!(cfg->path = strdup(path))) {
+	if (!(cfg->path = strdup(path)) || keep_sets(cfg, sets, nsets)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -295,11 +448,21 @@ int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_c
 		     "comment starting with '#' or ';'");
 	}
 	if (!ld->err_line)
+		apply_sets(ld);
+	if (ld->nomem) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!ld->err_line)
 		err = fsb_ini_resolve(ld, cfg);
 	if (ld->err_line)
 		err = -EINVAL;
-	if (err == -EINVAL)
-		snprintf(why, why_len, "%s:%u: %s", path, ld->err_line, ld->err);
+	if (err == -EINVAL) {
+		char where[PATH_MAX + 64];
+
+		snprintf(why, why_len, "%s: %s",
+			 fsb_matrix_config_where(cfg, ld->err_line, where, sizeof(where)), ld->err);
+	}
 out:
 	if (err == -ENOMEM)
 		snprintf(why, why_len, "%s: out of memory", path);
@@ -313,6 +476,12 @@ out:
 
 int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char *why,
 			   size_t why_len)
+{
+	return fsb_matrix_config_load_set(path, NULL, 0, cfg, why, why_len);
+}
+
+int fsb_matrix_config_load_set(const char *path, const char *const *sets, size_t nsets,
+			       struct fsb_matrix_config *cfg, char *why, size_t why_len)
 {
 	FILE *f;
 	int fd, err;
@@ -330,7 +499,7 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 		close(fd);
 		return err;
 	}
-	err = fsb_matrix_config_load_stream(f, path, cfg, why, why_len);
+	err = fsb_matrix_config_load_stream(f, path, sets, nsets, cfg, why, why_len);
 	fclose(f);
 	return err;
 }

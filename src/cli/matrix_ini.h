@@ -52,13 +52,37 @@ int fsb_matrix_config_load(const char *path, struct fsb_matrix_config *cfg, char
 			   size_t why_len);
 
 /*
- * The same, reading the configuration from f (borrowed, not closed; a
- * file, or a buffer through fmemopen) and naming it path in messages and
- * in cfg->path. Touches nothing else: this is what the fuzzer calls.
+ * The same, with the command line's --set items (sets[0..nsets), at most
+ * FSB_MATRIX_MAX_SETS) applied in their order over what the file says,
+ * before the setups are resolved, each checked as the file's values are:
+ *   KEY=VALUE         a [global] key (image_size, fill, workdir, run,
+ *                     lifecycle, repeat): set in [global] and in every
+ *                     setup that sets the key itself (a setup's empty run
+ *                     or lifecycle, its suite switched off, stays off);
+ *   SETUP.KEY=VALUE   any setup key, in [SETUP] only;
+ *   KEY+=WORDS        (run and lifecycle, either form) the words appended
+ *                     to the line in effect: the run and lifecycle
+ *                     parsers take an option's last value, so
+ *                     'run+=--size 64m' scales a line and keeps the rest.
+ * A bad item is refused like a bad line: why = "PATH: --set 'ITEM': ...".
+ * cfg->overrides keeps the items.
+ */
+int fsb_matrix_config_load_set(const char *path, const char *const *sets, size_t nsets,
+			       struct fsb_matrix_config *cfg, char *why, size_t why_len);
+
+/*
+ * The same (--set items included), reading the configuration from f
+ * (borrowed, not closed; a file, or a buffer through fmemopen) and naming
+ * it path in messages and in cfg->path. Touches nothing else: this is what the fuzzer calls.
  * -EIO when f reports a read error.
  */
-int fsb_matrix_config_load_stream(FILE *f, const char *path, struct fsb_matrix_config *cfg,
-				  char *why, size_t why_len);
+int fsb_matrix_config_load_stream(FILE *f, const char *path, const char *const *sets, size_t nsets,
+				  struct fsb_matrix_config *cfg, char *why, size_t why_len);
+
+/* Where a value of cfg came from, for a message: "PATH:LINE", or
+ * "PATH: --set 'ITEM'" for a line FSB_MATRIX_SET_LINE gave. Returns buf. */
+const char *fsb_matrix_config_where(const struct fsb_matrix_config *cfg, unsigned line, char *buf,
+				    size_t len);
 
 /*
  * Each selected setup's run and lifecycle lines into plans (setup->run_plan,
@@ -108,6 +132,9 @@ struct fsb_ini_loader {
 	size_t nsetups;
 	struct fsb_ini_section *cur; /* where keys go now; NULL before any header */
 	unsigned err_line;	     /* first error found by us (0: none) */
+	unsigned set_line;	     /* applying a --set: its FSB_MATRIX_SET_LINE; 0: none */
+	const char *const *sets;     /* the --set items */
+	size_t nsets;
 	char err[512];
 	bool nomem;
 };

@@ -13,6 +13,7 @@
 #include "util/spawn.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +49,18 @@ static int line_words(const char *cmd, const char *value, char ***out)
 	return n + 1;
 }
 
-/* "FILE:LINE: CMD: why", the parser's own "CMD: " not said twice. */
+/* "FILE:LINE: CMD: why" (or "FILE: --set 'ITEM': ..."), the parser's own
+ * "CMD: " not said twice. */
 static int refuse(const struct fsb_matrix_config *cfg, unsigned line, const char *cmd,
 		  const struct fsb_error *why)
 {
 	const char *msg = why->msg;
 	size_t n = strlen(cmd);
+	char where[PATH_MAX + 64];
 
 	if (!strncmp(msg, cmd, n) && !strncmp(msg + n, ": ", 2))
 		msg += n + 2;
-	fsb_err("%s:%u: %s: %s", cfg->path, line, cmd, msg);
+	fsb_err("%s: %s: %s", fsb_matrix_config_where(cfg, line, where, sizeof(where)), cmd, msg);
 	return FSB_EXIT_USAGE;
 }
 

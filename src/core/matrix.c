@@ -89,6 +89,7 @@ void fsb_matrix_config_release(struct fsb_matrix_config *cfg)
 	free(cfg->setups);
 	free(cfg->path);
 	free(cfg->workdir);
+	fsb_words_free(cfg->overrides);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -806,7 +807,8 @@ static int execute(struct mx_ctx *m, struct fsb_matrix_doc *doc)
 	}
 	if ((err = make_work(m)))
 		return err;
-	if (fsb_matrix_doc_init(doc, cfg->path)) {
+	if (fsb_matrix_doc_init(doc, cfg->path) ||
+	    fsb_matrix_doc_overrides(doc, (const char *const *)cfg->overrides, cfg->noverrides)) {
 		fsb_err("matrix: out of memory");
 		return -ENOMEM;
 	}

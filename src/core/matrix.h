@@ -13,6 +13,7 @@
  */
 #ifndef FSB_CORE_MATRIX_H
 #define FSB_CORE_MATRIX_H
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,7 +64,16 @@ struct fsb_matrix_config {
 	bool repeat_auto;
 	struct fsb_matrix_setup *setups;
 	size_t nsetups;
+	/* The command line's --set items, as given, NULL-terminated (NULL:
+	 * none): applied over the file's values before the setups were
+	 * resolved; a value one set has the line FSB_MATRIX_SET_LINE(i). */
+	char **overrides;
+	size_t noverrides;
 };
+
+/* Most --set items; the line number a value from --set item i carries. */
+#define FSB_MATRIX_MAX_SETS 64
+#define FSB_MATRIX_SET_LINE(i) (UINT_MAX - (unsigned)(i))
 
 /* Defaults of keys nobody set. */
 #define FSB_MATRIX_DEFAULT_IMAGE_BYTES (1ull << 30)

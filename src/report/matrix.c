@@ -66,8 +66,24 @@ void fsb_matrix_doc_release(struct fsb_matrix_doc *d)
 	}
 	free(d->entries);
 	free(d->config_path);
+	for (size_t i = 0; d->overrides && i < d->noverrides; i++)
+		free(d->overrides[i]);
+	free(d->overrides);
 	fsb_result_release(&d->head);
 	memset(d, 0, sizeof(*d));
+}
+
+int fsb_matrix_doc_overrides(struct fsb_matrix_doc *d, const char *const *items, size_t n)
+{
+	if (!n)
+		return 0;
+	d->overrides = calloc(n, sizeof(*d->overrides));
+	if (!d->overrides)
+		return -ENOMEM;
+	for (; d->noverrides < n; d->noverrides++)
+		if (fsb_strset(&d->overrides[d->noverrides], items[d->noverrides]))
+			return -ENOMEM;
+	return 0;
 }
 
 struct fsb_matrix_entry *fsb_matrix_doc_add(struct fsb_matrix_doc *d, const char *label)
@@ -182,6 +198,19 @@ struct json_object *fsb_matrix_to_json(const struct fsb_matrix_doc *d)
 	json_object_object_del(doc, "params");
 	json_object_object_del(doc, "tests");
 	put_str(&b, doc, "config_file", d->config_path);
+	if (d->noverrides) {
+		struct json_object *sets = json_object_new_array();
+
+		put(&b, doc, "overrides", sets);
+		for (size_t i = 0; !b.err && i < d->noverrides; i++) {
+			struct json_object *v = json_object_new_string(d->overrides[i]);
+
+			if (!v || json_object_array_add(sets, v)) {
+				json_object_put(v);
+				b.err = -ENOMEM;
+			}
+		}
+	}
 	setups = json_object_new_array();
 	put(&b, doc, "setups", setups);
 	for (size_t i = 0; !b.err && i < d->n; i++) {
@@ -303,6 +332,78 @@ static void print_head(FILE *out, const struct fsb_matrix_doc *d)
 		fsb_text_put(out, h->hostname);
 	}
 	fputs("\n\n", out);
+}
+
+/* A word as a shell would take it back: quoted unless plainly safe. */
+static void put_shell_word(FILE *out, const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_.,:/=+-") == strlen(w)) {
+		fsb_text_put(out, w);
+		return;
+	}
+	fputc('\'', out);
+	for (const char *p = w; *p; p++) {
+		char one[2] = { *p, 0 };
+
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fsb_text_put(out, one);
+	}
+	fputc('\'', out);
+}
+
+/* "Overrides:": the file's keys the command line set, so that a scaled
+ * down matrix is never read as the file's. */
+static void print_overrides(FILE *out, const struct fsb_matrix_doc *d)
+{
+	if (!d->noverrides)
+		return;
+	fputs("Overrides:", out);
+	for (size_t i = 0; i < d->noverrides; i++) {
+		fputs(" --set ", out);
+		put_shell_word(out, d->overrides[i]);
+	}
+	fputs(" (over the file's values)\n\n", out);
+}
+
+/*
+ * Rows that boot a QEMU guest take minutes each under emulation: name
+ * them, and the --only that leaves them out (the other rows).
+ */
+static void print_guest_hint(FILE *out, const struct fsb_matrix_doc *d)
+{
+	size_t guests = 0, k = 0, len = 1;
+	char *hosts;
+
+	for (size_t i = 0; i < d->n; i++) {
+		guests += d->entries[i].guest;
+		len += strlen(d->entries[i].label) + 1;
+	}
+	if (!guests)
+		return;
+	fputs("Guest rows (each boots a QEMU guest): ", out);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->entries[i].guest) {
+			fputs(k++ ? ", " : "", out);
+			fsb_text_put(out, d->entries[i].label);
+		}
+	hosts = guests < d->n ? calloc(1, len) : NULL;
+	if (!hosts) {
+		fputs("; --only LABELS runs only the setups named\n\n", out);
+		return;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->entries[i].guest) {
+			if (*hosts)
+				strcat(hosts, ",");
+			strcat(hosts, d->entries[i].label);
+		}
+	fputs("; leave them out with --only ", out);
+	put_shell_word(out, hosts);
+	fputs("\n\n", out);
+	free(hosts);
 }
 
 /* Where the setups' images were used: loop devices, a guest's disk, or both. */
@@ -824,7 +925,9 @@ int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d)
 	int err;
 
 	print_head(out, d);
+	print_overrides(out, d);
 	print_config(out, d);
+	print_guest_hint(out, d);
 	if ((err = print_bonnie(out, d)) || (err = print_create(out, d)))
 		return err;
 	print_device(out, d);

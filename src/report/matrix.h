@@ -3,7 +3,8 @@
  * configuration, its status and its result documents, and its views:
  *
  *   text  the bonnie 1.2 report's layout (docs/references.md):
- *         the setups' configuration, one bonnie 1.2 row per setup, the
+ *         the keys --set overrode, the setups' configuration (with how
+ *         to leave out the rows that boot a QEMU guest: --only), one bonnie 1.2 row per setup, the
  *         bonnie++ Create block when the metadata suite ran, a lifecycle
  *         table (rows setups, columns phases), setups that failed or were
  *         skipped with the reason, and how the figures were made;
@@ -11,7 +12,8 @@
  *         bon_csv2html and bon_csv2txt draw their own multi-row table;
  *   json  DESIGN.md's matrix document:
  *         { "format_version", "tool", "version", "kind": "matrix", "host",
- *           "config_file", "setups": [ { "label", "config": { "type", "mkfs",
+ *           "config_file", "overrides": [ "KEY=VALUE" ... ] (only when
+ *           --set gave some), "setups": [ { "label", "config": { "type", "mkfs",
  *           "options", "devices", "image_size", "fill", "run", "lifecycle" },
  *           "status": "ok"|"failed"|"skipped", "error", "note",
  *           "results": [ <run doc>, <lifecycle doc> ] } ] }
@@ -50,6 +52,8 @@ struct fsb_matrix_entry {
 struct fsb_matrix_doc {
 	struct fsb_result head; /* kind "matrix": tool, version and host */
 	char *config_path;	/* the INI file it came from */
+	char **overrides;	/* its keys the command line set (--set items), or NULL */
+	size_t noverrides;
 	struct fsb_matrix_entry *entries;
 	size_t n;
 };
@@ -59,6 +63,10 @@ struct fsb_matrix_doc {
  * configuration at config_path. 0 or -ENOMEM; release it either way.
  */
 int fsb_matrix_doc_init(struct fsb_matrix_doc *d, const char *config_path);
+
+/* The --set items the file's keys were overridden with, copied into d
+ * (n of them; none: nothing). 0 or -ENOMEM. */
+int fsb_matrix_doc_overrides(struct fsb_matrix_doc *d, const char *const *items, size_t n);
 
 /* Free everything d owns, results included. Safe on a zeroed d. */
 void fsb_matrix_doc_release(struct fsb_matrix_doc *d);

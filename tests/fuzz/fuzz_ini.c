@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (!f)
 		return 0;
-	rc = fsb_matrix_config_load_stream(f, "fuzz.ini", &cfg, why, sizeof(why));
+	rc = fsb_matrix_config_load_stream(f, "fuzz.ini", NULL, 0, &cfg, why, sizeof(why));
 	fclose(f);
 	FUZZ_ASSERT(rc == 0 || rc == -EINVAL || rc == -ENOMEM);
 	if (rc) {

@@ -286,7 +286,7 @@ static int load_bytes(const char *bytes, size_t len, struct fsb_matrix_config *c
 	int rc;
 
 	assert_non_null(f);
-	rc = fsb_matrix_config_load_stream(f, "mem.ini", cfg, why, why_len);
+	rc = fsb_matrix_config_load_stream(f, "mem.ini", NULL, 0, cfg, why, why_len);
 	fclose(f);
 	return rc;
 }
@@ -971,6 +971,8 @@ static void view_text_guest_rows(void **state)
 	assert_non_null(strstr(text, "Configuration: fresh 1.0 GiB images filled with zero, as "
 				     "the disk of a QEMU guest, per setup\n"));
 	assert_null(strstr(text, "loop devices"));
+	assert_non_null(strstr(text, "\nGuest rows (each boots a QEMU guest): Reiserfs/nt (guest, "
+				     "tcg); --only LABELS runs only the setups named\n"));
 	free(text);
 
 	e = fsb_matrix_doc_add(&d, "ext2");
@@ -991,8 +993,136 @@ static void view_text_guest_rows(void **state)
 	assert_non_null(strstr(text, "\n------------------------|------"));
 	assert_non_null(strstr(text, "\nReiserfs/nt (guest, tcg)|"));
 	assert_non_null(strstr(text, "\next2                    |"));
+	/* The --only that leaves the guest rows out: the host rows. */
+	assert_non_null(strstr(text, "\nGuest rows (each boots a QEMU guest): Reiserfs/nt (guest, "
+				     "tcg); leave them out with --only ext2\n"));
+	assert_null(strstr(text, "Overrides:"));
+	free(text);
+	/* The keys --set overrode, quoted as a shell takes them back. */
+	{
+		const char *sets[] = { "image_size=512m", "run+=--size 64m", "ext2.mkfs=a'b" };
+
+		assert_int_equal(fsb_matrix_doc_overrides(&d, sets, 3), 0);
+	}
+	text = render(fsb_matrix_write_text, &d);
+	assert_non_null(strstr(text, "\nOverrides: --set image_size=512m --set 'run+=--size 64m' "
+				     "--set 'ext2.mkfs=a'\\''b' (over the file's values)\n"));
+	free(text);
+	text = render(fsb_matrix_write_json, &d);
+	assert_non_null(strstr(text, "\"overrides\""));
+	assert_non_null(strstr(text, "\"run+=--size 64m\""));
 	free(text);
 	fsb_matrix_doc_release(&d);
+}
+
+/* load_good with --set items. */
+static void load_set(const char *text, const char *const *sets, size_t n,
+		     struct fsb_matrix_config *cfg)
+{
+	char why[1024] = "";
+	int rc;
+
+	write_ini(text);
+	rc = fsb_matrix_config_load_set(ini, sets, n, cfg, why, sizeof(why));
+	if (rc)
+		print_error("unexpected: %s\n", why);
+	assert_int_equal(rc, 0);
+}
+
+static void expect_bad_set(const char *text, const char *item, const char *want)
+{
+	struct fsb_matrix_config cfg;
+	char why[1024], full[PATH_MAX + 1024];
+	const char *sets[] = { item };
+
+	write_ini(text);
+	assert_int_equal(fsb_matrix_config_load_set(ini, sets, 1, &cfg, why, sizeof(why)), -EINVAL);
+	snprintf(full, sizeof(full), "%s: --set '%s': %s", ini, item, want);
+	assert_string_equal(why, full);
+	fsb_matrix_config_release(&cfg);
+}
+
+/*
+ * --set: a [global] key there and in every setup that sets it (a suite a
+ * setup switched off stays off), SETUP.KEY in that setup only, += appends
+ * to the line in effect, in the order given; the items are kept; a bad
+ * item is refused naming it and the key.
+ */
+static void set_overrides(void **state)
+{
+	static const char file[] = "[global]\nimage_size = 4g\nrun = --size 2g\n"
+				   "[a]\ntype = ext4\n"
+				   "[b]\ntype = ext4\nimage_size = 8g\nrun = --size 1g --sync\n"
+				   "[c]\ntype = ext4\nrun =\nlifecycle = --repeat 3\n";
+	const char *sets[] = { "image_size=512m", "run+=--size 64m", "c.lifecycle+=--copy-size 4m",
+			       "a.image_size=256m", "repeat=2" };
+	struct fsb_matrix_config cfg;
+
+	(void)state;
+	load_set(file, sets, 5, &cfg);
+	assert_int_equal(cfg.setups[0].image_bytes, 256u << 20);
+	assert_int_equal(cfg.setups[1].image_bytes, 512u << 20);
+	assert_int_equal(cfg.setups[2].image_bytes, 512u << 20);
+	assert_string_equal(cfg.setups[0].run, "--size 2g --size 64m");
+	assert_string_equal(cfg.setups[1].run, "--size 1g --sync --size 64m");
+	assert_null(cfg.setups[2].run);
+	assert_string_equal(cfg.setups[2].lifecycle, "--repeat 3 --copy-size 4m");
+	assert_int_equal(cfg.repeat, 2);
+	assert_int_equal(cfg.noverrides, 5);
+	assert_string_equal(cfg.overrides[1], "run+=--size 64m");
+	assert_null(cfg.overrides[5]);
+	fsb_matrix_config_release(&cfg);
+	/* In order: a later [global] run= replaces what a setup's += made. */
+	{
+		const char *two[] = { "b.run+=--sync", "run=--size 8m" };
+
+		load_set(file, two, 2, &cfg);
+		assert_string_equal(cfg.setups[0].run, "--size 8m");
+		assert_string_equal(cfg.setups[1].run, "--size 8m");
+		fsb_matrix_config_release(&cfg);
+	}
+	expect_bad_set(file, "image_size=huge",
+		       "invalid image_size 'huge': expected a size such as 512m or 2g");
+	expect_bad_set(file, "frobs=1",
+		       "unknown key 'frobs' (keys: image_size, fill, workdir, run, lifecycle, "
+		       "repeat)");
+	expect_bad_set(file, "z.run=--size 1m", "'z' is no setup of this file");
+	expect_bad_set(file, "mkfs=none",
+		       "key 'mkfs' is a setup's: give it as SETUP.mkfs=VALUE (keys of [global]: "
+		       "image_size, fill, workdir, run, lifecycle, repeat)");
+	expect_bad_set(file, "a.repeat=2",
+		       "key 'repeat' belongs in [global], not [a]: give it as repeat=VALUE");
+	expect_bad_set(file, "fill+=zero", "'+=' appends words to run or lifecycle, not to fill");
+	expect_bad_set(file, "image_size",
+		       "expected KEY=VALUE, SETUP.KEY=VALUE or KEY+=WORDS "
+		       "(keys of [global]: image_size, fill, workdir, run, "
+		       "lifecycle, repeat)");
+	/* A value from --set that a run parser refuses is named by its item. */
+	{
+		const char *bad[] = { "run+=--size" };
+		char said[PATH_MAX + 1024], want[PATH_MAX + 1024];
+		FILE *tmp = tmpfile();
+		int saved = dup(STDERR_FILENO);
+		size_t n;
+
+		assert_non_null(tmp);
+		load_set(file, bad, 1, &cfg);
+		for (size_t i = 0; i < cfg.nsetups; i++)
+			cfg.setups[i].selected = true;
+		fflush(stderr);
+		dup2(fileno(tmp), STDERR_FILENO);
+		assert_int_equal(fsb_matrix_lines_to_plans(&cfg), FSB_EXIT_USAGE);
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		rewind(tmp);
+		n = fread(said, 1, sizeof(said) - 1, tmp);
+		said[n] = '\0';
+		fclose(tmp);
+		snprintf(want, sizeof(want), "fsbench: %s: --set 'run+=--size': run: ", ini);
+		assert_memory_equal(said, want, strlen(want));
+		fsb_matrix_config_release(&cfg);
+	}
 }
 
 static void phase_cells(void **state)
@@ -1031,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(view_json),
 		cmocka_unit_test(view_text_and_csv),
 		cmocka_unit_test(view_text_guest_rows),
+		cmocka_unit_test_setup_teardown(set_overrides, tmp_setup, tmp_teardown),
 		cmocka_unit_test(phase_cells),
 	};
 
