@@ -1061,8 +1061,15 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		add_part(parts, sizeof(parts), size, a);
 	}
 	if (cow && has_test(ops, nops, "rewrite")) {
-		need = sat_add(need, size);
-		add_part(parts, sizeof(parts), size, "more for rewrite on copy-on-write");
+		/* Rewritten in place, a file holds a second copy of at most
+		 * the filesystem's window (btrfs: an extent) per job. */
+		uint64_t window = fsb_fsinfo_cow_window(fsi.fs_type);
+		uint64_t more = sat_mul(cfg->size_bytes < window ? cfg->size_bytes : window, jobs);
+
+		need = sat_add(need, more);
+		snprintf(a, sizeof(a), "more for rewrite on copy-on-write%s",
+			 window < cfg->size_bytes ? " (an extent's worth)" : "");
+		add_part(parts, sizeof(parts), more, a);
 	}
 	if (rnd) {
 		/* The random tests' own file, beside the block tests'. */

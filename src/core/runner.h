@@ -114,8 +114,10 @@ int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nop
 
 /*
  * Refuse up front, with the numbers, a run whose files cannot fit in dir:
- * the block file (--size) when a block test is selected, twice that on a
- * copy-on-write filesystem when rewrite is (it rewrites the file in place),
+ * the block file (--size) when a block test is selected, on a
+ * copy-on-write filesystem when rewrite is the part of it that holds a
+ * second copy while rewritten in place (fsb_fsinfo_cow_window per job:
+ * 128 MiB on btrfs; all of it elsewhere),
  * the random tests' file (--size) when one is selected, an explicit
  * --char-size for the per-char tests, each once per job (--jobs; a shared
  * file holds every job's range), and room to spare. Returns 0 (also when

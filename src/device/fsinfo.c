@@ -51,3 +51,10 @@ bool fsb_fsinfo_is_cow(const char *fs_type)
 			return true;
 	return false;
 }
+
+uint64_t fsb_fsinfo_cow_window(const char *fs_type)
+{
+	if (!fsb_fsinfo_is_cow(fs_type))
+		return 0;
+	return !strcmp(fs_type, "btrfs") ? 128ull << 20 : UINT64_MAX;
+}

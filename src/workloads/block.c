@@ -16,6 +16,7 @@
  * dropping the cache, allocating the buffers and setting up the engine are
  * done in setup, untimed.
  */
+#include "device/fsinfo.h"
 #include "engines/engine.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -235,19 +236,28 @@ static uint64_t existing_fit(const struct fsb_ctx *ctx, const struct fsb_space *
 
 /*
  * Rewriting in place needs no new space, except on a copy-on-write
- * filesystem: there every chunk rewritten takes a new chunk until the
- * transaction commits. With `avail` free and a file of `have` bytes,
- * rewriting w <= have bytes needs w free; growing the file to w > have
- * first appends w - have, then rewrites all w: 2w - have <= avail.
+ * filesystem: there a chunk rewritten takes a new one, and the old is
+ * freed only with its whole extent, at a commit (fsb_fsinfo_cow_window:
+ * window W, 128 MiB on btrfs). Rewriting w bytes of a file of `have`
+ * needs w - have appended first (when w > have), then min(w, W) held
+ * twice: the largest w whose need fits in `avail`.
  */
 static uint64_t rewrite_fit(const struct fsb_ctx *ctx, const struct fsb_space *share)
 {
-	uint64_t avail = share->bytes;
+	uint64_t avail = share->bytes, window = 0;
 	uint64_t have = fsb_chunkfile_have(ctx, FSB_BLOCKFILE_NAME);
+	struct fsb_fsinfo fsi;
 
 	if (!ctx->cow)
 		return avail + have;
-	return avail >= have ? (avail + have) / 2 : avail;
+	window = fsb_fsinfo_for_path(ctx->dir, &fsi) ? UINT64_MAX
+						     : fsb_fsinfo_cow_window(fsi.fs_type);
+	if (avail < have && avail < window)
+		return avail;
+	/* w >= W: w - have + W <= avail; else 2w - have <= avail. */
+	if (window != UINT64_MAX && avail + have >= 2 * window)
+		return avail + have - window;
+	return (avail + have) / 2;
 }
 
 /* The bytes of its range a run of ctx->work goes over (fsb_pass_span). */

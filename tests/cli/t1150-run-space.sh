@@ -2,7 +2,7 @@
 # fsbench run where space is short: automatic growth takes only a share of
 # the free space (two runs started together in one small tmpfs both
 # finish), knows copy-on-write (btrfs RAID-1 over two small loop devices:
-# rewrite needs as much again as it rewrites), and the up-front refusal
+# rewrite needs an extent's worth more than it rewrites), and the up-front refusal
 # gives figures that can be told apart and names the option to change.
 # Root only (tmpfs mounts, loop devices); skipped without root.
 . "$(dirname "$0")/lib.sh"

@@ -30,6 +30,7 @@
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
+#include "device/fsinfo.h"
 #include "device/image.h"
 #include "device/inflight.h"
 #include "device/loop.h"
@@ -940,6 +941,18 @@ static void inflight_parse_and_sample(void **state)
 	assert_int_equal(sum.samples, 0);
 }
 
+/* What a rewrite in place holds twice: nothing, btrfs's extent, or all. */
+static void cow_window(void **state)
+{
+	(void)state;
+	assert_int_equal(fsb_fsinfo_cow_window("ext4"), 0);
+	assert_int_equal(fsb_fsinfo_cow_window("xfs"), 0);
+	assert_int_equal(fsb_fsinfo_cow_window(NULL), 0);
+	assert_int_equal(fsb_fsinfo_cow_window("btrfs"), 128ull << 20);
+	assert_true(fsb_fsinfo_cow_window("zfs") == UINT64_MAX);
+	assert_true(fsb_fsinfo_cow_window("bcachefs") == UINT64_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -967,6 +980,7 @@ int main(void)
 		cmocka_unit_test(fs_listed),
 		cmocka_unit_test(real_lines),
 		cmocka_unit_test(cache_resident_share),
+		cmocka_unit_test(cow_window),
 		cmocka_unit_test(lifecycle_layout),
 		cmocka_unit_test(lifecycle_refuses_run_results),
 		cmocka_unit_test_setup_teardown(loop_attach_detach, tmp_setup, tmp_teardown),
