@@ -11,6 +11,7 @@
 #include "core/registry.h"
 #include "core/runner.h"
 #include "device/diskstat.h"
+#include "device/fshealth.h"
 #include "device/fsinfo.h"
 #include "engines/engine.h"
 #include "stats/clock.h"
@@ -252,6 +253,32 @@ static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size
 	return false;
 }
 
+/*
+ * Whether the filesystem under test turned read-only or its error counters
+ * moved since h0 (read before the tests), said in one line naming the
+ * test after which it was seen.
+ */
+static bool harmed(const char *scratch, const struct fsb_fshealth *h0, const char *test)
+{
+	struct fsb_fshealth h;
+
+	if (fsb_fshealth_read(scratch, &h))
+		return false;
+	if (h.rdonly) {
+		fsb_err("%s: filesystem turned read-only after %s (see the kernel log)", scratch,
+			test);
+		return true;
+	}
+	if (h0->have_errors && h.have_errors && h.errors != h0->errors) {
+		fsb_err("%s: filesystem error counters moved after %s (%s: %llu, was %llu; see the "
+			"kernel log)",
+			scratch, test, h.what, (unsigned long long)h.errors,
+			(unsigned long long)h0->errors);
+		return true;
+	}
+	return false;
+}
+
 /* The tests through the runner, in order; the first failure stops them.
  * Every member calls it alike (a collective); member 0 fills the result.
  * A scratch file goes after the last test that works on it. */
@@ -271,12 +298,20 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 	};
 	const struct fsb_workload_ops *const *ops = j->p->ops;
 	size_t n = j->p->nops;
+	struct fsb_fshealth h0;
+	bool watch = !g->rank && !fsb_fshealth_read(j->scratch, &h0) && !h0.rdonly;
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
 		err = fsb_runner_measure(&rn, ops[i], g->rank ? NULL : j->res);
 		if (!err && !later_user(ops, n, i))
 			err = fsb_runner_release(&rn, ops[i]);
+		/* A test that harmed the filesystem stops the run at once,
+		 * failed or not: whatever follows would harm it more. */
+		if (watch && harmed(j->scratch, &h0, ops[i]->name))
+			err = -EROFS;
+		if (g->size > 1)
+			err = fsb_group_barrier(g, err, NULL);
 	}
 	return err;
 }

@@ -1,4 +1,5 @@
 #include "core/runner.h"
+#include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fsinfo.h"
@@ -111,6 +112,7 @@ struct measure {
 	 * after its start, but not before it has done open_least. 0: it does
 	 * its work, however long. */
 	uint64_t open_ns, open_least;
+	bool meta_capped; /* the last space_limit: btrfs metadata was the limit */
 };
 
 /*
@@ -334,7 +336,8 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 {
 	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
 	struct fsb_space share;
-	uint64_t v;
+	struct fsb_btrfs_meta bm;
+	uint64_t v, plain;
 
 	if (!m->ops->space_fit)
 		return UINT64_MAX;
@@ -347,7 +350,16 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 	share.inodes = free_inodes(ctx->dir);
 	if (share.inodes != UINT64_MAX)
 		share.inodes /= m->g->size;
-	v = m->ops->space_fit(ctx, &share);
+	share.meta = UINT64_MAX;
+	plain = m->ops->space_fit(ctx, &share);
+	/* btrfs: the metadata a file set takes (files_fit keeps a margin). */
+	v = plain;
+	if ((m->ops->flags & FSB_WL_NAMES) && !fsb_btrfs_meta_read(ctx->dir, &bm)) {
+		share.meta = fsb_btrfs_meta_room(&bm) / m->g->size;
+		v = m->ops->space_fit(ctx, &share);
+	}
+	/* Whether the metadata is what holds the work back, for the warning. */
+	m->meta_capped = v < plain;
 	fsb_group_reduce(m->g, 0, &v, how, 1);
 	if (keep <= v && keep > v / granule * granule)
 		return keep;
@@ -938,7 +950,10 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 			fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
 				 "(%s): the figure is less certain",
 				 ops->name, (double)runs[shortest].wall_ns / 1e9,
-				 space_short ? "the free space allows" : "possible", work);
+				 !space_short	 ? "possible"
+				 : m.meta_capped ? "the btrfs metadata space allows, with a margin"
+						 : "the free space allows",
+				 work);
 	}
 	err = report(&m, runs, repeat, recs, all, &ctx, space_short, why, res);
 out:
@@ -1030,6 +1045,39 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
+/*
+ * btrfs: a --files count the user gave must fit in the metadata with the
+ * margin files_fit keeps (every job's set), or it is refused before any
+ * work: ENOSPC on metadata forces the filesystem read-only.
+ */
+static int check_meta(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
+		      size_t nops, const char *dir, uint64_t jobs)
+{
+	struct fsb_btrfs_meta bm;
+	const char *who = NULL;
+	uint64_t room, usable, need;
+	char a[32], b[32], c[32];
+
+	for (size_t i = 0; i < nops && !who; i++)
+		if (ops[i]->flags & FSB_WL_NAMES)
+			who = ops[i]->name;
+	if (!who || !cfg->files_given || !cfg->files || fsb_btrfs_meta_read(dir, &bm))
+		return 0;
+	room = fsb_btrfs_meta_room(&bm);
+	usable = room - room / FSB_BTRFS_META_MARGIN;
+	need = sat_mul(sat_mul(cfg->files, jobs), FSB_BTRFS_FILE_META);
+	if (need <= usable)
+		return 0;
+	fsb_size_format_human(need, a, sizeof(a));
+	fsb_size_format_human(room, b, sizeof(b));
+	fsb_size_format_human(room - usable, c, sizeof(c));
+	fsb_err("%s: needs %s of btrfs metadata in '%s' (%llu files x %u bytes), only %s free "
+		"of which %s stays free as a margin (use a smaller --files)",
+		who, a, dir, (unsigned long long)sat_mul(cfg->files, jobs), FSB_BTRFS_FILE_META, b,
+		c);
+	return -ENOSPC;
+}
+
 int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
 			   size_t nops, const char *dir)
 {
@@ -1043,6 +1091,8 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	const char *smaller;
 	bool block, chr, rnd, cow;
 
+	if (check_meta(cfg, ops, nops, dir, jobs))
+		return -ENOSPC;
 	for (size_t i = 0; i < 4 && !who; i++)
 		if (has_test(ops, nops, block_tests[i]))
 			who = block_tests[i];

@@ -43,6 +43,7 @@
  * link targets, building the set a stat or delete test needs, dropping
  * caches and removing leftovers all happen in setup or teardown, untimed.
  */
+#include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -458,10 +459,18 @@ static bool spare_room(const struct fsb_ctx *ctx, const struct files_set *s)
 {
 	uint64_t avg = s->max_bytes / 2 + s->min_bytes / 2, bsize, need;
 	uint64_t room = (uint64_t)SPARE_ROOM * fsb_ctx_njobs(ctx);
+	struct fsb_btrfs_meta bm;
 	struct statvfs sv;
 
 	if (statvfs(ctx->dir, &sv) < 0)
 		return false;
+	/* btrfs: the spares' metadata, with the margin files_fit keeps. */
+	if (!fsb_btrfs_meta_read(ctx->dir, &bm)) {
+		uint64_t meta = fsb_btrfs_meta_room(&bm);
+
+		if ((meta - meta / FSB_BTRFS_META_MARGIN) / room / FSB_BTRFS_FILE_META < s->count)
+			return false;
+	}
 	/* f_files 0: the filesystem has no inode limit (btrfs). */
 	if (sv.f_files && sv.f_favail / room < s->count)
 		return false;
@@ -1653,6 +1662,15 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 		uint64_t bsize = !statvfs(ctx->dir, &sv) && sv.f_frsize ? sv.f_frsize : 4096;
 		uint64_t avg = cfg->file_max_bytes / 2 + cfg->file_min_bytes / 2;
 		uint64_t fit = share->bytes / (avg / bsize + 1) / bsize;
+
+		if (fit < cap)
+			cap = fit;
+	}
+	/* btrfs: what its metadata holds with a margin left free, since
+	 * ENOSPC on metadata aborts a transaction and forces it read-only. */
+	if (share->meta != UINT64_MAX) {
+		uint64_t fit = (share->meta - share->meta / FSB_BTRFS_META_MARGIN) /
+			       FSB_BTRFS_FILE_META;
 
 		if (fit < cap)
 			cap = fit;

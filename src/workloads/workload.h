@@ -312,7 +312,20 @@ struct fsb_space {
 	uint64_t bytes;	 /* free bytes, less a reserve, divided among the jobs */
 	uint64_t inodes; /* free inodes divided among the jobs; UINT64_MAX: no
 	                  * fixed count (btrfs) */
+	uint64_t meta;	 /* btrfs: metadata bytes free (less the global reserve)
+	                  * divided among the jobs; UINT64_MAX: not btrfs */
 };
+
+/*
+ * What one file costs in btrfs metadata, counted high: 30000 empty files
+ * took 362 bytes each once committed (RAID-1, 16 KiB nodes), but the
+ * reservations of transactions in flight allocated chunks for about 1.2
+ * KiB each before the metadata ran out (163840 files on 2 x 256 MiB).
+ */
+#define FSB_BTRFS_FILE_META 2048u
+/* The share of the metadata room a file set may never take: a margin
+ * that stays free for the transactions in flight and everything else. */
+#define FSB_BTRFS_META_MARGIN 4u
 
 /* How a run's figure is computed. */
 enum fsb_work_unit {
