@@ -84,7 +84,9 @@ void fsb_import_list_release(struct fsb_import_list *l);
  * path names the file in each result's source. Figures: K/sec x 1024 ->
  * B/s, seeks and file tests /s -> ops/s, %CPU, latencies ("19351us",
  * "467ms", "2s") -> the test's latency max in microseconds; params from
- * the size, chunk, seeks, seekers and file fields. On success out holds at
+ * the size, chunk, seeks, seekers and file fields, and char_io by version
+ * ("stdio": 1.03's putc/getc; "syscall": 1.9x's and 2.00a's one-byte
+ * write(2)/read(2)). On success out holds at
  * least one result (the caller owns them). Returns 0, -EINVAL with the
  * reason in why (naming the line and field), or -ENOMEM; out is empty on
  * failure.
