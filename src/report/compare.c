@@ -548,7 +548,13 @@ static const char *fio_option(const struct fsb_result *r, const struct fsb_test_
 			if (!(k = strstr(p, kind)))
 				break;
 			if (k[strlen(kind)] == ',' || !k[strlen(kind)]) {
-				snprintf(job, sizeof(job), "%.*s", (int)(k - p), p);
+				/* The name starts after the ", " before it. */
+				const char *start = p;
+
+				for (const char *q = p; q + 1 < k; q++)
+					if (q[0] == ',' && q[1] == ' ')
+						start = q + 2;
+				snprintf(job, sizeof(job), "%.*s", (int)(k - start), start);
 				break;
 			}
 		}
