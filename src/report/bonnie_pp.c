@@ -138,11 +138,25 @@ static void print_version(FILE *out, const struct fsb_result *r)
 
 int fsb_bonnie_pp_io_header(FILE *out, const struct fsb_result *first)
 {
+	const char *mode = fsb_result_get_str(first, "char_io", NULL);
+	/* The Per Chr columns name their call: stdio's putc/getc and one-byte
+	 * write(2)/read(2) (bonnie++ 2.00a's) are different work. */
+	const char *put = "-Per Chr-", *get = "-Per Chr-";
+
+	if (mode && !strcmp(mode, "stdio")) {
+		put = "-Chr putc";
+		get = "-Chr getc";
+	} else if (mode && !strcmp(mode, "syscall")) {
+		put = "Chr write";
+		get = "-Chr read";
+	}
 	print_version(out, first);
-	fputs("                    ------Sequential Output------ --Sequential Input- --Random-\n"
-	      "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-	      "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n",
-	      out);
+	fprintf(out,
+		"                    ------Sequential Output------ --Sequential Input- --Random-\n"
+		"                    %s --Block-- -Rewrite- %s --Block-- --Seeks--\n"
+		"Name:Size etc        /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec "
+		"%%CP\n",
+		put, get);
 	return ferror(out) ? -EIO : 0;
 }
 

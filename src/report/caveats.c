@@ -336,12 +336,34 @@ static void above_device(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/* --engine null: the tests through the engine did no I/O at all. */
+static void null_engine(const struct fsb_result *r, struct cav_list *l)
+{
+	char ids[160] = "";
+	size_t in = 0, n = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		int k;
+
+		if (!fsb_test_harness_only(r, &r->tests[i]))
+			continue;
+		k = snprintf(ids + in, sizeof(ids) - in, "%s%s", n++ ? ", " : "", r->tests[i].id);
+		in = k < 0 || (size_t)k >= sizeof(ids) - in ? sizeof(ids) - 1 : in + (size_t)k;
+	}
+	if (n)
+		add(l, "engine-null", NULL, "params.engine: null",
+		    "%s ran through the null engine, which does no I/O: %s the harness's own cost "
+		    "per I/O, not the storage's; no data was written or read",
+		    ids, n == 1 ? "its figure is" : "their figures are");
+}
+
 size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size_t max)
 {
 	struct cav_list l = { .v = out, .max = max };
 
 	if (!r->has_caveats)
 		return 0;
+	null_engine(r, &l);
 	ram(r, &l);
 	machine(r, &l);
 	counters(r, &l);

@@ -26,7 +26,8 @@
 struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
 	 * "short-space", "passes", "emulation", "device-counters-off",
-	 * "compress-random", "compress-zero", "other-io", "above-device" */
+	 * "compress-random", "compress-zero", "other-io", "above-device",
+	 * "engine-null" */
 	char id[32];
 	char test[32]; /* the test it is about, or "" */
 	char text[256];

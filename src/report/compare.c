@@ -8,6 +8,7 @@
 #include "util/error.h"
 #include "util/io.h"
 #include "util/signals.h"
+#include "util/size.h"
 #include "util/text.h"
 
 #include <errno.h>
@@ -280,6 +281,50 @@ static int name_rows(struct fsb_compare_table *t)
 	return 0;
 }
 
+/*
+ * Each cell's work against column 0's, and each row's: a parameter in which
+ * a cell's value is not the first known value of its row (linear in the
+ * cells, whatever a file holds).
+ */
+static void work_fill(struct fsb_compare_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		bool harness = false, real = false;
+
+		for (size_t c = 1; c < t->ncols; c++)
+			t->work[r * t->ncols + c] = fsb_work_differs(
+				fsb_compare_cell_doc(t, r, 0), fsb_compare_cell(t, r, 0),
+				fsb_compare_cell_doc(t, r, c), fsb_compare_cell(t, r, c));
+		for (int p = 0; p < FSB_WORK_NPARAMS; p++) {
+			char first[160] = "", v[160];
+			bool known = false;
+
+			for (size_t c = 0; c < t->ncols; c++) {
+				if (!fsb_work_value(fsb_compare_cell_doc(t, r, c),
+						    fsb_compare_cell(t, r, c),
+						    (enum fsb_work_param)p, v, sizeof(v)))
+					continue;
+				if (!known)
+					snprintf(first, sizeof(first), "%s", v);
+				else if (strcmp(first, v))
+					t->row_work[r] |= 1u << p;
+				known = true;
+			}
+		}
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (!fsb_compare_cell(t, r, c))
+				continue;
+			if (fsb_test_harness_only(fsb_compare_cell_doc(t, r, c),
+						  fsb_compare_cell(t, r, c)))
+				harness = true;
+			else
+				real = true;
+		}
+		if (harness && real)
+			t->row_work[r] |= 1u << FSB_WORK_ENGINE;
+	}
+}
+
 int fsb_compare_table_build(struct fsb_compare_table *t, const struct fsb_result *const *docs,
 			    const char *const *labels, size_t n)
 {
@@ -344,7 +389,11 @@ int fsb_compare_table_build(struct fsb_compare_table *t, const struct fsb_result
 
 	t->rows = calloc(t->nrows ? t->nrows : 1, sizeof(*t->rows));
 	t->cells = calloc(t->nrows && t->ncols ? t->nrows * t->ncols : 1, sizeof(*t->cells));
-	if (!t->rows || !t->cells)
+	t->cell_docs = calloc(t->nrows && t->ncols ? t->nrows * t->ncols : 1,
+			      sizeof(*t->cell_docs));
+	t->work = calloc(t->nrows && t->ncols ? t->nrows * t->ncols : 1, sizeof(*t->work));
+	t->row_work = calloc(t->nrows ? t->nrows : 1, sizeof(*t->row_work));
+	if (!t->rows || !t->cells || !t->cell_docs || !t->work || !t->row_work)
 		goto fail;
 	for (size_t r = 0; r < t->nrows; r++) {
 		t->rows[r] = (struct fsb_compare_row){ .kind = firsts[r]->kind,
@@ -362,9 +411,12 @@ int fsb_compare_table_build(struct fsb_compare_table *t, const struct fsb_result
 		if (!i || key_cmp(&e[i - 1], &e[i]))
 			row = e[i].row;
 		cell = &t->cells[row * t->ncols + col_of[e[i].doc]];
-		if (!*cell)
+		if (!*cell) {
 			*cell = e[i].test;
+			t->cell_docs[row * t->ncols + col_of[e[i].doc]] = docs[e[i].doc];
+		}
 	}
+	work_fill(t);
 	if ((err = name_rows(t)))
 		goto fail;
 	free(firsts);
@@ -386,7 +438,422 @@ void fsb_compare_table_release(struct fsb_compare_table *t)
 	free(t->rows);
 	free(t->cols);
 	free(t->cells);
+	free(t->cell_docs);
+	free(t->work);
+	free(t->row_work);
 	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the work ---------------------------------------------------------- */
+
+/* The tests each parameter changes (NULL ends a list). */
+static const char *const chars_tests[] = { "putc", "getc", NULL };
+static const char *const io_tests[] = { "write",    "rewrite",	 "read", "seeks",
+					"randread", "randwrite", NULL };
+static const char *const data_tests[] = { "write",	 "rewrite",   "read",	    "seeks",
+					  "randread",	 "randwrite", "seq-create", "seq-stat",
+					  "rand-create", "rand-stat", NULL };
+
+/* Which tests' figures a parameter changes: a list, or every run test. */
+struct work_param {
+	const char *name;
+	const char *const *tests; /* NULL: every test of a run */
+	bool other_ids;		  /* and ids fsbench has no test of (fio's own rows) */
+};
+
+static const struct work_param work_params[FSB_WORK_NPARAMS] = {
+	[FSB_WORK_CHAR_IO] = { "char-io", chars_tests, false },
+	[FSB_WORK_IO_SIZE] = { "I/O size", io_tests, true },
+	[FSB_WORK_ENGINE] = { "engine", io_tests, true },
+	[FSB_WORK_IODEPTH] = { "iodepth", io_tests, true },
+	[FSB_WORK_DATA] = { "data", data_tests, false },
+	[FSB_WORK_CACHE] = { "cache", NULL, true },
+	[FSB_WORK_JOBS] = { "jobs", NULL, true },
+};
+
+const char *fsb_work_param_name(enum fsb_work_param p)
+{
+	return p < FSB_WORK_NPARAMS ? work_params[p].name : "?";
+}
+
+static bool in_list(const char *const *list, const char *id)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, id))
+			return true;
+	return false;
+}
+
+/* fsbench's own run tests: an id outside them is another tool's row. */
+static bool own_id(const char *id)
+{
+	for (size_t i = 0; i < NELEM(run_order); i++)
+		if (!strcmp(run_order[i], id))
+			return true;
+	return false;
+}
+
+static bool param_applies(enum fsb_work_param p, const struct fsb_result *r,
+			  const struct fsb_test_result *t)
+{
+	const struct work_param *w = &work_params[p];
+
+	if (!t->id || (r->kind && strcmp(r->kind, "run")))
+		return false;
+	if (!w->tests)
+		return true;
+	/* Empty files (--files N without sizes) hold no data to differ in. */
+	if (p == FSB_WORK_DATA && strstr(t->id, "-") && !fsb_result_get_u64(r, "file_max_bytes", 0))
+		return false;
+	return in_list(w->tests, t->id) || (w->other_ids && !own_id(t->id));
+}
+
+static bool tool_is(const struct fsb_result *r, const char *name)
+{
+	size_t n = strlen(name);
+
+	return r->source && r->tool && !strncmp(r->tool, name, n) &&
+	       (!r->tool[n] || r->tool[n] == ' ');
+}
+
+/*
+ * fio's value of option key for the job that gave test t. The importer
+ * keeps one value when the jobs agree, else "JOB=value, ..." (its
+ * "default" where fio's default holds); the job of a row is in its id
+ * ("fio:JOB:write"), or for fsbench's ids the first job of that kind in
+ * the "jobs" param ("JOB (write), ..."). NULL when the option was never
+ * set (fio's default) and "" when the job cannot be told.
+ */
+static const char *fio_option(const struct fsb_result *r, const struct fsb_test_result *t,
+			      const char *key, char *buf, size_t len)
+{
+	const char *v = fsb_result_get_str(r, key, NULL), *p;
+	char job[160] = "";
+
+	if (!v || !strstr(v, "="))
+		return v;
+	if (!strncmp(t->id, "fio:", 4)) {
+		const char *end = strrchr(t->id, ':');
+		size_t n = end && end > t->id + 4 ? (size_t)(end - t->id - 4) : 0;
+
+		snprintf(job, sizeof(job), "%.*s", (int)n, t->id + 4);
+		if ((p = strrchr(job, '[')) && p[strlen(p) - 1] == ']')
+			job[p - job] = '\0';
+	} else {
+		const char *jobs = fsb_result_get_str(r, "jobs", ""), *k;
+		char kind[48];
+
+		snprintf(kind, sizeof(kind), " (%s)", t->id);
+		for (p = jobs; *p; p = k + strlen(kind) + (k[strlen(kind)] == ',') * 2) {
+			if (!(k = strstr(p, kind)))
+				break;
+			if (k[strlen(kind)] == ',' || !k[strlen(kind)]) {
+				/* The name starts after the ", " before it. */
+				const char *start = p;
+
+				for (const char *q = p; q + 1 < k; q++)
+					if (q[0] == ',' && q[1] == ' ')
+						start = q + 2;
+				snprintf(job, sizeof(job), "%.*s", (int)(k - start), start);
+				break;
+			}
+		}
+	}
+	if (!job[0])
+		return "";
+	for (p = v; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (!strncmp(p, job, strlen(job)) && p[strlen(job)] == '=') {
+			size_t off = strlen(job) + 1;
+
+			snprintf(buf, len, "%.*s", n > off ? (int)(n - off) : 0, p + off);
+			return strcmp(buf, "default") ? buf : NULL;
+		}
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return "";
+}
+
+/* A size in words: "8 KiB"; a text that is no size stays as written. */
+static void size_words(const char *s, char *buf, size_t len)
+{
+	uint64_t b;
+
+	if (!fsb_size_parse(s, &b))
+		fsb_size_format_human(b, buf, len);
+	else
+		snprintf(buf, len, "%s", s);
+}
+
+static bool fio_value(const struct fsb_result *r, const struct fsb_test_result *t,
+		      enum fsb_work_param p, char *buf, size_t len)
+{
+	char opt[160];
+	const char *v;
+
+	switch (p) {
+	case FSB_WORK_IO_SIZE:
+		/* fio's default block size is 4 KiB. */
+		v = fio_option(r, t, "bs", opt, sizeof(opt));
+		size_words(v ? v : "4k", buf, len);
+		break;
+	case FSB_WORK_ENGINE:
+		/* fio's default engine on Linux is psync. */
+		v = fio_option(r, t, "ioengine", opt, sizeof(opt));
+		snprintf(buf, len, "%s", v ? v : "psync");
+		break;
+	case FSB_WORK_IODEPTH:
+		v = fio_option(r, t, "iodepth", opt, sizeof(opt));
+		snprintf(buf, len, "%s", v ? v : "1");
+		break;
+	case FSB_WORK_CACHE:
+		/* fio's buffered I/O invalidates the file's cache at the start. */
+		v = fio_option(r, t, "direct", opt, sizeof(opt));
+		if (v && !*v)
+			return false;
+		snprintf(buf, len, "%s", v && !strcmp(v, "1") ? "direct" : "fio buffered");
+		break;
+	case FSB_WORK_JOBS:
+		v = fio_option(r, t, "numjobs", opt, sizeof(opt));
+		snprintf(buf, len, "%s", v ? v : "1");
+		break;
+	default:
+		return false;
+	}
+	return buf[0] != '\0';
+}
+
+/* bonnie++'s file: its chunk size, per-char mode (the importer's
+ * char_io, by version) and concurrency; nothing of the rest. */
+static bool bonnie_value(const struct fsb_result *r, const struct fsb_test_result *t,
+			 enum fsb_work_param p, char *buf, size_t len)
+{
+	const struct fsb_param *q;
+
+	switch (p) {
+	case FSB_WORK_CHAR_IO:
+		q = fsb_result_param(r, "char_io");
+		if (!q || q->type != FSB_PARAM_STR || !q->s)
+			return false;
+		snprintf(buf, len, "%s", q->s);
+		return true;
+	case FSB_WORK_IO_SIZE:
+		if (!strcmp(t->id, "randread") || !strcmp(t->id, "randwrite"))
+			return false;
+		q = fsb_result_param(r, "chunk_bytes");
+		if (!q || q->type != FSB_PARAM_U64)
+			return false;
+		fsb_size_format_human(q->u, buf, len);
+		return true;
+	case FSB_WORK_JOBS:
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)fsb_result_get_u64(r, "concurrency", 1));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* fsbench's own document; an older one without a key ran its default
+ * then (psync at depth 1 before engines existed, random data). */
+static bool own_value(const struct fsb_result *r, const struct fsb_test_result *t,
+		      enum fsb_work_param p, char *buf, size_t len)
+{
+	const struct fsb_param *q;
+	bool rnd = !strcmp(t->id, "randread") || !strcmp(t->id, "randwrite");
+
+	switch (p) {
+	case FSB_WORK_CHAR_IO:
+		snprintf(buf, len, "%s", fsb_result_get_str(r, "char_io", "stdio"));
+		break;
+	case FSB_WORK_IO_SIZE:
+		q = fsb_result_param(r, rnd ? "block_size_bytes" : "chunk_bytes");
+		if (!q || q->type != FSB_PARAM_U64)
+			return false;
+		fsb_size_format_human(q->u, buf, len);
+		break;
+	case FSB_WORK_ENGINE:
+		snprintf(buf, len, "%s", fsb_result_get_str(r, "engine", "psync"));
+		break;
+	case FSB_WORK_IODEPTH:
+		snprintf(buf, len, "%llu", (unsigned long long)fsb_result_get_u64(r, "iodepth", 1));
+		break;
+	case FSB_WORK_DATA:
+		snprintf(buf, len, "%s", fsb_result_get_str(r, "data", "random"));
+		break;
+	case FSB_WORK_CACHE:
+		if (!fsb_result_get_str(r, "cache", NULL))
+			return false;
+		snprintf(buf, len, "%s", fsb_result_get_str(r, "cache", ""));
+		break;
+	case FSB_WORK_JOBS:
+		snprintf(buf, len, "%u", fsb_result_jobs(r));
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+bool fsb_compare_any_work(const struct fsb_compare_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (t->row_work[r])
+			return true;
+	return false;
+}
+
+bool fsb_work_value(const struct fsb_result *r, const struct fsb_test_result *t,
+		    enum fsb_work_param p, char *buf, size_t len)
+{
+	bool known;
+
+	if (len)
+		buf[0] = '\0';
+	if (!r || !t || p >= FSB_WORK_NPARAMS || !param_applies(p, r, t))
+		return false;
+	if (!r->source)
+		known = own_value(r, t, p, buf, len);
+	else if (tool_is(r, "fio"))
+		known = fio_value(r, t, p, buf, len);
+	else if (tool_is(r, "bonnie++"))
+		known = bonnie_value(r, t, p, buf, len);
+	else
+		known = false;
+	return known && buf[0];
+}
+
+unsigned fsb_work_differs(const struct fsb_result *ra, const struct fsb_test_result *a,
+			  const struct fsb_result *rb, const struct fsb_test_result *b)
+{
+	unsigned mask = 0;
+
+	if (!ra || !a || !rb || !b)
+		return 0;
+	for (int p = 0; p < FSB_WORK_NPARAMS; p++) {
+		char va[160], vb[160];
+
+		if (fsb_work_value(ra, a, (enum fsb_work_param)p, va, sizeof(va)) &&
+		    fsb_work_value(rb, b, (enum fsb_work_param)p, vb, sizeof(vb)) && strcmp(va, vb))
+			mask |= 1u << p;
+	}
+	/* No I/O beside I/O, whatever else either file says. */
+	if (fsb_test_harness_only(ra, a) != fsb_test_harness_only(rb, b))
+		mask |= 1u << FSB_WORK_ENGINE;
+	return mask;
+}
+
+char *fsb_work_names(unsigned mask, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int p = 0; p < FSB_WORK_NPARAMS && len; p++) {
+		int n;
+
+		if (!(mask & (1u << p)))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", work_params[p].name);
+		if (n < 0 || (size_t)n >= len - at)
+			break;
+		at += (size_t)n;
+	}
+	return buf;
+}
+
+/* A value as a reader needs it: what the null engine and the per-char
+ * modes mean. */
+static void value_words(enum fsb_work_param p, const char *v, char *buf, size_t len)
+{
+	if (p == FSB_WORK_ENGINE && !strcmp(v, "null"))
+		snprintf(buf, len, "null (no I/O: the harness's own cost)");
+	else if (p == FSB_WORK_CHAR_IO && !strcmp(v, "stdio"))
+		snprintf(buf, len, "stdio putc/getc");
+	else if (p == FSB_WORK_CHAR_IO && !strcmp(v, "syscall"))
+		snprintf(buf, len, "one-byte write(2)/read(2)");
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+int fsb_compare_work_print(FILE *out, const struct fsb_compare_table *t, const char *prefix)
+{
+	char lab[40 * 4 + 8], v[160], words[200];
+
+	for (size_t r = 0; r < t->nrows; r++) {
+		bool first = true;
+
+		if (!t->row_work[r])
+			continue;
+		fputs(prefix, out);
+		fputs("  ", out);
+		fputs(fsb_text_safe(t->rows[r].name, 40, lab, sizeof(lab)), out);
+		fputc(':', out);
+		for (int p = 0; p < FSB_WORK_NPARAMS; p++) {
+			size_t k = 0;
+
+			if (!(t->row_work[r] & (1u << p)))
+				continue;
+			fprintf(out, "%s %s", first ? "" : ";", work_params[p].name);
+			first = false;
+			for (size_t c = 0; c < t->ncols; c++) {
+				const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+				const struct fsb_result *doc = fsb_compare_cell_doc(t, r, c);
+
+				if (!cell)
+					continue;
+				if (!fsb_work_value(doc, cell, (enum fsb_work_param)p, v,
+						    sizeof(v)))
+					snprintf(v, sizeof(v), "%s",
+						 p == FSB_WORK_ENGINE &&
+								 fsb_test_harness_only(doc, cell)
+							 ? "null"
+							 : "not recorded");
+				value_words((enum fsb_work_param)p, v, words, sizeof(words));
+				fprintf(out, "%s %s (", k++ ? "," : "",
+					fsb_text_safe(words, 0, v, sizeof(v)));
+				fputs(fsb_text_safe(t->cols[c].label, 40, lab, sizeof(lab)), out);
+				fputc(')', out);
+			}
+		}
+		fputc('\n', out);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+enum fsb_compare_verdict fsb_compare_cell_verdict(const struct fsb_compare_table *t, size_t r,
+						  size_t c)
+{
+	const struct fsb_test_result *base = fsb_compare_cell(t, r, 0),
+				     *x = fsb_compare_cell(t, r, c);
+
+	if (c && fsb_compare_cell_work(t, r, c) && base && x && !base->not_measured &&
+	    !x->not_measured)
+		return FSB_CMP_WORK;
+	return fsb_compare_verdict(base, x);
+}
+
+double fsb_compare_cell_ratio(const struct fsb_compare_table *t, size_t r, size_t c)
+{
+	if (c && fsb_compare_cell_work(t, r, c))
+		return NAN;
+	return fsb_compare_ratio(fsb_compare_cell(t, r, 0), fsb_compare_cell(t, r, c));
+}
+
+char *fsb_compare_cell_ratio_text(const struct fsb_compare_table *t, size_t r, size_t c, char *buf,
+				  size_t len)
+{
+	char names[120];
+
+	if (fsb_compare_cell_verdict(t, r, c) == FSB_CMP_WORK) {
+		snprintf(buf, len, "differs: %s",
+			 fsb_work_names(fsb_compare_cell_work(t, r, c), names, sizeof(names)));
+		return buf;
+	}
+	return fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), fsb_compare_cell(t, r, c), buf,
+				      len);
 }
 
 /* ---- the set of inputs -------------------------------------------------- */

@@ -55,6 +55,8 @@ enum fsb_compare_verdict {
 	FSB_CMP_WORSE,	/* significantly slower */
 	FSB_CMP_SINGLE, /* a figure has a single run (every imported one): no
 			   spread to judge by, the ratio is shown without a verdict */
+	FSB_CMP_WORK,	/* the two did different work (fsb_work_differs): no ratio,
+			   the row says where they differ instead */
 };
 
 /* The verdict on t against base (by the rule and the ratio above). */
@@ -69,6 +71,50 @@ enum fsb_compare_verdict fsb_compare_verdict(const struct fsb_test_result *base,
  */
 char *fsb_compare_ratio_text(const struct fsb_test_result *base, const struct fsb_test_result *t,
 			     char *buf, size_t len);
+
+/* ---- the work ---------------------------------------------------------- */
+
+/*
+ * The parameters that change what a test does, and so its figure: one
+ * table of them (compare.c), each with the tests whose figure it changes.
+ * Two figures whose work differs in one of them are not compared: no
+ * ratio, no verdict; the views say where they differ instead.
+ */
+enum fsb_work_param {
+	FSB_WORK_CHAR_IO, /* putc, getc: stdio or one-byte syscalls */
+	FSB_WORK_IO_SIZE, /* the block tests' --chunk, the random tests'
+			     --block-size, fio's bs */
+	FSB_WORK_ENGINE,  /* --engine, fio's ioengine; null does no I/O */
+	FSB_WORK_IODEPTH, /* --iodepth, fio's iodepth */
+	FSB_WORK_DATA,	  /* --data */
+	FSB_WORK_CACHE,	  /* --cache, fio's direct */
+	FSB_WORK_JOBS,	  /* --jobs x MPI ranks, fio's numjobs, bonnie++'s -c */
+	FSB_WORK_NPARAMS
+};
+
+/* What the views call parameter p: "char-io", "I/O size", ... Static. */
+const char *fsb_work_param_name(enum fsb_work_param p);
+
+/*
+ * What r's test t did in parameter p, in words ("stdio putc/getc", "8 KiB",
+ * "null: no I/O, the harness's own cost"): true with buf set, false when p
+ * does not change t's figure or r does not say (an import whose tool does
+ * not record it: no claim either way). Pure.
+ */
+bool fsb_work_value(const struct fsb_result *r, const struct fsb_test_result *t,
+		    enum fsb_work_param p, char *buf, size_t len);
+
+/*
+ * The parameters (bit 1u << p) in which a's work (of document ra) and b's
+ * (of rb) differ: each that both documents say, and the engine whenever
+ * one figure is the harness's own cost (--engine null) and the other is
+ * not. 0: the same work as far as the documents tell. Pure.
+ */
+unsigned fsb_work_differs(const struct fsb_result *ra, const struct fsb_test_result *a,
+			  const struct fsb_result *rb, const struct fsb_test_result *b);
+
+/* "I/O size, engine": the names of the bits of mask, in table order. */
+char *fsb_work_names(unsigned mask, char *buf, size_t len);
 
 /* ---- the table -------------------------------------------------------- */
 
@@ -95,6 +141,13 @@ struct fsb_compare_table {
 	size_t ncols;
 	/* nrows x ncols, row-major; NULL where the input lacks the figure. */
 	const struct fsb_test_result **cells;
+	/* nrows x ncols: the document each cell came from (NULL with it), and
+	 * where its work differs from column 0's (fsb_work_differs; 0 in
+	 * column 0 and where either cell is empty). */
+	const struct fsb_result **cell_docs;
+	unsigned *work;
+	/* nrows: the parameters in which any two of the row's cells differ. */
+	unsigned *row_work;
 };
 
 /*
@@ -123,6 +176,43 @@ static inline const struct fsb_test_result *fsb_compare_cell(const struct fsb_co
 {
 	return t->cells[r * t->ncols + c];
 }
+
+/* The document the cell at row r, column c came from (NULL when empty). */
+static inline const struct fsb_result *fsb_compare_cell_doc(const struct fsb_compare_table *t,
+							    size_t r, size_t c)
+{
+	return t->cell_docs[r * t->ncols + c];
+}
+
+/* Where the cell's work differs from the first input's (0: the same). */
+static inline unsigned fsb_compare_cell_work(const struct fsb_compare_table *t, size_t r, size_t c)
+{
+	return t->work[r * t->ncols + c];
+}
+
+/*
+ * The rule applied to a cell against column 0's in the same row: as
+ * fsb_compare_verdict, fsb_compare_ratio and fsb_compare_ratio_text, but
+ * FSB_CMP_WORK, NAN and "differs: I/O size" (the parameters by name) when
+ * the two did different work. Every view takes its ratios from these.
+ */
+enum fsb_compare_verdict fsb_compare_cell_verdict(const struct fsb_compare_table *t, size_t r,
+						  size_t c);
+double fsb_compare_cell_ratio(const struct fsb_compare_table *t, size_t r, size_t c);
+char *fsb_compare_cell_ratio_text(const struct fsb_compare_table *t, size_t r, size_t c, char *buf,
+				  size_t len);
+
+/* Whether any row's inputs differ in their work (t->row_work). */
+bool fsb_compare_any_work(const struct fsb_compare_table *t);
+
+/*
+ * Each row whose inputs differ in their work, one line each: "  write:
+ * I/O size 8 KiB (a), 1 MiB (b); engine psync (a), null (no I/O: the
+ * harness's own cost) (b)", labels cut to 40 characters and made
+ * terminal-safe; prefix goes before each line. The caller says what the
+ * lines are (fsb_compare_any_work). Returns 0 or -EIO.
+ */
+int fsb_compare_work_print(FILE *out, const struct fsb_compare_table *t, const char *prefix);
 
 /* ---- the set of inputs -------------------------------------------------- */
 

@@ -281,10 +281,8 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 				wval[c] = fsb_text_width(buf);
 			unmeasured |= cell && cell->not_measured;
 			if (c && cell) {
-				single |= fsb_compare_verdict(fsb_compare_cell(t, r, 0), cell) ==
-					  FSB_CMP_SINGLE;
-				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), cell, buf,
-						       sizeof(buf));
+				single |= fsb_compare_cell_verdict(t, r, c) == FSB_CMP_SINGLE;
+				fsb_compare_cell_ratio_text(t, r, c, buf, sizeof(buf));
 				if (fsb_text_width(buf) > wratio[c])
 					wratio[c] = fsb_text_width(buf);
 			}
@@ -332,7 +330,6 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 	}
 	fputc('\n', out);
 	for (size_t r = 0; r < t->nrows; r++) {
-		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
 		char *line = NULL;
 		size_t n = 0;
 		FILE *mem = open_memstream(&line, &n);
@@ -353,7 +350,7 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 				continue;
 			fputs("  ", mem);
 			if (cell)
-				fsb_compare_ratio_text(base, cell, buf, sizeof(buf));
+				fsb_compare_cell_ratio_text(t, r, c, buf, sizeof(buf));
 			else
 				buf[0] = '\0';
 			fsb_text_pad(mem, buf, -(int)wratio[c]);
@@ -386,6 +383,10 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		      "figure was 0 for a job that moved data; there is no figure to compare.\n",
 		      out);
 	fputs("'!': noisy (CV above 10%).\n", out);
+	if (fsb_compare_any_work(t)) {
+		fputs("\nDifferent work in one row: no ratio across it ('differs: ...'):\n", out);
+		fsb_compare_work_print(out, t, "");
+	}
 	print_fractions(out, set);
 	print_caveats(out, set);
 out:
@@ -431,14 +432,17 @@ static struct json_object *num(double v)
 	return json_object_new_double(isfinite(v) ? v : 0.0);
 }
 
-static const char *verdict_name(const struct fsb_test_result *base, const struct fsb_test_result *t,
-				bool is_base)
+static const char *verdict_name(const struct fsb_compare_table *tab, size_t r, size_t c)
 {
+	const struct fsb_test_result *t = fsb_compare_cell(tab, r, c);
+
 	if (t && t->not_measured)
 		return "not-measured";
-	if (is_base)
+	if (!c)
 		return "baseline";
-	switch (fsb_compare_verdict(base, t)) {
+	switch (fsb_compare_cell_verdict(tab, r, c)) {
+	case FSB_CMP_WORK:
+		return "different-work";
 	case FSB_CMP_SINGLE:
 		return "single-run";
 	case FSB_CMP_BETTER:
@@ -452,13 +456,51 @@ static const char *verdict_name(const struct fsb_test_result *base, const struct
 	}
 }
 
+/* The names of a mask's work parameters (compare.h) as a JSON array. */
+static struct json_object *work_json(struct jb *b, unsigned mask)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (int p = 0; arr && p < FSB_WORK_NPARAMS; p++)
+		if (mask & (1u << p))
+			append(b, arr,
+			       json_object_new_string(fsb_work_param_name((enum fsb_work_param)p)));
+	return arr;
+}
+
+/* Each input's value of each parameter its row differs in: the evidence. */
+static struct json_object *work_values_json(struct jb *b, const struct fsb_compare_table *t,
+					    size_t r)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int p = 0; o && !b->err && p < FSB_WORK_NPARAMS; p++) {
+		struct json_object *vals;
+
+		if (!(t->row_work[r] & (1u << p)))
+			continue;
+		vals = json_object_new_array();
+		put(b, o, fsb_work_param_name((enum fsb_work_param)p), vals);
+		for (size_t c = 0; vals && !b->err && c < t->ncols; c++) {
+			char v[160];
+
+			if (fsb_work_value(fsb_compare_cell_doc(t, r, c), fsb_compare_cell(t, r, c),
+					   (enum fsb_work_param)p, v, sizeof(v)))
+				append(b, vals, json_object_new_string(v));
+			else if (!b->err && json_object_array_add(vals, NULL))
+				b->err = -ENOMEM;
+		}
+	}
+	return o;
+}
+
 static struct json_object *json_cell(struct jb *b, const struct fsb_compare_table *t, size_t r,
 				     size_t c)
 {
 	const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
 	const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
 	struct json_object *o;
-	double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+	double ratio = c ? fsb_compare_cell_ratio(t, r, c) : 1.0;
 
 	if (!cell)
 		return NULL;
@@ -488,7 +530,9 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	/* Absent, not 0, when there is nothing to compare against. */
 	if (isfinite(ratio))
 		put(b, o, "ratio", num(ratio));
-	put(b, o, "significant", json_object_new_boolean(c && fsb_compare_significant(base, cell)));
+	put(b, o, "significant",
+	    json_object_new_boolean(c && !fsb_compare_cell_work(t, r, c) &&
+				    fsb_compare_significant(base, cell)));
 	/* --repeat auto: the interval, and whether it overlaps the baseline's. */
 	if (cell->has_ci) {
 		put(b, o, "ci95_low", num(cell->ci95_low));
@@ -497,7 +541,9 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 	if (c && fsb_compare_ci_overlap(base, cell) >= 0)
 		put(b, o, "ci_overlap",
 		    json_object_new_boolean(fsb_compare_ci_overlap(base, cell)));
-	put(b, o, "verdict", json_object_new_string(verdict_name(base, cell, !c)));
+	put(b, o, "verdict", json_object_new_string(verdict_name(t, r, c)));
+	if (fsb_compare_cell_work(t, r, c))
+		put(b, o, "work_differs", work_json(b, fsb_compare_cell_work(t, r, c)));
 	return o;
 }
 
@@ -548,7 +594,9 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 	    json_object_new_string("ratio: speed relative to the baseline (above 1 is faster; "
 				   "for unit s, baseline time / this time); significant: both "
 				   "figures have at least 2 runs and their [min, max] ranges "
-				   "do not overlap"));
+				   "do not overlap; no ratio where the work differs "
+				   "(work_differs: char-io, I/O size, engine, iodepth, data, "
+				   "cache, jobs)"));
 	inputs = json_object_new_array();
 	put(&b, doc, "inputs", inputs);
 	for (size_t c = 0; !b.err && c < t->ncols; c++) {
@@ -595,6 +643,10 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 		put(&b, row, "unit", json_object_new_string(t->rows[r].unit));
 		put(&b, row, "lower_is_better",
 		    json_object_new_boolean(fsb_compare_lower_is_better(t->rows[r].unit)));
+		/* Where the inputs' work differs: each input's value (null where
+		 * its file does not say), so no ratio is taken across it. */
+		if (t->row_work[r])
+			put(&b, row, "work_differs", work_values_json(&b, t, r));
 		put(&b, row, "cells", cells);
 		for (size_t c = 0; !b.err && c < t->ncols; c++) {
 			struct json_object *cell = json_cell(&b, t, r, c);
@@ -658,13 +710,16 @@ int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 {
 	(void)set;
 
-	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict\n", out);
+	fputs("test,kind,unit,input,median,min,max,cv,runs,noisy,ratio,significant,verdict,"
+	      "work_differs\n",
+	      out);
 	for (size_t r = 0; r < t->nrows; r++) {
 		const struct fsb_test_result *base = fsb_compare_cell(t, r, 0);
 
 		for (size_t c = 0; c < t->ncols; c++) {
 			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
-			double ratio = c ? fsb_compare_ratio(base, cell) : 1.0;
+			double ratio = c ? fsb_compare_cell_ratio(t, r, c) : 1.0;
+			char names[120];
 
 			if (!cell)
 				continue;
@@ -684,8 +739,14 @@ int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 					fsb_test_noisy(cell));
 			if (isfinite(ratio))
 				fprintf(out, "%.4f", ratio);
-			fprintf(out, ",%d,%s\n", c && fsb_compare_significant(base, cell),
-				verdict_name(base, cell, !c));
+			fprintf(out, ",%d,%s,",
+				c && !fsb_compare_cell_work(t, r, c) &&
+					fsb_compare_significant(base, cell),
+				verdict_name(t, r, c));
+			if (csv_field(out, fsb_work_names(fsb_compare_cell_work(t, r, c), names,
+							  sizeof(names))))
+				return -ENOMEM;
+			fputc('\n', out);
 		}
 	}
 	return ferror(out) ? -EIO : 0;

@@ -171,7 +171,16 @@ int fsb_csv_line(FILE *out, const struct fsb_result *r)
 	for (int i = 0; i < CSV_FIELDS && !err; i++) {
 		if (i)
 			fputc(',', out);
-		if (i == 1)
+		if (i == 1 && fsb_result_null_engine(r) && r->version) {
+			/* The line has no room for a note: the version field says
+			 * that its block figures are no storage's. */
+			char *v = NULL;
+
+			err = asprintf(&v, "%s (engine null: harness cost; no I/O)", r->version) < 0
+				      ? -ENOMEM
+				      : put_text(out, v);
+			free(v);
+		} else if (i == 1)
 			err = put_text(out, r->version);
 		else if (i == 2)
 			err = put_text(out, fsb_writer_label(r));

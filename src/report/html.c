@@ -625,25 +625,45 @@ static void value_cell(const struct page *p, size_t c, const struct fsb_test_res
 	fsb_html_lit(w, "</td>");
 }
 
-static void ratio_cell(struct fsb_html_out *w, const struct fsb_test_result *base,
-		       const struct fsb_test_result *t)
+static void ratio_cell(struct fsb_html_out *w, const struct fsb_compare_table *tab, size_t r,
+		       size_t c)
 {
 	static const char *const cls[] = {
 		[FSB_CMP_NONE] = "same",   [FSB_CMP_SAME] = "same",   [FSB_CMP_BETTER] = "better",
-		[FSB_CMP_WORSE] = "worse", [FSB_CMP_SINGLE] = "same",
+		[FSB_CMP_WORSE] = "worse", [FSB_CMP_SINGLE] = "same", [FSB_CMP_WORK] = "same",
 	};
-	char buf[64];
+	char buf[160];
 
-	if (!t) {
+	if (!fsb_compare_cell(tab, r, c)) {
 		fsb_html_lit(w, "<td></td>");
 		return;
 	}
-	fsb_compare_ratio_text(base, t, buf, sizeof(buf));
+	fsb_compare_cell_ratio_text(tab, r, c, buf, sizeof(buf));
 	fsb_html_lit(w, "<td class=\"num ");
-	fsb_html_attr(w, cls[fsb_compare_verdict(base, t)]);
+	fsb_html_attr(w, cls[fsb_compare_cell_verdict(tab, r, c)]);
 	fsb_html_lit(w, "\">");
 	fsb_html_text(w, buf);
 	fsb_html_lit(w, "</td>");
+}
+
+/* The rows whose inputs did different work: no ratio across them, and
+ * each input's value of what differs (compare.h), as text. */
+static void write_work(struct page *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!fsb_compare_any_work(&p->tab) || !(mem = open_memstream(&text, &len)))
+		return;
+	fsb_compare_work_print(mem, &p->tab, "");
+	if (fclose(mem) == 0 && text) {
+		fsb_html_lit(p->w, "<p>Different work in one row: no ratio across it "
+				   "(<em>differs</em>).</p>\n<pre class=\"work\">");
+		fsb_html_text(p->w, text);
+		fsb_html_lit(p->w, "</pre>\n");
+	}
+	free(text);
 }
 
 static void write_summary(struct page *p)
@@ -676,11 +696,13 @@ static void write_summary(struct page *p)
 		for (size_t c = 0; c < t->ncols; c++) {
 			value_cell(p, c, fsb_compare_cell(t, r, c));
 			if (c)
-				ratio_cell(w, fsb_compare_cell(t, r, 0), fsb_compare_cell(t, r, c));
+				ratio_cell(w, t, r, c);
 		}
 		fsb_html_lit(w, "</tr>\n");
 	}
-	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
+	fsb_html_lit(w, "</tbody></table></div>\n");
+	write_work(p);
+	fsb_html_lit(w, "</section>\n");
 }
 
 /* ---- charts ---------------------------------------------------------------- */

@@ -84,7 +84,9 @@ void fsb_import_list_release(struct fsb_import_list *l);
  * path names the file in each result's source. Figures: K/sec x 1024 ->
  * B/s, seeks and file tests /s -> ops/s, %CPU, latencies ("19351us",
  * "467ms", "2s") -> the test's latency max in microseconds; params from
- * the size, chunk, seeks, seekers and file fields. On success out holds at
+ * the size, chunk, seeks, seekers and file fields, and char_io by version
+ * ("stdio": 1.03's putc/getc; "syscall": 1.9x's and 2.00a's one-byte
+ * write(2)/read(2)). On success out holds at
  * least one result (the caller owns them). Returns 0, -EINVAL with the
  * reason in why (naming the line and field), or -ENOMEM; out is empty on
  * failure.
@@ -103,7 +105,11 @@ bool fsb_import_is_fio(struct json_object *doc);
  * ops/s), the ids of fsbench's own tests; any other job (randrw, rw,
  * trim, ...) gives rows "fio:JOB:read", "fio:JOB:write", "fio:JOB:trim"
  * (ops/s for random jobs, B/s otherwise), as does a job whose id an
- * earlier job took (said with fsb_warn). Latency: clat_ns's p50, p99,
+ * earlier job of other work took (said with fsb_warn). Jobs alike in rw,
+ * bs, iodepth, direct, numjobs, ioengine and size (a warm-up job and its
+ * repeats) are one row whose runs are the jobs' figures in order, %CPU
+ * and time their mean, latency and work the first job's; copies of one
+ * job that ran at once (numjobs > 1, one entry each) are never runs. Latency: clat_ns's p50, p99,
  * p99.9 and max; %CPU: usr_cpu + sys_cpu. A job with a non-zero error, or
  * that moved no data, is left out (fsb_warn). Params: the jobs' bs,
  * iodepth, numjobs, ioengine, direct and size (one value when they agree,

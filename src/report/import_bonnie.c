@@ -690,6 +690,11 @@ static int read_line(struct reader *rd, struct fsb_result *r, const char *path)
 	r->source = src;
 	if (*rd->l->f[L->name] && fsb_strset(&r->setup.label, rd->l->f[L->name]))
 		return -ENOMEM;
+	/* The per-char tests by version: bonnie++ 1.0x calls putc/getc
+	 * (stdio's buffer), 1.9x and 2.00a one-byte write(2)/read(2), a
+	 * system call per byte and far slower: different work (compare.h). */
+	if (fsb_result_param_str(r, "char_io", L->tag ? "syscall" : "stdio"))
+		return -ENOMEM;
 	if (L->tag)
 		err = size_19x(rd, r);
 	else if (*rd->l->f[L->size])

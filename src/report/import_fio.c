@@ -55,7 +55,15 @@ struct job {
 	int64_t error;
 	double cpu;
 	struct side side[NDIRS];
+	/* The options that make two jobs the same work (merge_key), and the
+	 * test each direction of the job gave (index + 1; 0: none). */
+	const char *key[7];
+	size_t test_of[NDIRS];
 };
+
+/* Jobs alike in these do the same work: a warm-up and its repeats. */
+static const char *const merge_keys[7] = { "rw",      "bs",	  "iodepth", "direct",
+					   "numjobs", "ioengine", "size" };
 
 struct rd {
 	char *why;
@@ -261,6 +269,10 @@ static int read_job(struct rd *rd, struct json_object *o, size_t idx, struct jso
 	    (!rw && (err = option(rd, j, global, idx, "readwrite", &rw))))
 		return err;
 	j->rw = rw;
+	j->key[0] = rw;
+	for (size_t k = 1; k < 7; k++)
+		if ((err = option(rd, j, global, idx, merge_keys[k], &j->key[k])))
+			return err;
 	/* "randread:8" and "rw:4k" are fio's modifiers of the same pattern. */
 	snprintf(j->kind, sizeof(j->kind), "%.*s", (int)strcspn(rw ? rw : "read", ":"),
 		 rw ? rw : "read");
@@ -363,8 +375,80 @@ static int extra_id(const struct fsb_result *r, const struct job *j, size_t idx,
 	return id_taken(r, id) ? -EEXIST : 0;
 }
 
-static int job_tests(struct rd *rd, struct fsb_result *r, const struct job *j, size_t idx)
+static bool same_str(const char *a, const char *b)
 {
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* An earlier job with figures whose work is j's: the same options, and
+ * not a copy of the same job running at once (numjobs > 1 without
+ * group_reporting: one entry per copy, under one name). */
+static struct job *alike(struct job *jobs, size_t idx)
+{
+	const struct job *j = &jobs[idx];
+	bool copies = j->key[4] && strcmp(j->key[4], "1");
+
+	for (size_t i = 0; i < idx; i++) {
+		bool same = !jobs[i].error;
+
+		for (size_t k = 0; k < 7 && same; k++)
+			same = same_str(jobs[i].key[k], j->key[k]) ||
+			       (!k && same_str(jobs[i].key[0] ? jobs[i].key[0] : "read",
+					       j->key[0] ? j->key[0] : "read"));
+		if (!same || (copies && !strcmp(jobs[i].name, j->name)))
+			continue;
+		for (int d = 0; d < NDIRS; d++)
+			if (jobs[i].test_of[d])
+				return &jobs[i];
+	}
+	return NULL;
+}
+
+/* j's figure of direction d as one more run of test t (of the earlier
+ * job alike): the runs in job order, %CPU and time their mean; latency
+ * and work stay the first job's. */
+static int add_run(struct fsb_test_result *t, const struct job *j, const struct side *s)
+{
+	bool bytes = !strcmp(t->unit, "B/s");
+	double v = bytes ? s->bw_bytes : s->iops, *runs;
+	size_t n = t->nruns;
+	int err;
+
+	if (!(v > 0))
+		return 0; /* not measured: no run, and certainly not 0 */
+	runs = malloc((n + 1) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	if (n)
+		memcpy(runs, t->runs, n * sizeof(*runs));
+	runs[n] = v;
+	err = fsb_test_set_runs(t, runs, n + 1);
+	free(runs);
+	if (err)
+		return err;
+	t->not_measured = false;
+	t->cpu_pct = (t->cpu_pct * (double)n + j->cpu) / (double)(n + 1);
+	t->elapsed_s = (t->elapsed_s * (double)n + s->runtime_ms / 1000) / (double)(n + 1);
+	return 0;
+}
+
+static int merge_job(struct fsb_result *r, struct job *j, const struct job *first)
+{
+	int err;
+
+	for (int d = 0; d < NDIRS; d++) {
+		if (!first->test_of[d] || !j->side[d].present || j->side[d].io_bytes <= 0)
+			continue;
+		if ((err = add_run(&r->tests[first->test_of[d] - 1], j, &j->side[d])))
+			return err;
+		j->test_of[d] = first->test_of[d];
+	}
+	return 0;
+}
+
+static int job_tests(struct rd *rd, struct fsb_result *r, struct job *jobs, size_t idx)
+{
+	struct job *j = &jobs[idx], *first;
 	char id[MAX_NAME + 48];
 	const char *unit, *mapped;
 	bool added = false;
@@ -376,6 +460,8 @@ static int job_tests(struct rd *rd, struct fsb_result *r, const struct job *j, s
 		     "job '%s' ended with error %lld", j->name, (long long)j->error);
 		return 0;
 	}
+	if ((first = alike(jobs, idx)))
+		return merge_job(r, j, first);
 	mapped = mapped_id(j->kind, &d, &unit);
 	if (mapped) {
 		const struct side *s = &j->side[d];
@@ -385,6 +471,7 @@ static int job_tests(struct rd *rd, struct fsb_result *r, const struct job *j, s
 			     "job '%s' (%s) moved no data", j->name, j->kind);
 			return 0;
 		}
+		j->test_of[d] = r->ntests + 1;
 		if (!id_taken(r, mapped))
 			return add_test(r, j, s, mapped, unit);
 		/* A second job measuring the same thing: a row of its own. */
@@ -403,6 +490,7 @@ static int job_tests(struct rd *rd, struct fsb_result *r, const struct job *j, s
 			continue;
 		if (extra_id(r, j, idx, (enum dir)k, id, sizeof(id)))
 			return bad(rd, "jobs[%zu]: job names repeat too often", idx);
+		j->test_of[k] = r->ntests + 1;
 		if ((err = add_test(r, j, s, id, unit)))
 			return err;
 		added = true;
@@ -574,9 +662,11 @@ int fsb_import_fio(struct json_object *doc, const char *path, struct fsb_result 
 
 		if ((err = read_job(&rd, json_object_array_get_idx(jobs_arr, i), i, global,
 				    &jobs[i])) ||
-		    (err = job_tests(&rd, &r, &jobs[i], i)))
+		    (err = job_tests(&rd, &r, jobs, i)))
 			goto out;
 		kept[i] = r.ntests > before;
+		for (int d = 0; d < NDIRS; d++)
+			kept[i] |= jobs[i].test_of[d] != 0;
 	}
 	if (!r.ntests) {
 		err = bad(&rd, n ? "no job with figures (each failed or moved no data)"

@@ -134,8 +134,7 @@ static void write_figures(FILE *out, const struct fsb_compare_table *t)
 			if (!c)
 				continue;
 			if (x && fsb_compare_cell(t, r, 0))
-				fsb_compare_ratio_text(fsb_compare_cell(t, r, 0), x, buf,
-						       sizeof(buf));
+				fsb_compare_cell_ratio_text(t, r, c, buf, sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "–");
 			cell(out, buf);
@@ -237,6 +236,13 @@ static int write_all(FILE *out, const struct fsb_result *const *docs, const char
 		fputs("\n\"not measured\": bonnie++ printed +++++ (the test took under 0.5 s) "
 		      "or fio's clock saw no time; never zero.\n",
 		      out);
+	if (fsb_compare_any_work(t)) {
+		/* An indented code block: a label's markup stays text. */
+		fputs("\n### Different work\n\nNo ratio across a difference in the work "
+		      "(\"differs\"):\n\n",
+		      out);
+		fsb_compare_work_print(out, t, "  ");
+	}
 	write_latency(out, t);
 	write_caveats(out, docs, labels, n);
 	return ferror(out) ? -EIO : 0;

@@ -449,3 +449,27 @@ bool fsb_test_noisy(const struct fsb_test_result *t)
 {
 	return t->cv > FSB_NOISY_CV;
 }
+
+bool fsb_test_uses_engine(const char *id)
+{
+	static const char *const ids[] = { "write", "rewrite",	"read",
+					   "seeks", "randread", "randwrite" };
+
+	for (size_t i = 0; id && i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (!strcmp(id, ids[i]))
+			return true;
+	return false;
+}
+
+bool fsb_result_null_engine(const struct fsb_result *r)
+{
+	const char *e = r->source ? NULL : fsb_result_get_str(r, "engine", NULL);
+
+	return e && !strcmp(e, "null");
+}
+
+bool fsb_test_harness_only(const struct fsb_result *r, const struct fsb_test_result *t)
+{
+	return t && fsb_result_null_engine(r) && fsb_test_uses_engine(t->id) &&
+	       (!r->kind || !strcmp(r->kind, "run"));
+}

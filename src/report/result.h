@@ -291,6 +291,21 @@ bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_tes
  * "random seeks"; other ids as they are. Static strings. */
 const char *fsb_test_title(const char *id);
 
+/* Whether test id drives its I/O through --engine: write, rewrite, read,
+ * seeks, randread, randwrite (the per-char and metadata tests do not). */
+bool fsb_test_uses_engine(const char *id);
+
+/* Whether r is fsbench's own run with --engine null (an imported result
+ * never is: no other tool's figure is fsbench's engine). */
+bool fsb_result_null_engine(const struct fsb_result *r);
+
+/*
+ * Whether t's figure is the harness's own cost, not storage's: r ran with
+ * --engine null and t went through the engine, so no I/O was done at all
+ * (engines/null.c). Every view says so beside such a figure.
+ */
+bool fsb_test_harness_only(const struct fsb_result *r, const struct fsb_test_result *t);
+
 /* True when the figure's spread is above FSB_NOISY_CV. */
 bool fsb_test_noisy(const struct fsb_test_result *t);
 

@@ -498,6 +498,9 @@ static void print_test(FILE *out, const struct fsb_result *r, const struct fsb_t
 	fmt_work(work, sizeof(work), t);
 	row(out, t->id ? t->id : "?", median, range, cv, fsb_test_noisy(t) ? "noisy" : "", cpu, p99,
 	    work);
+	if (fsb_test_harness_only(r, t))
+		fprintf(out, "%*snull engine: no I/O, the harness's own cost (not storage)\n",
+			W_ID + 1, "");
 	print_jobs(out, r, t);
 	print_ranks(out, r, t);
 	print_ci(out, t);
@@ -583,6 +586,31 @@ static void print_passes(FILE *out, const struct fsb_result *r)
 		fputs(".\n", out);
 }
 
+/* --engine null: which figures are no storage's, and that their data
+ * was never written (the pattern above is only the buffers'). */
+static void print_null_engine(FILE *out, const struct fsb_result *r)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+
+		if (!fsb_test_harness_only(r, t))
+			continue;
+		if (!col) {
+			fputs("Engine null: no I/O, nothing written or read:", out);
+			col = 46;
+		} else {
+			fputc(',', out);
+		}
+		fputc(' ', out);
+		fsb_text_put(out, t->id);
+	}
+	if (col)
+		fputs(".\nTheir figures are the harness's own cost per I/O, not the storage's.\n",
+		      out);
+}
+
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
@@ -619,6 +647,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 			fprintf(out, " (%s)", words);
 		fputs(".\n", out);
 	}
+	print_null_engine(out, r);
 	if (fsb_result_ranks(r) > 1)
 		fprintf(out,
 			"%u MPI ranks x %u job%s ran each test at once: a figure is their "

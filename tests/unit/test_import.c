@@ -551,6 +551,65 @@ static void fio_jobs(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * A warm-up job and its repeats (same rw, bs, iodepth, direct, numjobs,
+ * ioengine, size): one row whose runs are the jobs, in order; a job that
+ * differs (another bs) stays a row of its own, and copies of one job
+ * running at once (numjobs > 1, one entry each) are never runs.
+ */
+static const char fio_repeats[] =
+	"{\"fio version\":\"fio-3.33\",\"global options\":{\"size\":\"4m\"},\"jobs\":[" JOB(
+		"warm", "{\"rw\":\"write\",\"bs\":\"1m\"}", IDLE,
+		SIDE(4194304, 1000000, 1.0, 4, 1, 9),
+		0) "," JOB("rep1", "{\"rw\":\"write\",\"bs\":\"1m\"}", IDLE,
+			   SIDE(4194304, 3000000, 3.0, 4, 1, 9),
+			   0) "," JOB("rep2", "{\"rw\":\"write\",\"bs\":\"1m\"}", IDLE,
+				      SIDE(4194304, 2000000, 2.0, 4, 1, 9),
+				      0) "," JOB("small", "{\"rw\":\"write\",\"bs\":\"4k\"}", IDLE,
+						 SIDE(4194304, 500000, 5.0, 4, 1, 9),
+						 0) "," JOB("cp",
+							    "{\"rw\":\"read\",\"numjobs\":\"2\"}",
+							    SIDE(4194304, 7000000, 7.0, 4, 1, 9),
+							    IDLE,
+							    0) "," JOB("cp",
+								       "{\"rw\":\"read\",\"numjobs\":\"2\"}",
+								       SIDE(4194304, 8000000, 8.0,
+									    4, 1, 9),
+								       IDLE, 0) "]}";
+
+static void fio_repeats_merge(void **state)
+{
+	struct json_object *doc = parse(fio_repeats);
+	const struct fsb_test_result *t;
+	struct fsb_result r;
+	char why[256];
+	(void)state;
+
+	fsb_warn_set_quiet(1);
+	assert_int_equal(fsb_import_fio(doc, "f", &r, why, sizeof(why)), 0);
+	fsb_warn_set_quiet(0);
+	t = test_of(&r, "write");
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 3);
+	assert_near(t->runs[0], 1000000);
+	assert_near(t->runs[1], 3000000);
+	assert_near(t->runs[2], 2000000);
+	assert_near(t->median, 2000000);
+	assert_near(t->min, 1000000);
+	assert_near(t->max, 3000000);
+	assert_null(test_of(&r, "fio:rep1:write"));
+	assert_null(test_of(&r, "fio:rep2:write"));
+	/* Another block size is other work: a row of its own, one run. */
+	assert_figure(&r, "fio:small:write", "B/s", 500000, 4);
+	assert_int_equal(test_of(&r, "fio:small:write")->nruns, 1);
+	/* Two copies of one job at once: two rows, as before. */
+	assert_int_equal(test_of(&r, "read")->nruns, 1);
+	assert_non_null(test_of(&r, "fio:cp:read"));
+	assert_int_equal(r.ntests, 4);
+	fsb_result_release(&r);
+	json_object_put(doc);
+}
+
 static void fio_expect(const char *text, const char *want)
 {
 	struct json_object *doc = parse(text);
@@ -736,8 +795,8 @@ static void set_of_imports(void **state)
 	out = render_view("csv", &set, &t);
 	/* seq-stat of the first line: empty figures, never 0. */
 	assert_non_null(
-		strstr(out, "\nseq-stat,run,ops/s,sys26 (line 1),,,,,0,0,,0,not-measured\n"));
-	assert_non_null(strstr(out, ",single-run\n"));
+		strstr(out, "\nseq-stat,run,ops/s,sys26 (line 1),,,,,0,0,,0,not-measured,\n"));
+	assert_non_null(strstr(out, ",single-run,\n"));
 	free(out);
 	out = render_view("json", &set, &t);
 	j = parse(out);
@@ -825,6 +884,7 @@ int main(void)
 		cmocka_unit_test(bonnie_refusals),
 		cmocka_unit_test(sniff_by_content),
 		cmocka_unit_test(fio_jobs),
+		cmocka_unit_test(fio_repeats_merge),
 		cmocka_unit_test(fio_refusals),
 		cmocka_unit_test(fio_zero_is_not_measured),
 		cmocka_unit_test(compare_single_and_unmeasured),
