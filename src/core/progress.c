@@ -6,6 +6,7 @@
  * the SIGALRM tick it polls is due).
  */
 #include "core/progress.h"
+#include "report/json.h"
 #include "util/text.h"
 #include "util/units.h"
 
@@ -111,8 +112,10 @@ static void emit(struct fsb_prog *pr, struct json_object *o)
 
 	if (!o)
 		return;
-	s = json_object_to_json_string_ext(o,
-					   JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	/* A test name or a setup label may hold any bytes (report/json.h). */
+	s = fsb_json_utf8(o) ? NULL
+			     : json_object_to_json_string_ext(
+				       o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (s) {
 		fputs(s, pr->out);
 		fputc('\n', pr->out);

@@ -1039,6 +1039,7 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 {
 	struct json_object *setups;
 	size_t nsetups, added = s->n;
+	char *label = NULL;
 	int err;
 
 	if ((err = matrix_head(doc, why, why_len)))
@@ -1057,33 +1058,37 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < nsetups; i++) {
-		struct json_object *setup = json_object_array_get_idx(setups, i), *results, *v;
-		const char *label;
+		struct json_object *setup = json_object_array_get_idx(setups, i), *results;
 		char fallback[64];
 		size_t nres;
 
 		if (!setup || !json_object_is_type(setup, json_type_object)) {
 			snprintf(why, why_len, "setups[%zu] is not an object", i);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
-		label = get_string(setup, "label");
-		if (json_object_object_get_ex(setup, "label", &v) && v && !label) {
-			snprintf(why, why_len, "setups[%zu].label is not a string", i);
-			return -EINVAL;
-		}
+		/* The label as the writer had it (its label_bytes, report/json.h). */
+		snprintf(fallback, sizeof(fallback), "setups[%zu].", i);
+		free(label);
+		label = NULL;
+		if ((err = fsb_json_get_text(setup, fallback, "label", &label, why, why_len)) < 0)
+			goto out;
 		if (!json_object_object_get_ex(setup, "results", &results) || !results) {
 			snprintf(why, why_len, "setups[%zu].results is missing", i);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
 		if (!json_object_is_type(results, json_type_array)) {
 			snprintf(why, why_len, "setups[%zu].results is not an array", i);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
 		nres = json_object_array_length(results);
 		if (nres > MAX_SETUP_RESULTS) {
 			snprintf(why, why_len, "setups[%zu].results has more than %d entries", i,
 				 MAX_SETUP_RESULTS);
-			return -EINVAL;
+			err = -EINVAL;
+			goto out;
 		}
 		if (!nres) {
 			char name[256], error[512];
@@ -1107,7 +1112,7 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 			if (err) {
 				snprintf(why, why_len, "setups[%zu].results[%zu]: %s", i, j,
 					 err == -ENOMEM ? "out of memory" : sub);
-				return err;
+				goto out;
 			}
 			if (!label || !label[0]) {
 				/* No setup label: the result's own, else its place. */
@@ -1120,15 +1125,18 @@ static int load_matrix(struct fsb_compare_set *s, struct json_object *doc, const
 			err = set_add(s, &r, label && label[0] ? label : fallback, path);
 			if (err) {
 				set_add_why(err, why, why_len);
-				return err;
+				goto out;
 			}
 		}
 	}
+	err = 0;
 	if (s->n == added) {
 		snprintf(why, why_len, "the matrix holds no results");
-		return -EINVAL;
+		err = -EINVAL;
 	}
-	return 0;
+out:
+	free(label);
+	return err;
 }
 
 int fsb_compare_set_add_json(struct fsb_compare_set *s, struct json_object *doc, const char *path,

@@ -4,6 +4,7 @@
  */
 #include "report/caveats.h"
 #include "report/compare.h"
+#include "report/json.h"
 #include "report/markdown.h"
 #include "report/writer.h"
 #include "util/text.h"
@@ -580,7 +581,6 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 {
 	struct json_object *doc = json_object_new_object(), *inputs, *rows;
 	struct jb b = { 0 };
-	const char *s;
 	int err = 0;
 
 	if (!doc)
@@ -662,12 +662,7 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 		json_object_put(doc);
 		return b.err;
 	}
-	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s)
-		err = -ENOMEM;
-	else if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
-		err = -EIO;
+	err = fsb_json_print(out, doc);
 	json_object_put(doc);
 	return err;
 }

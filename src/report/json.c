@@ -2,6 +2,7 @@
 #include "report/caveats.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -374,11 +375,129 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r)
 	return doc;
 }
 
+/* ---- valid UTF-8 ------------------------------------------------------ */
+
+/* The key beside a string that keeps its exact bytes: "label_bytes". */
+#define BYTES_SUFFIX "_bytes"
+
+static char *bytes_key(const char *key)
+{
+	size_t n = strlen(key);
+	char *k = malloc(n + sizeof(BYTES_SUFFIX));
+
+	if (k) {
+		memcpy(k, key, n);
+		memcpy(k + n, BYTES_SUFFIX, sizeof(BYTES_SUFFIX));
+	}
+	return k;
+}
+
+/* A new string: s as valid UTF-8, or NULL when it is already or on ENOMEM
+ * (*err says which). */
+static struct json_object *mended(const char *s, int *err)
+{
+	struct json_object *v;
+	char *clean;
+
+	*err = 0;
+	if (fsb_utf8_valid(s))
+		return NULL;
+	if (!(clean = fsb_utf8_clean(s))) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	v = json_object_new_string(clean);
+	free(clean);
+	if (!v)
+		*err = -ENOMEM;
+	return v;
+}
+
+/* The string at key in o made valid, its bytes kept at key_bytes. */
+static int mend_member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL, *now, *b64;
+	const char *s;
+	char *bk, *enc;
+	int err;
+
+	json_object_object_get_ex(o, key, &v);
+	s = json_object_get_string(v);
+	if (!(now = mended(s, &err)))
+		return err;
+	bk = bytes_key(key);
+	enc = fsb_base64_encode(s, strlen(s));
+	b64 = enc ? json_object_new_string(enc) : NULL;
+	free(enc);
+	/* key_bytes first: replacing key frees s. */
+	if (!bk || !b64 || json_object_object_add(o, bk, b64)) {
+		free(bk);
+		json_object_put(b64);
+		json_object_put(now);
+		return -ENOMEM;
+	}
+	free(bk);
+	if (json_object_object_add(o, key, now)) {
+		json_object_put(now);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int fsb_json_utf8(struct json_object *doc)
+{
+	struct json_object *now;
+	char **keys;
+	size_t n = 0;
+	int err = 0;
+
+	if (json_object_is_type(doc, json_type_array)) {
+		for (size_t i = 0; !err && i < json_object_array_length(doc); i++) {
+			struct json_object *v = json_object_array_get_idx(doc, i);
+
+			if (!json_object_is_type(v, json_type_string))
+				err = fsb_json_utf8(v);
+			else if ((now = mended(json_object_get_string(v), &err)) &&
+				 json_object_array_put_idx(doc, i, now)) {
+				json_object_put(now);
+				err = -ENOMEM;
+			}
+		}
+		return err;
+	}
+	if (!json_object_is_type(doc, json_type_object))
+		return 0;
+	/* The strings to mend are gathered first: an object is not changed
+	 * while it is walked. */
+	keys = calloc(json_object_object_length(doc) + 1, sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	json_object_object_foreach(doc, key, val)
+	{
+		if (err)
+			break;
+		if (!json_object_is_type(val, json_type_string))
+			err = fsb_json_utf8(val);
+		else if (!fsb_utf8_valid(json_object_get_string(val)) && !(keys[n++] = strdup(key)))
+			err = -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!err && keys[i])
+			err = mend_member(doc, keys[i]);
+		free(keys[i]);
+	}
+	free(keys);
+	return err;
+}
+
 int fsb_json_print(FILE *out, struct json_object *doc)
 {
-	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-								    JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *s;
 
+	if (fsb_json_utf8(doc))
+		return -ENOMEM;
+	s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!s)
 		return -ENOMEM;
 	if (fputs(s, out) == EOF || fputc('\n', out) == EOF || ferror(out))
@@ -437,21 +556,97 @@ static int lookup(struct json_object *obj, const char *key, struct json_object *
 	return 1;
 }
 
+/*
+ * The string v, found at key in obj, as the writer had it: when the
+ * writer kept its bytes at key_bytes (fsb_json_utf8), those bytes, which
+ * must be base64 of bytes without a NUL that fsb_utf8_clean makes into
+ * v's string. *out is replaced.
+ */
+static int read_text(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		     struct json_object *v, char **out)
+{
+	struct json_object *b;
+	const char *s = json_object_get_string(v);
+	char *bk, *raw = NULL, *clean = NULL;
+	size_t n;
+	int err;
+
+	/* A NUL inside would silently cut the string short in every view. */
+	if ((size_t)json_object_get_string_len(v) != strlen(s))
+		return bad(rd, "%s%s contains a NUL character", path, key);
+	if (!(bk = bytes_key(key)))
+		return -ENOMEM;
+	if (!lookup(obj, bk, &b)) {
+		free(bk);
+		return fsb_strset(out, s);
+	}
+	free(bk);
+	if (!json_object_is_type(b, json_type_string))
+		return bad(rd, "%s%s" BYTES_SUFFIX " is not a string", path, key);
+	err = fsb_base64_decode(json_object_get_string(b), &raw, &n);
+	if (err == -EINVAL)
+		return bad(rd, "%s%s" BYTES_SUFFIX " is not base64", path, key);
+	if (err)
+		return err;
+	if (strlen(raw) != n)
+		err = bad(rd, "%s%s" BYTES_SUFFIX " holds a NUL byte", path, key);
+	else if (!(clean = fsb_utf8_clean(raw)))
+		err = -ENOMEM;
+	else if (strcmp(clean, s))
+		err = bad(rd, "%s%s" BYTES_SUFFIX " is not the bytes of %s%s", path, key, path,
+			  key);
+	free(clean);
+	if (err) {
+		free(raw);
+		return err;
+	}
+	free(*out);
+	*out = raw;
+	return 0;
+}
+
 static int read_str(struct jread *rd, struct json_object *obj, const char *path, const char *key,
 		    bool required, char **out)
 {
 	struct json_object *v;
-	const char *s;
+	char *bk;
+	int err = 0;
 
-	if (!lookup(obj, key, &v))
-		return required ? bad(rd, "%s%s is missing", path, key) : 0;
+	if (!lookup(obj, key, &v)) {
+		if (!(bk = bytes_key(key)))
+			return -ENOMEM;
+		if (lookup(obj, bk, &v))
+			err = bad(rd, "%s%s without %s%s", path, bk, path, key);
+		free(bk);
+		if (err || !required)
+			return err;
+		return bad(rd, "%s%s is missing", path, key);
+	}
 	if (!json_object_is_type(v, json_type_string))
 		return bad(rd, "%s%s is not a string", path, key);
-	s = json_object_get_string(v);
-	/* A NUL inside would silently cut the string short in every view. */
-	if ((size_t)json_object_get_string_len(v) != strlen(s))
-		return bad(rd, "%s%s contains a NUL character", path, key);
-	return fsb_strset(out, s);
+	return read_text(rd, obj, path, key, v, out);
+}
+
+int fsb_json_get_text(struct json_object *obj, const char *path, const char *key, char **out,
+		      char *why, size_t why_len)
+{
+	struct jread rd = { .why = why, .why_len = why_len };
+	struct json_object *v;
+	char *got = NULL, *bk;
+	int err;
+
+	*out = NULL;
+	if (!lookup(obj, key, &v)) {
+		if (!(bk = bytes_key(key)))
+			return -ENOMEM;
+		err = lookup(obj, bk, &v) ? bad(&rd, "%s%s without %s%s", path, bk, path, key) : 0;
+		free(bk);
+		return err;
+	}
+	if ((err = read_str(&rd, obj, path, key, true, &got)))
+		return err;
+	*out = got;
+	return 1;
 }
 
 static int get_u64(struct jread *rd, struct json_object *v, const char *path, const char *key,
@@ -628,9 +823,31 @@ static int read_devcap(struct jread *rd, struct json_object *doc, struct fsb_dev
 			&d->rand_block_bytes);
 }
 
-static int read_param(struct jread *rd, struct fsb_result *r, const char *key,
-		      struct json_object *v)
+/*
+ * Whether key in o is the bytes of another string there (fsb_json_utf8):
+ * "K_bytes" beside a string K that is not itself such bytes. (So a
+ * parameter "K_bytes" of another writer beside the bytes "K_bytes" of
+ * a string K, written "K_bytes_bytes" in turn, reads back as it was.)
+ */
+static bool is_bytes_of(struct json_object *o, const char *key)
 {
+	size_t n = strlen(key), sn = strlen(BYTES_SUFFIX);
+	struct json_object *base;
+	char *k;
+	bool yes;
+
+	if (n <= sn || strcmp(key + n - sn, BYTES_SUFFIX) || !(k = strndup(key, n - sn)))
+		return false;
+	yes = lookup(o, k, &base) && json_object_is_type(base, json_type_string) &&
+	      !is_bytes_of(o, k);
+	free(k);
+	return yes;
+}
+
+static int read_param(struct jread *rd, struct fsb_result *r, struct json_object *o,
+		      const char *key, struct json_object *v)
+{
+	char *text = NULL;
 	uint64_t u;
 	double d;
 	int err;
@@ -651,7 +868,11 @@ static int read_param(struct jread *rd, struct fsb_result *r, const char *key,
 			return bad(rd, "params.%s is not a finite number", key);
 		return fsb_result_param_double(r, key, d);
 	case json_type_string:
-		return fsb_result_param_str(r, key, json_object_get_string(v));
+		if ((err = read_text(rd, o, "params.", key, v, &text)))
+			return err;
+		err = fsb_result_param_str(r, key, text);
+		free(text);
+		return err;
 	case json_type_boolean:
 		return fsb_result_param_bool(r, key, json_object_get_boolean(v));
 	default:
@@ -671,9 +892,12 @@ static int read_params(struct jread *rd, struct json_object *doc, struct fsb_res
 		return bad(rd, "params has more than %d keys", MAX_PARAMS);
 	json_object_object_foreach(o, key, val)
 	{
-		if (!val)
+		/* fsbench's keys are ASCII; another's are written back as read. */
+		if (!fsb_utf8_valid(key))
+			return bad(rd, "params has a key that is not valid UTF-8");
+		if (!val || is_bytes_of(o, key))
 			continue;
-		if ((err = read_param(rd, r, key, val)))
+		if ((err = read_param(rd, r, o, key, val)))
 			return err;
 	}
 	return 0;

@@ -56,8 +56,34 @@ struct json_object *fsb_json_read(const char *path);
  */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len);
 
-/* Print a document pretty, without escaped slashes, plus a newline.
- * 0, -ENOMEM or -EIO. */
+/*
+ * Make every string value in doc valid UTF-8, as every document fsbench
+ * writes must be: a string holding bytes that are not part of valid UTF-8
+ * gets U+FFFD for each of them (fsb_utf8_clean), and its exact bytes go
+ * in base64 beside it, at its key plus "_bytes" in the same object
+ * ("label" gets "label_bytes"), replacing what that key held. A string
+ * in an array is only mended (no key to keep its bytes at; fsbench
+ * writes none). Keys are left as they are: fsbench's own are ASCII and
+ * the reader refuses another writer's that are not valid UTF-8. A valid
+ * document is not changed. 0 or -ENOMEM.
+ */
+int fsb_json_utf8(struct json_object *doc);
+
+/*
+ * The string at key in obj as the writer had it: the bytes its
+ * "<key>_bytes" holds when there is one (fsb_json_utf8), which must be
+ * base64 of bytes without a NUL that give the string once mended; else
+ * the string. 1 with *out (the caller frees), 0 when absent (or null),
+ * -EINVAL with the reason in why naming path + key ("setups[0].label is
+ * not a string", "setups[0].label_bytes is not the bytes of
+ * setups[0].label"), or -ENOMEM. fsb_json_to_result reads every string
+ * of a result so.
+ */
+int fsb_json_get_text(struct json_object *obj, const char *path, const char *key, char **out,
+		      char *why, size_t why_len);
+
+/* Print a document pretty, without escaped slashes, plus a newline, after
+ * fsb_json_utf8. 0, -ENOMEM or -EIO. */
 int fsb_json_print(FILE *out, struct json_object *doc);
 
 /*

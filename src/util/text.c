@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,4 +208,116 @@ char *fsb_text_dup(const char *s)
 		return NULL;
 	}
 	return buf;
+}
+
+bool fsb_utf8_valid(const char *s)
+{
+	for (size_t n; s && *s; s += n)
+		if (!(n = fsb_utf8_len(s)))
+			return false;
+	return true;
+}
+
+char *fsb_utf8_clean(const char *s)
+{
+	/* At most 3 bytes (U+FFFD) for each byte of s. */
+	size_t len = strlen(s), used = 0;
+	char *out = malloc(3 * len + 1);
+
+	if (!out) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	while (*s) {
+		size_t n = fsb_utf8_len(s);
+
+		if (n) {
+			memcpy(out + used, s, n);
+			used += n;
+			s += n;
+		} else {
+			memcpy(out + used, FSB_UTF8_REPLACEMENT, 3);
+			used += 3;
+			s++;
+		}
+	}
+	out[used] = '\0';
+	return out;
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+char *fsb_base64_encode(const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	char *out = n < SIZE_MAX / 2 ? malloc((n + 2) / 3 * 4 + 1) : NULL, *o = out;
+
+	if (!out) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned long v = (unsigned long)p[i] << 16;
+
+		if (i + 1 < n)
+			v |= (unsigned long)p[i + 1] << 8;
+		if (i + 2 < n)
+			v |= p[i + 2];
+		*o++ = b64[v >> 18 & 63];
+		*o++ = b64[v >> 12 & 63];
+		*o++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		*o++ = i + 2 < n ? b64[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+static int b64_value(char c)
+{
+	const char *at = c ? strchr(b64, c) : NULL;
+
+	return at ? (int)(at - b64) : -1;
+}
+
+int fsb_base64_decode(const char *s, char **out, size_t *n)
+{
+	size_t len = strlen(s), used = 0;
+	char *buf;
+
+	*out = NULL;
+	*n = 0;
+	if (len % 4)
+		return -EINVAL;
+	if (!(buf = malloc(len / 4 * 3 + 1)))
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i += 4) {
+		int v[4], pad = 0;
+
+		for (int k = 0; k < 4; k++) {
+			v[k] = b64_value(s[i + k]);
+			/* '=' only as the last one or two of the last group. */
+			if (s[i + k] == '=' && i + 4 == len && k >= 2 &&
+			    (k == 3 || s[i + 3] == '=')) {
+				v[k] = 0;
+				pad++;
+			} else if (v[k] < 0 || pad) {
+				goto bad;
+			}
+		}
+		buf[used++] = (char)(v[0] << 2 | v[1] >> 4);
+		if (pad < 2)
+			buf[used++] = (char)((v[1] & 15) << 4 | v[2] >> 2);
+		if (pad < 1)
+			buf[used++] = (char)((v[2] & 3) << 6 | v[3]);
+		/* The bits a pad leaves over are 0 in the one encoding of the bytes. */
+		if ((pad == 2 && (v[1] & 15)) || (pad == 1 && (v[2] & 3)))
+			goto bad;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	*n = used;
+	return 0;
+bad:
+	free(buf);
+	return -EINVAL;
 }

@@ -18,8 +18,12 @@
  */
 #ifndef FSB_UTIL_TEXT_H
 #define FSB_UTIL_TEXT_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* U+FFFD REPLACEMENT CHARACTER in UTF-8. */
+#define FSB_UTF8_REPLACEMENT "\xef\xbf\xbd"
 
 /*
  * Length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0 when the
@@ -68,5 +72,31 @@ char *fsb_text_cut(const char *s, size_t max_chars, char *buf, size_t len);
  * ENOMEM. NULL gives NULL with errno = 0.
  */
 char *fsb_text_dup(const char *s);
+
+/* Whether every byte of s is part of valid UTF-8 (fsb_utf8_len). NULL
+ * and "" are. Pure. */
+bool fsb_utf8_valid(const char *s);
+
+/*
+ * s as valid UTF-8 for a JSON file, in a new string the caller frees
+ * (NULL with errno = ENOMEM): every byte that is not part of valid UTF-8
+ * becomes U+FFFD, one each; everything else, controls too, is kept (the
+ * JSON writer escapes those). A valid s comes back unchanged.
+ */
+char *fsb_utf8_clean(const char *s);
+
+/*
+ * Standard base64 (RFC 4648, "+/", "=" padding) of n bytes, in a new
+ * string the caller frees, or NULL with errno = ENOMEM.
+ */
+char *fsb_base64_encode(const void *data, size_t n);
+
+/*
+ * Decode s, which must be the one encoding fsb_base64_encode gives of
+ * some bytes (no blanks, no missing or extra padding, no stray bits):
+ * 0 with *out (NUL-terminated, the caller frees) and *n bytes, -EINVAL,
+ * or -ENOMEM. *out is NULL on failure.
+ */
+int fsb_base64_decode(const char *s, char **out, size_t *n);
 
 #endif

@@ -621,6 +621,84 @@ static void text_cut_and_pad(void **state)
 	free(out);
 }
 
+/* fsb_utf8_clean: each byte not part of valid UTF-8 is one U+FFFD. */
+static void utf8_clean_replaces_invalid_bytes(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "", "" },
+		{ "plain", "plain" },
+		{ "\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80", "\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80" },
+		/* Controls are valid UTF-8: the JSON writer escapes them. */
+		{ "a\x1b\n", "a\x1b\n" },
+		{ "\xff\xfe", FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT },
+		{ "\xc3(", FSB_UTF8_REPLACEMENT "(" },
+		/* Overlong, surrogate, above U+10FFFF, cut short at the end. */
+		{ "\xc0\xaf", FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT },
+		{ "\xed\xa0\x80x",
+		  FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT "x" },
+		{ "\xf4\x90\x80\x80", FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT
+					      FSB_UTF8_REPLACEMENT },
+		{ "ab\xe2\x82", "ab" FSB_UTF8_REPLACEMENT FSB_UTF8_REPLACEMENT },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = fsb_utf8_clean(cases[i].in);
+
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].want);
+		assert_true(fsb_utf8_valid(got));
+		assert_int_equal(fsb_utf8_valid(cases[i].in), !strcmp(cases[i].in, cases[i].want));
+		free(got);
+	}
+	assert_true(fsb_utf8_valid(NULL));
+}
+
+/* Base64 both ways, and only the one encoding of some bytes decodes. */
+static void base64_round_trip_and_strict(void **state)
+{
+	static const char *const bad[] = { "A",	  "AB",	  "ABC",  "A===", "AB=C",  "AB==AB==",
+					   "/w=", "//5=", "/x==", "ab c", "ab\ncd" };
+	char *enc, *dec;
+	size_t n;
+	unsigned char all[256];
+	(void)state;
+
+	enc = fsb_base64_encode("\xff\xfe", 2);
+	assert_string_equal(enc, "//4=");
+	assert_int_equal(fsb_base64_decode(enc, &dec, &n), 0);
+	assert_int_equal(n, 2);
+	assert_memory_equal(dec, "\xff\xfe", 2);
+	free(enc);
+	free(dec);
+	enc = fsb_base64_encode("", 0);
+	assert_string_equal(enc, "");
+	assert_int_equal(fsb_base64_decode(enc, &dec, &n), 0);
+	assert_int_equal(n, 0);
+	free(enc);
+	free(dec);
+	for (size_t i = 0; i < sizeof(all); i++)
+		all[i] = (unsigned char)(255 - i);
+	for (size_t len = 0; len <= sizeof(all); len += 1 + len / 7) {
+		enc = fsb_base64_encode(all, len);
+		assert_int_equal(strlen(enc), (len + 2) / 3 * 4);
+		assert_int_equal(fsb_base64_decode(enc, &dec, &n), 0);
+		assert_int_equal(n, len);
+		assert_memory_equal(dec, all, len);
+		free(enc);
+		free(dec);
+	}
+	assert_int_equal(fsb_base64_decode("Zm9vYmFy", &dec, &n), 0);
+	assert_string_equal(dec, "foobar");
+	free(dec);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(fsb_base64_decode(bad[i], &dec, &n), -EINVAL);
+		assert_null(dec);
+	}
+}
+
 /* ---- vocabularies ------------------------------------------------------- */
 
 static void vocab_join_find_describe(void **state)
@@ -788,6 +866,8 @@ int main(void)
 		cmocka_unit_test(text_escapes_terminal_controls),
 		cmocka_unit_test(text_lines_keep_newlines),
 		cmocka_unit_test(text_cut_and_pad),
+		cmocka_unit_test(utf8_clean_replaces_invalid_bytes),
+		cmocka_unit_test(base64_round_trip_and_strict),
 		cmocka_unit_test(vocab_join_find_describe),
 		cmocka_unit_test(version_line),
 	};
