@@ -1,10 +1,12 @@
 #include "util/error.h"
 #include "util/text.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -12,6 +14,17 @@
  * thread, so that the jobs of a run (threads of the job group) each keep
  * their own first error and the runner can name the job that failed.
  */
+/* EFBIG under a finite RLIMIT_FSIZE is the user's `ulimit -f`, which
+ * strerror's "File too large" does not name. */
+const char *fsb_err_reason(int err)
+{
+	struct rlimit rl;
+
+	if (err == -EFBIG && !getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		return "file size limit reached (ulimit -f)";
+	return strerror(-err);
+}
+
 static _Thread_local struct fsb_err_scope *scopes;
 
 /* Errors held by fsb_err_hold(): whole texts, each ending in '\n'. */
@@ -60,7 +73,7 @@ int fsb_err_capture_end(struct fsb_err_scope *s, int rc)
 	if (s->e && rc < 0 && !s->e->code) {
 		s->e->code = rc;
 		if (!s->e->msg[0])
-			snprintf(s->e->msg, sizeof(s->e->msg), "%s", strerror(-rc));
+			snprintf(s->e->msg, sizeof(s->e->msg), "%s", fsb_err_reason(rc));
 	}
 	return rc;
 }
@@ -123,7 +136,8 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
 	 * text, which must not drive the terminal (nor break the one line).
 	 */
 	fsb_text_safe(line, 0, safe, sizeof(safe));
-	snprintf(text, sizeof(text), "%s%s%s", safe, err ? ": " : "", err ? strerror(-err) : "");
+	snprintf(text, sizeof(text), "%s%s%s", safe, err ? ": " : "",
+		 err ? fsb_err_reason(err) : "");
 	if (*prefix) {
 		/* Warnings are caveats, not the reason something failed. */
 		fprintf(stderr, "fsbench: %s%s\n", prefix, text);

@@ -17,6 +17,9 @@ void fsb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fsb_err_errno(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A warning: "fsbench: warning: ..." (measurement caveats, not failures). */
+/* strerror(-err), but EFBIG under a finite `ulimit -f` names the limit. */
+const char *fsb_err_reason(int err);
+
 void fsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* --quiet: warnings are not printed (errors always are). */

@@ -8,8 +8,7 @@ volatile sig_atomic_t fsb_stop_signal;
 volatile sig_atomic_t fsb_progress_due;
 
 static const int stop_signals[] = {
-	SIGINT,	 SIGTERM, SIGHUP,  SIGQUIT,   SIGUSR1, SIGUSR2,
-	SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF,
 };
 #define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
@@ -53,6 +52,9 @@ int fsb_signals_install(void)
 			return err;
 	/* A closed output pipe is a write error we report, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A file over `ulimit -f` is a write error (EFBIG) we name in one line,
+	 * not a death by SIGXFSZ with no word and scratch left behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	return 0;
 }
 

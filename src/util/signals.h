@@ -1,8 +1,8 @@
 /*
  * Stop signals. Every fatal signal that can be caught and unwound from is
  * handled the same way: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
- * SIGALRM (while no progress timer owns it), SIGXCPU, SIGXFSZ, SIGVTALRM and
- * SIGPROF. The handler only records the signal; long loops poll
+ * SIGALRM (while no progress timer owns it), SIGXCPU, SIGVTALRM and SIGPROF.
+ * SIGXFSZ is ignored: a write over `ulimit -f` fails with EFBIG, reported. The handler only records the signal; long loops poll
  * fsb_stop_requested() and unwind through their normal cleanup, so scratch
  * files, children, mounts and loop devices are released by the same code
  * that releases them on success, and the exit status is 128 + signo.

@@ -157,7 +157,8 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 		if (err && err != -EINTR) {
 			char need[32];
 			fsb_err("%s: cannot prepare '%s' (%s): %s", test, path,
-				fsb_size_format_human(bytes, need, sizeof(need)), strerror(-err));
+				fsb_size_format_human(bytes, need, sizeof(need)),
+				fsb_err_reason(err));
 		}
 	}
 	/* Untimed: written pages flushed and evicted, so the test reads cold. */

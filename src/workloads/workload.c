@@ -19,6 +19,7 @@ int fsb_workload_io_error(const char *test, const char *what, const char *path, 
 			fsb_size_format_human(need, buf, sizeof(buf)));
 	else
 		fsb_err("%s: cannot %s '%s' at offset %llu: %s", test, what, path,
-			(unsigned long long)off, err ? strerror(-err) : "unexpected end of file");
+			(unsigned long long)off,
+			err ? fsb_err_reason(err) : "unexpected end of file");
 	return err ? err : -EIO;
 }
