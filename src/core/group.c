@@ -303,8 +303,9 @@ static int local_bcast(struct fsb_group *g, int status, void *buf, size_t len)
 
 /*
  * The jobs' setups asked for a global cache drop (--cache drop-all:
- * drop_caches, each having syncfs'ed its filesystem), deferred while the jobs run (fsb_group_local_run): member 0 does it once
- * for all, after every setup, instead of each job once per run.
+ * drop_caches, each having syncfs'ed its filesystem), deferred while the
+ * jobs run (fsb_group_local_run): member 0 does it once for all, after
+ * every setup, instead of each job once per run.
  */
 static int local_settle_cache(struct fsb_group *g, int status)
 {

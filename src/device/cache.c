@@ -66,8 +66,7 @@ bool fsb_cache_moot(enum fsb_cache_mode m, int fd)
 	/*
 	 * On tmpfs and ramfs the page cache is the filesystem: neither
 	 * fadvise nor drop_caches can evict a page or a dentry of it, so the
-	 * run is the same without them, and the global sync() and drop that
-	 * cost up to a second per run on a busy machine are saved.
+	 * run is the same without them, and their cost is saved.
 	 */
 	return fd >= 0 && !fstatfs(fd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type);
 }
