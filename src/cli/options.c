@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Codes of the shared options without a letter; a command's own are below. */
 enum { CODE_SEED = 0x200, CODE_PROGRESS };
@@ -134,6 +135,12 @@ int fsb_opt_cache(const char *arg, enum fsb_cache_mode *out)
 	if (fsb_opt_word("--cache", arg, fsb_cache_mode_names(), &i) ||
 	    fsb_cache_mode_parse(arg, out))
 		return FSB_EXIT_USAGE;
+	/* The one mode that touches the rest of the machine is root's:
+	 * refused here, before any work, rather than silently not done. */
+	if (*out == FSB_CACHE_DROP_ALL && geteuid() != 0) {
+		fsb_err("--cache drop-all: needs root (it writes /proc/sys/vm/drop_caches)");
+		return FSB_EXIT_USAGE;
+	}
 	return 0;
 }
 

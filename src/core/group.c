@@ -302,9 +302,10 @@ static int local_bcast(struct fsb_group *g, int status, void *buf, size_t len)
 }
 
 /*
- * The jobs' setups asked for a global cache drop (sync and drop_caches),
- * deferred while the jobs run (fsb_group_local_run): member 0 does it once
- * for all, after every setup, instead of each job once per run.
+ * The jobs' setups asked for a global cache drop (--cache drop-all:
+ * drop_caches, each having syncfs'ed its filesystem), deferred while the
+ * jobs run (fsb_group_local_run): member 0 does it once for all, after
+ * every setup, instead of each job once per run.
  */
 static int local_settle_cache(struct fsb_group *g, int status)
 {
@@ -614,7 +615,8 @@ int fsb_group_local_run(unsigned n, int (*fn)(struct fsb_group *g, void *arg), v
 {
 	int err;
 
-	/* One global cache drop per run for all the jobs (local_settle_cache). */
+	/* One global cache drop (drop-all) per run for all the jobs
+	 * (local_settle_cache). */
 	fsb_cache_defer_global(true);
 	err = run_members(NULL, n, fn, arg, rcs);
 	fsb_cache_defer_global(false);

@@ -372,6 +372,26 @@ static bool out_of_space(int err)
 }
 
 /* Member 0: the figure of the kept runs, appended to res. */
+/* What the setups did to make the runs cold (device/cache.h): the file's
+ * resident share after eviction, and how a stat test's metadata went
+ * (the weakest of its runs: warm over drop-all over remount). */
+static int record_cache(struct fsb_test_result *t)
+{
+	struct fsb_cache_note n;
+	const char *how = NULL;
+
+	fsb_cache_note_take(&n);
+	t->has_resident = n.resident_known;
+	t->cache_resident = n.resident;
+	if (n.meta & FSB_CACHE_META_WARM)
+		how = "warm";
+	else if (n.meta & FSB_CACHE_META_DROP_ALL)
+		how = "drop-all";
+	else if (n.meta & FSB_CACHE_META_REMOUNT)
+		how = "remount";
+	return how && fsb_strset(&t->metadata_cold, how) ? -ENOMEM : 0;
+}
+
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
 		  const struct job_rec *recs, const struct fsb_hist *all, const struct fsb_ctx *ctx,
 		  bool space_short, const char *repeat_stop, struct fsb_result *res)
@@ -443,7 +463,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
 	if (space_short && fsb_strset(&t->short_reason, "space"))
 		goto out;
-	if (stopped && fsb_strset(&t->stopped_by, stopped))
+	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(t))
 		goto out;
 	/* --repeat auto: the interval the runs stopped at, and why. */
 	if (repeat_stop) {
@@ -684,8 +704,10 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		m.g = &single;
 	}
 	root = m.g->rank == 0;
-	if (root)
+	if (root) {
 		fsb_prog_test_start(rn->prog, ops->name, fsb_clock_ns());
+		fsb_cache_note_reset(); /* before any member's setup (the barrier below) */
+	}
 	shared = is_shared(rn, ops, m.g);
 	ctx.dir = own_dir(rn, shared);
 	ctx.job = ctx.data_job = m.g->rank;

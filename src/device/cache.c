@@ -1,10 +1,13 @@
 #include "device/cache.h"
+#include "device/mount.h"
+#include "util/error.h"
 #include "util/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,10 +66,50 @@ bool fsb_cache_moot(enum fsb_cache_mode m, int fd)
 	/*
 	 * On tmpfs and ramfs the page cache is the filesystem: neither
 	 * fadvise nor drop_caches can evict a page or a dentry of it, so the
-	 * run is the same without them, and the global sync() and drop that
-	 * cost up to a second per run on a busy machine are saved.
+	 * run is the same without them, and their cost is saved.
 	 */
 	return fd >= 0 && !fstatfs(fd, &sf) && fsb_cache_ram_fs((unsigned long)sf.f_type);
+}
+
+/* What the preparations did since the runner's last reset (jobs prepare
+ * in threads of one process at once). */
+static pthread_mutex_t note_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct fsb_cache_note note;
+
+void fsb_cache_note_reset(void)
+{
+	pthread_mutex_lock(&note_mu);
+	memset(&note, 0, sizeof(note));
+	pthread_mutex_unlock(&note_mu);
+}
+
+void fsb_cache_note_take(struct fsb_cache_note *out)
+{
+	pthread_mutex_lock(&note_mu);
+	*out = note;
+	pthread_mutex_unlock(&note_mu);
+}
+
+static void note_meta(unsigned how)
+{
+	pthread_mutex_lock(&note_mu);
+	note.meta |= how;
+	pthread_mutex_unlock(&note_mu);
+}
+
+/* The proof an eviction worked: what of fd stayed resident. A file that
+ * cannot be mapped (a filesystem without mmap) is not measured. */
+static void note_resident(int fd)
+{
+	double share;
+
+	if (fsb_cache_resident(fd, &share))
+		return;
+	pthread_mutex_lock(&note_mu);
+	if (!note.resident_known || share > note.resident)
+		note.resident = share;
+	note.resident_known = true;
+	pthread_mutex_unlock(&note_mu);
 }
 
 int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
@@ -75,20 +118,79 @@ int fsb_cache_prepare_read(int fd, enum fsb_cache_mode m, enum fsb_cache_io io)
 
 	if (fsb_cache_moot(m, fd))
 		return 0;
-	if (io == FSB_CACHE_IO_META)
-		fd = -1; /* a directory on the filesystem, not a file to evict */
 	/* Direct I/O bypasses the cache, but pages left by the untimed
 	 * preparation would still be written back during the test: flush
-	 * and evict the file's pages in every mode but keep. */
-	if (fd >= 0 && (err = fsb_cache_drop_fd(fd)))
-		return err;
-	/* What cannot bypass the cache starts from a cold one, as in drop. */
-	if (!fsb_cache_bypass(m, io)) {
-		if (atomic_load(&defer_global))
-			atomic_store(&global_asked, true);
-		else
-			err = fsb_cache_drop_global();
+	 * and evict the file's pages in every mode but keep, and prove it. */
+	if (io != FSB_CACHE_IO_META) {
+		if ((err = fsb_cache_drop_fd(fd)))
+			return err;
+		note_resident(fd);
 	}
+	if (m != FSB_CACHE_DROP_ALL) {
+		/* Metadata has no file to evict: only a remount (the caller's,
+		 * fsb_cache_remount) or the global drop reaches it. */
+		if (io == FSB_CACHE_IO_META)
+			note_meta(FSB_CACHE_META_WARM);
+		return 0;
+	}
+	/* drop-all: the filesystem under test written back (dirty pages
+	 * cannot be dropped), and the kernel's caches, once for all jobs. */
+	if (syncfs(fd) < 0)
+		return -errno;
+	if (io == FSB_CACHE_IO_META)
+		note_meta(FSB_CACHE_META_DROP_ALL);
+	if (atomic_load(&defer_global))
+		atomic_store(&global_asked, true);
+	else
+		err = fsb_cache_drop_global();
+	return err;
+}
+
+/* The filesystem fsbench made (fsb_cache_set_own_fs), borrowed. */
+static const struct fsb_cache_own_fs *own_fs;
+
+void fsb_cache_set_own_fs(const struct fsb_cache_own_fs *own)
+{
+	own_fs = own;
+}
+
+bool fsb_cache_remount_fits(enum fsb_cache_mode m, int fd, bool alone)
+{
+	struct stat a, b;
+
+	if ((m != FSB_CACHE_DROP && m != FSB_CACHE_DIRECT) || !own_fs || !alone ||
+	    fsb_cache_moot(m, fd))
+		return false;
+	return !fstat(fd, &a) && !stat(own_fs->mnt, &b) && a.st_dev == b.st_dev;
+}
+
+int fsb_cache_remount(void)
+{
+	const struct fsb_cache_own_fs *o = own_fs;
+	int err, mounted;
+
+	if (!o)
+		return -EINVAL;
+	if ((err = fsb_umount(o->mnt)))
+		return err;
+	/* The devices stay open (fsbench holds them): their buffer cache
+	 * and, under a buffered loop device, the image's pages would keep
+	 * the metadata in memory across the umount. */
+	for (unsigned i = 0; i < o->ndev; i++) {
+		int e = 0;
+
+		if (o->dev_fds[i] >= 0 && (e = fsb_cache_drop_blockdev(o->dev_fds[i])))
+			fsb_err_errno(e, "cannot drop the buffer cache of '%s'", o->dev);
+		else if (o->file_fds[i] >= 0 && (e = fsb_cache_drop_fd(o->file_fds[i])))
+			fsb_err_errno(e, "cannot drop the image pages under '%s'", o->dev);
+		if (e && !err)
+			err = e;
+	}
+	/* Mounted again in any case: the run goes on, or cleans up, there. */
+	if ((mounted = fsb_mount(o->dev, o->mnt, o->type, o->options)))
+		return mounted;
+	if (!err)
+		note_meta(FSB_CACHE_META_REMOUNT);
 	return err;
 }
 
@@ -158,16 +260,14 @@ int fsb_cache_drop_global(void)
 {
 	int fd, err;
 
-	if (geteuid() != 0)
-		return 0;
-	sync();
+	/* Asked for by name (--cache drop-all): a refusal (a container's
+	 * read-only /proc) is the run's failure, not silence. */
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == EACCES || errno == EROFS || errno == ENOENT ? 0 : -errno;
+		return -errno;
 	err = fsb_write_full(fd, "3\n", 2);
 	close(fd);
-	/* In a container the file exists but refuses writes: not our failure. */
-	return err == -EACCES || err == -EPERM || err == -EROFS ? 0 : err;
+	return err;
 }
 
 int fsb_cache_drop_blockdev(int fd)

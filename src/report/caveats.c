@@ -357,6 +357,44 @@ static void null_engine(const struct fsb_result *r, struct cav_list *l)
 		    ids, n == 1 ? "its figure is" : "their figures are");
 }
 
+/*
+ * The cold cache not reached: pages of a test's file that stayed resident
+ * after fsbench evicted them (mincore), and stat tests on warm metadata
+ * (no remount, no --cache drop-all), one line for all of those.
+ */
+static void cold(const struct fsb_result *r, struct cav_list *l)
+{
+	const char *cache = fsb_result_get_str(r, "cache", "?");
+	char ids[160] = "", ev[256], name[64];
+	size_t in = 0, n = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+		int k;
+
+		if (t->has_resident && t->cache_resident > FSB_CAVEAT_RESIDENT) {
+			snprintf(ev, sizeof(ev), "cache_resident %.3f, cache %.40s",
+				 t->cache_resident, cache);
+			add(l, "cache-resident", t->id, ev,
+			    "%s: %.0f%% of its file stayed in the page cache after fsbench evicted "
+			    "it: reads may come from memory",
+			    title(t, name, sizeof(name)), 100 * t->cache_resident);
+		}
+		if (!t->metadata_cold || strcmp(t->metadata_cold, "warm") || !t->id)
+			continue;
+		k = snprintf(ids + in, sizeof(ids) - in, "%s%s", n++ ? ", " : "", t->id);
+		in = k < 0 || (size_t)k >= sizeof(ids) - in ? sizeof(ids) - 1 : in + (size_t)k;
+	}
+	if (!n)
+		return;
+	snprintf(ev, sizeof(ev), "metadata_cold warm, cache %.40s", cache);
+	add(l, "metadata-warm", NULL, ev,
+	    "%s ran on warm metadata: the dentries and inodes the create left stayed in "
+	    "memory (only --cache drop-all, as root, or a filesystem fsbench made, "
+	    "remounted, makes them cold)",
+	    ids);
+}
+
 size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size_t max)
 {
 	struct cav_list l = { .v = out, .max = max };
@@ -373,6 +411,7 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 	spread(r, &l);
 	other_io(r, &l);
 	above_device(r, &l);
+	cold(r, &l);
 	return l.n;
 }
 

@@ -22,12 +22,16 @@
 /* A figure this far above the raw device's own came (in part) from a
  * cache, not the device: readahead and merging do not make up 25%. */
 #define FSB_CAVEAT_ABOVE_DEVICE 1.25
+/* A file more than this share of which stayed in the page cache after
+ * fsbench evicted it: the eviction did not work (a page still mapped, a
+ * filesystem that ignores fadvise), and reads may come from memory. */
+#define FSB_CAVEAT_RESIDENT 0.05
 
 struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
 	 * "short-space", "passes", "emulation", "device-counters-off",
 	 * "compress-random", "compress-zero", "other-io", "above-device",
-	 * "engine-null" */
+	 * "engine-null", "cache-resident", "metadata-warm" */
 	char id[32];
 	char test[32]; /* the test it is about, or "" */
 	char text[256];

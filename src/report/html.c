@@ -1155,8 +1155,13 @@ static void cache_words(struct fsb_html_out *w, enum fsb_cache_mode mode)
 {
 	switch (mode) {
 	case FSB_CACHE_DROP:
-		fsb_html_lit(w, "files are fsync'ed and dropped from the page cache before each "
-				"read test, so reads come from the device");
+		fsb_html_lit(w, "fsbench's own files are fsync'ed and evicted from the page cache "
+				"before each read test, so reads come from the device; the rest "
+				"of the machine's cache is left alone");
+		break;
+	case FSB_CACHE_DROP_ALL:
+		fsb_html_lit(w, "as drop, and the whole machine's page cache, dentries and inodes "
+				"are dropped before each read test (drop_caches)");
 		break;
 	case FSB_CACHE_DIRECT:
 		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
@@ -1217,8 +1222,8 @@ static void write_method(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
 	static const enum fsb_cache_mode modes[] = { FSB_CACHE_DROP, FSB_CACHE_DIRECT,
-						     FSB_CACHE_KEEP };
-	bool listed[3] = { false };
+						     FSB_CACHE_KEEP, FSB_CACHE_DROP_ALL };
+	bool listed[4] = { false };
 
 	fsb_html_lit(w, "<section id=\"method\">\n<h2>How measured</h2>\n<ul>\n");
 	fsb_html_lit(w, "<li>Each figure is the <strong>median</strong> of repeated measured "
@@ -1240,7 +1245,7 @@ static void write_method(struct page *p)
 		fsb_html_lit(w, "<li>Cache mode: ");
 		param_across(p, "cache", NULL, w);
 		fsb_html_lit(w, ".");
-		for (size_t m = 0; m < 3; m++) {
+		for (size_t m = 0; m < 4; m++) {
 			for (size_t i = 0; i < p->n && !listed[m]; i++) {
 				const char *name = fsb_result_get_str(p->docs[i], "cache", NULL);
 				enum fsb_cache_mode mode;

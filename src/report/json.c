@@ -333,6 +333,10 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 	}
 	if (t->repeat_stop)
 		put_str(b, o, "repeat_stop", t->repeat_stop);
+	if (t->has_resident)
+		put_double(b, o, "cache_resident", t->cache_resident);
+	if (t->metadata_cold)
+		put_str(b, o, "metadata_cold", t->metadata_cold);
 	if (t->njobs > 1 && t->job_runs && (sub = new_obj(b, o, "per_job")))
 		build_per_job(b, sub, t);
 	/* Derived from the test and device_capability, written for readers
@@ -1187,8 +1191,19 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_str(rd, o, path, "stopped_by", false, &t->stopped_by)) ||
 	    (err = read_times(rd, o, path, t)) || (err = read_per_job(rd, o, path, t)))
 		goto out;
-	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)))
+	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)) ||
+	    (err = read_str(rd, o, path, "metadata_cold", false, &t->metadata_cold)))
 		goto out;
+	if (lookup(o, "cache_resident", &wa)) {
+		err = read_double(rd, o, path, "cache_resident", true, &t->cache_resident);
+		if (err)
+			goto out;
+		if (!(t->cache_resident >= 0 && t->cache_resident <= 1)) {
+			err = bad(rd, "%scache_resident is not a share from 0 to 1", path);
+			goto out;
+		}
+		t->has_resident = true;
+	}
 	/* The interval comes whole or not at all. */
 	if (lookup(o, "ci95_low", &wa) || lookup(o, "ci95_high", &wa)) {
 		if ((err = read_ci95_low(rd, o, path, &t->ci95_low)) ||

@@ -46,6 +46,7 @@ static void test_release(struct fsb_test_result *t)
 	free(t->stopped_by);
 	free(t->hist);
 	free(t->repeat_stop);
+	free(t->metadata_cold);
 }
 
 void fsb_result_release(struct fsb_result *r)

@@ -116,6 +116,16 @@ struct fsb_test_result {
 	bool has_ci;
 	double ci95_low, ci95_high;
 	char *repeat_stop;
+	/* The largest share of the test's own file still in the page cache
+	 * after fsbench evicted it before a run (mincore: the proof the
+	 * eviction worked), when measured. JSON "cache_resident" (0..1). */
+	bool has_resident;
+	double cache_resident;
+	/* NULL, or how a stat test's metadata was made cold: "remount" (a
+	 * filesystem fsbench made, unmounted and mounted again), "drop-all"
+	 * (the kernel's caches dropped) or "warm" (neither: the dentries and
+	 * inodes the create left stayed in memory). JSON "metadata_cold". */
+	char *metadata_cold;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */

@@ -517,13 +517,35 @@ static const char *cache_words(const char *name)
 		return "";
 	switch (mode) {
 	case FSB_CACHE_DROP:
-		return " (page cache dropped before reads)";
+		return " (own files evicted before reads)";
+	case FSB_CACHE_DROP_ALL:
+		return " (the machine's page cache dropped before reads)";
 	case FSB_CACHE_DIRECT:
 		return " (O_DIRECT, page cache bypassed)";
 	case FSB_CACHE_KEEP:
 		return " (page cache kept: reads may come from memory)";
 	}
 	return "";
+}
+
+/* One item of a wrapped list after lead: "lead a, b,\n c". */
+static void put_item(FILE *out, const char *lead, const char *item, size_t *col)
+{
+	size_t n = fsb_text_width(item);
+
+	if (!*col) {
+		fputs(lead, out);
+		*col = strlen(lead);
+	} else if (*col + 2 + n + 1 > LINE_WIDTH) {
+		fputs(",\n ", out);
+		*col = 1;
+	} else {
+		fputc(',', out);
+		(*col)++;
+	}
+	fputc(' ', out);
+	fsb_text_put(out, item);
+	*col += 1 + n;
 }
 
 /*
@@ -539,24 +561,9 @@ static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, b
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
 		const char *reason = stopped ? t->stopped_by : t->short_reason;
-		size_t n;
 
-		if (!reason || strcmp(reason, why) || !t->id)
-			continue;
-		n = fsb_text_width(t->id);
-		if (!col) {
-			fputs(lead, out);
-			col = strlen(lead);
-		} else if (col + 2 + n + 1 > LINE_WIDTH) {
-			fputs(",\n ", out);
-			col = 1;
-		} else {
-			fputc(',', out);
-			col++;
-		}
-		fputc(' ', out);
-		fsb_text_put(out, t->id);
-		col += 1 + n;
+		if (reason && !strcmp(reason, why) && t->id)
+			put_item(out, lead, t->id, &col);
 	}
 	if (col)
 		fprintf(out, ".\n%s", tail ? tail : "");
@@ -611,6 +618,38 @@ static void print_null_engine(FILE *out, const struct fsb_result *r)
 		      out);
 }
 
+/* The proof of the cold cache: what of each test's file stayed in the
+ * page cache after fsbench evicted it (mincore), and how each stat test's
+ * metadata was made cold. */
+static void print_cold(FILE *out, const struct fsb_result *r)
+{
+	char item[96];
+	size_t col = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+
+		if (!t->has_resident || !t->id)
+			continue;
+		snprintf(item, sizeof(item), "%.40s %.1f%%", t->id, 100 * t->cache_resident);
+		put_item(out, "Resident after eviction (mincore):", item, &col);
+	}
+	if (col)
+		fputs(".\n", out);
+	col = 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+
+		if (!t->metadata_cold || !t->id)
+			continue;
+		snprintf(item, sizeof(item), "%.40s %.20s%s", t->id, t->metadata_cold,
+			 strcmp(t->metadata_cold, "warm") ? "" : " (not cold)");
+		put_item(out, "Stat tests' metadata:", item, &col);
+	}
+	if (col)
+		fputs(".\n", out);
+}
+
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
@@ -662,6 +701,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 			"The work column is one job's share of a run.\n",
 			fsb_result_jobs(r));
 	print_passes(out, r);
+	print_cold(out, r);
 	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space", NULL);
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
 		  "stonewall", "The jobs stopped did less than the work column says.\n");

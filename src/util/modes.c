@@ -12,6 +12,7 @@ static const char *const cache_names[] = {
 	[FSB_CACHE_DROP] = "drop",
 	[FSB_CACHE_DIRECT] = "direct",
 	[FSB_CACHE_KEEP] = "keep",
+	[FSB_CACHE_DROP_ALL] = "drop-all",
 };
 
 const char *fsb_cache_mode_name(enum fsb_cache_mode m)

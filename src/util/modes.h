@@ -9,16 +9,18 @@
 #define FSB_UTIL_MODES_H
 #include <stddef.h>
 
-/* --cache: what the reads of a test are allowed to come from. */
-enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP };
+/* --cache: what the reads of a test are allowed to come from. drop-all
+ * is last so that the others keep their numbers. */
+enum fsb_cache_mode { FSB_CACHE_DROP, FSB_CACHE_DIRECT, FSB_CACHE_KEEP, FSB_CACHE_DROP_ALL };
 
-/* "drop", "direct" or "keep": the mode's name in options, results and views. */
+/* "drop", "direct", "keep" or "drop-all": the mode's name in options,
+ * results and views. */
 const char *fsb_cache_mode_name(enum fsb_cache_mode m);
 
 /* The mode called name (one of the above). 0, or -EINVAL for any other. */
 int fsb_cache_mode_parse(const char *name, enum fsb_cache_mode *m);
 
-/* "drop|direct|keep": every mode's name (util/vocab.h). Static. */
+/* "drop|direct|keep|drop-all": every mode's name (util/vocab.h). Static. */
 const char *fsb_cache_mode_names(void);
 
 /* --fill: what an image or device holds before mkfs (0xff = erased flash). */

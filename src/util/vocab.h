@@ -1,6 +1,7 @@
 /*
- * Vocabularies: the words an option accepts (--cache drop|direct|keep, the
- * --format names, the test ids), as one string of '|'-separated words.
+ * Vocabularies: the words an option accepts (--cache drop|direct|keep|
+ * drop-all, the --format names, the test ids), as one string of
+ * '|'-separated words.
  * The parser checks a value against the same string the usage message
  * and the shell completion show, so they cannot disagree. Pure.
  */

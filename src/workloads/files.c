@@ -1301,6 +1301,68 @@ static int open_dirs(struct files_run *r)
 	return 0;
 }
 
+/* The walk's directories opened again by name (after a remount). */
+static int reopen_dirs(struct files_run *r)
+{
+	char path[PATH_MAX];
+	int err = open_dirs(r);
+
+	r->part[0].fd = r->basefd;
+	for (unsigned i = 1; i < r->nparts && !err; i++) {
+		snprintf(path, sizeof(path), "%s/%s", r->ctx->dir, r->part[i].name);
+		r->part[i].fd = fsb_io_openat(AT_FDCWD, path,
+					      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+		if (r->part[i].fd < 0) {
+			err = -errno;
+			r->nparts = i; /* teardown closes those before it */
+		}
+	}
+	return err;
+}
+
+/* Every descriptor the run holds on the filesystem closed (teardown's
+ * part of it), so that it can be unmounted. */
+static void close_dirs(struct files_run *r)
+{
+	if (r->have_base)
+		close(r->basefd);
+	if (r->have_link)
+		close(r->linkfd);
+	for (unsigned i = 1; i < r->nparts; i++)
+		close(r->part[i].fd);
+	r->have_base = r->have_link = false;
+}
+
+/*
+ * Stat what is on the device, not what the create left in memory. On a
+ * filesystem fsbench made (a matrix setup) with this job alone on it:
+ * unmount and mount it again, the walk's directories closed and opened
+ * again, which empties its dentries, inodes and buffers and nothing of
+ * the rest of the machine. Elsewhere the cache mode says: only drop-all
+ * (root) reaches metadata; the other modes leave it warm and say so
+ * (device/cache.h). Nothing on a filesystem in memory. 0 or -errno
+ * (described).
+ */
+static int cold_metadata(struct files_run *r)
+{
+	const struct fsb_ctx *ctx = r->ctx;
+	int err;
+
+	if (!fsb_cache_remount_fits(ctx->cfg->cache, r->basefd, fsb_ctx_njobs(ctx) == 1)) {
+		err = fsb_cache_prepare_read(r->basefd, ctx->cfg->cache, FSB_CACHE_IO_META);
+		if (err)
+			fsb_err_errno(err, "%s: cannot drop caches", r->t->name);
+		return err;
+	}
+	close_dirs(r);
+	if ((err = fsb_cache_remount()))
+		return err;
+	if ((err = reopen_dirs(r)))
+		fsb_err_errno(err, "%s: cannot open '%s' again after the remount", r->t->name,
+			      ctx->dir);
+	return err;
+}
+
 /* mkdirat; in a directory the jobs share, one that exists is theirs too. */
 static int make_dir(const struct files_run *r, int dirfd, const char *path)
 {
@@ -1506,19 +1568,7 @@ static int files_setup(const struct files_test *t, struct fsb_ctx *ctx, struct f
 		fsb_err_errno(err, "%s: cannot sync '%s'", t->name, ctx->dir);
 		return err;
 	}
-	if (t->op == OP_STAT) {
-		/*
-		 * Stat what is on the device, not what the create left in memory:
-		 * the cache mode says whether dentries, inodes and pages go (root
-		 * only; a no-op otherwise, and on a filesystem in memory).
-		 */
-		err = fsb_cache_prepare_read(r->basefd, ctx->cfg->cache, FSB_CACHE_IO_META);
-		if (err) {
-			fsb_err_errno(err, "%s: cannot drop caches", t->name);
-			return err;
-		}
-	}
-	return 0;
+	return t->op == OP_STAT ? cold_metadata(r) : 0;
 }
 
 /* ---- run and teardown ---- */
@@ -1546,14 +1596,8 @@ static void files_teardown(struct fsb_ctx *ctx, void *priv)
 {
 	struct files_run *r = priv;
 
-	if (r->have_base)
-		close(r->basefd);
-	if (r->have_link)
-		close(r->linkfd);
-	for (unsigned i = 1; i < r->nparts; i++)
-		close(r->part[i].fd);
+	close_dirs(r);
 	r->nparts = 0;
-	r->have_base = r->have_link = false;
 	fsb_pattern_release(&r->pat);
 	free(r->first);
 	free(r->rbuf);

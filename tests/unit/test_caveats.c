@@ -417,6 +417,37 @@ static void test_above_device(void **state)
 	fsb_result_release(&r);
 }
 
+/* The cold cache not reached: a file whose pages stayed after eviction
+ * (over 5%), and stat tests on warm metadata, one line for all; a
+ * remount or drop-all is cold. */
+static void test_cold_cache(void **state)
+{
+	const struct fsb_caveat *c;
+	struct fsb_test_result *t;
+	struct fsb_result r;
+
+	(void)state;
+	doc_init(&r);
+	t = add(&r, "read", "B/s", steady, 3);
+	t->has_resident = true;
+	t->cache_resident = 0.04;
+	t = add(&r, "getc", "B/s", steady, 3);
+	t->has_resident = true;
+	t->cache_resident = 0.5;
+	t = add(&r, "seq-stat", "ops/s", steady, 3);
+	assert_int_equal(fsb_strset(&t->metadata_cold, "warm"), 0);
+	t = add(&r, "rand-stat", "ops/s", steady, 3);
+	assert_int_equal(fsb_strset(&t->metadata_cold, "remount"), 0);
+	assert_null(has(&r, "cache-resident", "read"));
+	assert_non_null(c = has(&r, "cache-resident", "getc"));
+	assert_non_null(strstr(c->text, "50% of its file stayed in the page cache"));
+	assert_string_equal(c->evidence, "cache_resident 0.500, cache drop");
+	assert_non_null(c = has(&r, "metadata-warm", NULL));
+	assert_true(!strncmp(c->text, "seq-stat ran on warm metadata", 29));
+	assert_null(strstr(c->text, "rand-stat"));
+	fsb_result_release(&r);
+}
+
 /* The text view says it as a reader would: "xfs block write: 80% of the device". */
 static void test_text_view(void **state)
 {
@@ -626,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_env_balloon),
 		cmocka_unit_test(test_counters_off_forms),
 		cmocka_unit_test(test_same_is_the_claim),
+		cmocka_unit_test(test_cold_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -730,8 +730,9 @@ static void word_options(void **state)
 	      "--char-io", "x");
 	USAGE(fsb_run_parse, NULL, &c, "invalid --links 'x': expected hard or soft", "run",
 	      "--links", "x");
-	USAGE(fsb_run_parse, NULL, &c, "invalid --cache 'x': expected drop, direct or keep", "run",
-	      "--cache", "x");
+	USAGE(fsb_run_parse, NULL, &c,
+	      "invalid --cache 'x': expected drop, direct, keep or drop-all", "run", "--cache",
+	      "x");
 	USAGE(fsb_run_parse, NULL, &c,
 	      "invalid --progress 'x': expected auto, always, never or json", "run", "--progress",
 	      "x");

@@ -345,12 +345,12 @@ static void run_tool(void **state)
 
 static void cache_modes(void **state)
 {
-	static const char *const names[] = { "drop", "direct", "keep" };
+	static const char *const names[] = { "drop", "direct", "keep", "drop-all" };
 	enum fsb_cache_mode m;
 
 	(void)state;
 	/* One name per mode, both ways. */
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		assert_int_equal(fsb_cache_mode_parse(names[i], &m), 0);
 		assert_int_equal(m, i);
 		assert_string_equal(fsb_cache_mode_name(m), names[i]);
@@ -365,6 +365,7 @@ static void cache_modes(void **state)
 	assert_false(fsb_cache_bypass(FSB_CACHE_DIRECT, FSB_CACHE_IO_META));
 	assert_false(fsb_cache_bypass(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK));
 	assert_false(fsb_cache_bypass(FSB_CACHE_KEEP, FSB_CACHE_IO_BLOCK));
+	assert_false(fsb_cache_bypass(FSB_CACHE_DROP_ALL, FSB_CACHE_IO_BLOCK));
 	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BLOCK), O_DIRECT);
 	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DIRECT, FSB_CACHE_IO_BYTES), 0);
 	assert_int_equal(fsb_cache_open_flags(FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK), 0);
@@ -410,6 +411,41 @@ static void cache_resident_share(void **state)
 		assert_true(share < 0.5);
 	close(fd);
 	assert_int_equal(fsb_cache_resident(-1, &share), -EBADF);
+}
+
+/* What a drop-mode preparation does is noted for the runner: the file's
+ * resident share after its eviction, and a stat test left warm (no
+ * global drop in drop or direct mode, and no remount without a
+ * filesystem fsbench made). */
+static void cache_prepare_notes(void **state)
+{
+	static char buf[1 << 20];
+	char path[PATH_MAX] = "/var/tmp/fsb-note-XXXXXX";
+	struct fsb_cache_note n;
+	int fd, dir;
+
+	(void)state;
+	if (fsb_cache_ram_path("/var/tmp"))
+		skip();
+	assert_true((fd = mkstemp(path)) >= 0);
+	unlink(path);
+	assert_true((dir = open("/var/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0);
+	memset(buf, 'y', sizeof(buf));
+	assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	fsb_cache_note_reset();
+	fsb_cache_note_take(&n);
+	assert_false(n.resident_known);
+	assert_int_equal(n.meta, FSB_CACHE_META_NONE);
+	assert_int_equal(fsb_cache_prepare_read(fd, FSB_CACHE_DROP, FSB_CACHE_IO_BLOCK), 0);
+	assert_int_equal(fsb_cache_prepare_read(dir, FSB_CACHE_DIRECT, FSB_CACHE_IO_META), 0);
+	fsb_cache_note_take(&n);
+	assert_true(n.resident_known);
+	assert_true(n.resident >= 0 && n.resident < 0.5);
+	assert_int_equal(n.meta, FSB_CACHE_META_WARM);
+	assert_false(fsb_cache_remount_fits(FSB_CACHE_DROP, dir, true));
+	fsb_cache_note_reset();
+	close(dir);
+	close(fd);
 }
 
 static void cache_moot(void **state)
@@ -966,6 +1002,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(which_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(run_tool, tmp_setup, tmp_teardown),
 		cmocka_unit_test(cache_modes),
+		cmocka_unit_test(cache_prepare_notes),
 		cmocka_unit_test(cache_moot),
 		cmocka_unit_test(inflight_parse_and_sample),
 		cmocka_unit_test(rules_free_device_ok),

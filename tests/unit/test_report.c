@@ -516,6 +516,9 @@ static void assert_same_result(const struct fsb_result *a, const struct fsb_resu
 		assert_int_equal(t->has_ci, u->has_ci);
 		assert_true(t->ci95_low == u->ci95_low && t->ci95_high == u->ci95_high);
 		assert_str_same(t->repeat_stop, u->repeat_stop);
+		assert_int_equal(t->has_resident, u->has_resident);
+		assert_true(t->cache_resident == u->cache_resident);
+		assert_str_same(t->metadata_cold, u->metadata_cold);
 		assert_int_equal(t->has_inflight, u->has_inflight);
 		assert_true(t->inflight_max == u->inflight_max);
 		assert_true(t->inflight_mean == u->inflight_mean);
@@ -582,6 +585,10 @@ static void test_json_round_trip(void **state)
 		r.tests[1].ci95_low = 95.5;
 		r.tests[1].ci95_high = 104.25;
 		assert_int_equal(fsb_strset(&r.tests[1].repeat_stop, "converged"), 0);
+		/* The cold cache's proof and how metadata was made cold. */
+		r.tests[1].has_resident = true;
+		r.tests[1].cache_resident = 0.125;
+		assert_int_equal(fsb_strset(&r.tests[1].metadata_cold, "remount"), 0);
 	}
 	/* A latency histogram: its non-empty buckets only, the first and the
 	 * last bucket and a count near the top of the range. */
