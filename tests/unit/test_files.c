@@ -914,9 +914,11 @@ static void wl_work_hooks(void **state)
 	/* 1000 free inodes hold 900 files (90%): the default count is cut
 	 * to that; a count the user gave is not (its ENOSPC is worth seeing) */
 	e->cfg.files = 16384;
-	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000, UINT64_MAX }), 900);
+	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000, UINT64_MAX }),
+			 900);
 	e->cfg.files_given = true;
-	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000, UINT64_MAX }), 16384);
+	assert_int_equal(w->space_fit(&ctx, &(struct fsb_space){ UINT64_MAX, 1000, UINT64_MAX }),
+			 16384);
 }
 
 int main(void)
