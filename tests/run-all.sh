@@ -6,7 +6,8 @@
 # (`make unit-test`), --cli only the latter (`make cli-test`). Prints each
 # result line, then a note of the skips (if any) and the summary line
 # "N passed, N failed"; exits 0 when nothing failed. Each end-to-end
-# script's time follows its results as a comment line.
+# script's time follows its results as a comment line. t1000 and t1650
+# run again with TMPDIR on a tmpfs the runner mounts (and unmounts).
 cd "$(dirname "$0")/.." || exit 1
 unit=1 cli=1
 case ${1:-} in
@@ -44,19 +45,50 @@ for bin in "$@"; do
 	fi
 done
 
-for t in tests/cli/t[0-9]*.sh; do
-	[ "$cli" -eq 1 ] && [ -e "$t" ] || continue
-	echo "# cli: $t"
-	start=$SECONDS
+# run_script SCRIPT [WHERE]: one end-to-end script, counted; a script that
+# exits non-zero with no failed case counts as one failure.
+run_script() {
+	local t=$1 where=${2:-} start=$SECONDS rc
+	echo "# cli${where:+ ($where)}: $t"
 	timeout 1200 bash "$t" 2>&1 | count
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ]; then
-		echo "not ok - $t exited $rc"
+		echo "not ok - $t${where:+ $where} exited $rc"
 		echo f >>"$log"
 	fi
 	# How long each script took: what to look at when `make test` slows.
-	echo "# $t: $((SECONDS - start)) s"
+	echo "# $t${where:+ ($where)}: $((SECONDS - start)) s"
+}
+
+for t in tests/cli/t[0-9]*.sh; do
+	[ "$cli" -eq 1 ] && [ -e "$t" ] || continue
+	run_script "$t"
 done
+
+# The scripts whose figures depend on where TMPDIR is run a second time
+# with TMPDIR on a tmpfs mounted here (Debian 13's, Fedora's and Arch's
+# /tmp), so a RAM-backed TMPDIR is tested on every machine.
+TMPFS_SCRIPTS="tests/cli/t1000-run-basic.sh tests/cli/t1650-devcap-caveats.sh"
+if [ "$cli" -eq 1 ]; then
+	tt=$(mktemp -d) || exit 1
+	trap 'umount "$tt" 2>/dev/null; rmdir "$tt" 2>/dev/null; rm -f "$log"' EXIT
+	if [ "$(id -u)" -ne 0 ]; then
+		why="not root: cannot mount a tmpfs"
+	elif ! mount -t tmpfs -o size=4g,mode=1777 fsbench-test "$tt" 2>/dev/null; then
+		why="cannot mount a tmpfs"
+	else
+		why=
+	fi
+	for t in $TMPFS_SCRIPTS; do
+		if [ -n "$why" ]; then
+			echo "ok - $t with TMPDIR on a tmpfs # SKIP $why" | count
+			continue
+		fi
+		TMPDIR=$tt run_script "$t" "with TMPDIR on a tmpfs"
+	done
+	[ -n "$why" ] || umount "$tt"
+	rmdir "$tt"
+fi
 
 pass=$(grep -c '^[ps]$' "$log")
 fail=$(grep -c '^f$' "$log")
