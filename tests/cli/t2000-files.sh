@@ -57,7 +57,11 @@ suite_on() {
 	"$FSBENCH" run --tests files "${QUICK[@]}" --format json -o "$T/$label.json" "$@" \
 		"$dir" >"$T/out" 2>"$T/err"
 	rc=$?
-	if [ $rc -eq 0 ] && [ ! -s "$T/err" ]; then
+	# Warm stat tests (no global cache drop) may outrun the inodes a small
+	# filesystem has before --min-time: that is a caveat said, not noise.
+	grep -v 'under --min-time, at the largest work the free space allows' "$T/err" \
+		>"$T/err.other"
+	if [ $rc -eq 0 ] && [ ! -s "$T/err.other" ]; then
 		ok "$label: --tests files $* exits 0, quietly"
 	else
 		nok "$label: --tests files $* exits 0, quietly (exit $rc)"; diag "$T/err"
