@@ -75,6 +75,19 @@ out:
 	if (w.g.rank)
 		fsb_err_capture_end(&quiet, 0);
 	free(hosts);
-	fsb_mpi_finalize(&w);
+	if (!fsb_mpi_finalize(&w)) {
+		/*
+		 * A stop abandoned a collective: this rank's files are removed
+		 * (the runner's cleanup ran) and MPI cannot be finalized
+		 * without waiting for a rank that may be gone. Not MPI_Abort:
+		 * it prints a banner of its own and makes mpirun kill ranks
+		 * that may still be removing their files. An exit without
+		 * MPI_Finalize returns at once; mpirun (Open MPI 4.1) then
+		 * ends the job (SIGTERM, then SIGKILL, to the other ranks) and
+		 * exits non-zero. _exit: no library destructor that waits.
+		 */
+		fflush(NULL);
+		_exit(rc ? rc : FSB_EXIT_FAIL);
+	}
 	return rc;
 }
