@@ -387,6 +387,32 @@ int fsb_mpi_init(int *argc, char ***argv, struct fsb_mpi_world *w)
 	return 0;
 }
 
+int fsb_mpi_differ(struct fsb_mpi_world *w, uint64_t mine, char *out, size_t len)
+{
+	struct mpi_priv *p = w->priv;
+	uint64_t *all = calloc(w->g.size, sizeof(*all));
+	int n = 0, at = 0;
+	MPI_Request r;
+
+	if (!all)
+		return -ENOMEM;
+	out[0] = '\0';
+	MPI_Iallgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, p->comm, &r);
+	if (wait_req(p, &r)) {
+		free(all);
+		return -EINTR;
+	}
+	for (unsigned k = 1; k < w->g.size; k++) {
+		if (all[k] == all[0])
+			continue;
+		if (at >= 0 && (size_t)at < len)
+			at += snprintf(out + at, len - (size_t)at, "%s%u", n ? ", " : "", k);
+		n++;
+	}
+	free(all);
+	return n;
+}
+
 /* A barrier that a stop may abandon (wait_req). */
 static void barrier(struct mpi_priv *p)
 {

@@ -27,6 +27,7 @@
 #ifndef FSB_CORE_GROUP_MPI_H
 #define FSB_CORE_GROUP_MPI_H
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/group.h"
 
@@ -51,6 +52,13 @@ struct fsb_mpi_world {
  * is finalized (or was never initialised).
  */
 int fsb_mpi_init(int *argc, char ***argv, struct fsb_mpi_world *w);
+
+/*
+ * Every rank's mine (a hash of what it was asked to do) gathered: the
+ * ranks whose value differs from rank 0's, listed in out ("1, 3").
+ * Returns how many differ, or -errno. A collective.
+ */
+int fsb_mpi_differ(struct fsb_mpi_world *w, uint64_t mine, char *out, size_t len);
 
 /*
  * Stop the watcher, drain what it was sent, free everything and

@@ -2,7 +2,9 @@
 # fsbench-mpi stops when a rank is gone or mpirun is told to stop: every
 # rank acts on SIGTERM within its grace wherever it waits (a collective
 # included, whose other rank may be dead) and removes its files, and rank
-# 0 the scratch directory. Skipped without Open MPI or root.
+# 0 the scratch directory. A launch whose ranks were given different
+# arguments or directories (mpirun's MPMD form, A : B) is refused at start
+# (exit 2, one line naming the ranks). Skipped without Open MPI or root.
 . "$(dirname "$0")/lib.sh"
 
 MPI_BIN=${FSBENCH_MPI:-$TOP/fsbench-mpi}
@@ -94,5 +96,46 @@ stopped "SIGTERM to mpirun" 'kill -TERM $(pgrep -P $pid)'
 # rank 1. (Rank 0 waited for rank 1 forever.)
 stopped "SIGTERM to rank 0, rank 1 hung" \
 	'kill -STOP "$(rank_pid 1)"; kill -TERM "$(rank_pid 0)"'
+
+# mpirun's MPMD form with different arguments (here: directories), or
+# the same arguments in different working directories: refused before
+# any work, exit 2, one line from rank 0 naming rank 1.
+mkdir "$D/a" "$D/b"
+# mpmd NAME ARGS...: ARGS are mpirun's; exit 2, one line naming rank 1,
+# nothing made in a or b.
+mpmd() {
+	local name=$1 rc
+	shift
+	timeout -s KILL 60 "${MPIRUN[@]}" "$@" </dev/null >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(grep -c '^fsbench: ' "$T/$name.err")" -eq 1 ] &&
+		grep -q '^fsbench: arguments differ between ranks: rank 1 differs from rank 0' \
+			"$T/$name.err"; then
+		ok "$name: exit 2, one line naming rank 1"
+	else
+		nok "$name: exit 2, one line naming rank 1 (exit $rc)"
+		diag "$T/$name.err"
+	fi
+	check "$name: nothing made in either directory" \
+		bash -c "[ -z \"\$(find '$D/a' '$D/b' -mindepth 1)\" ]"
+}
+SHORT=(--quiet --tests write --size 1m --repeat 1 --min-time 0.01 --cache keep)
+mpmd "MPMD, different directories" -np 1 "$MPI_BIN" run "${SHORT[@]}" "$D/a" : \
+	-np 1 "$MPI_BIN" run "${SHORT[@]}" "$D/b"
+mpmd "MPMD, same arguments in different working directories" \
+	-np 1 -wdir "$D/a" "$MPI_BIN" run "${SHORT[@]}" . : \
+	-np 1 -wdir "$D/b" "$MPI_BIN" run "${SHORT[@]}" .
+# Three ranks, the last two different: both named.
+timeout -s KILL 60 "${MPIRUN[@]}" -np 1 "$MPI_BIN" run "${SHORT[@]}" "$D/a" : \
+	-np 2 "$MPI_BIN" run "${SHORT[@]}" "$D/b" </dev/null >/dev/null 2>"$T/three.err"
+check "MPMD, ranks 1 and 2 differ: both named" \
+	grep -q '^fsbench: arguments differ between ranks: ranks 1, 2 differ from rank 0' \
+	"$T/three.err"
+# The same arguments in the MPMD form are one command: it runs.
+same_twice() {
+	timeout -s KILL 60 "${MPIRUN[@]}" -np 1 "$MPI_BIN" run "${SHORT[@]}" "$D/a" : \
+		-np 1 "$MPI_BIN" run "${SHORT[@]}" "$D/a" </dev/null >/dev/null 2>"$T/same.err"
+}
+expect_exit 0 "MPMD with the same arguments runs" same_twice
 
 done_testing
