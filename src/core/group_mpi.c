@@ -5,6 +5,7 @@
 #include "device/cache.h"
 #include "stats/clock.h"
 #include "util/error.h"
+#include "util/signals.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -21,6 +22,15 @@
 #define WATCH_PERIOD_NS 2000000L
 /* The tag of a raise on the watcher's communicator. */
 #define TAG_HALT 17
+/*
+ * How long a rank that a stop signal reached still waits for a request.
+ * The others are told at once (the watcher raises the stop word), so
+ * ranks that are alive meet within it and all stop together; a rank that
+ * is dead (SIGKILL) never comes, and the wait is then abandoned. mpirun
+ * sends SIGKILL a second after its SIGTERM (odls_base_sigkill_timeout):
+ * the grace and the rank's cleanup must both fit in that second.
+ */
+#define STOP_GRACE_NS 300000000ULL
 
 struct mpi_priv {
 	MPI_Comm comm;	   /* the collectives (a duplicate of the world) */
@@ -28,6 +38,10 @@ struct mpi_priv {
 	MPI_Comm wcomm;	   /* the watcher's messages */
 	atomic_uint epoch; /* runs rearmed so far */
 	atomic_bool stop;  /* the watcher ends */
+	/* A request was abandoned: the collectives no longer match across
+	 * ranks, so no later one waits and MPI is never finalized. */
+	atomic_bool broken;
+	_Atomic uint64_t stop_seen_ns; /* when a wait first saw a stop; 0: not yet */
 	pthread_t watcher;
 	bool watching;
 	int *pairs; /* 2 ints per rank: status and length */
@@ -43,9 +57,12 @@ static struct mpi_priv *P(struct fsb_group *g)
 /*
  * Wait for a request without keeping a core busy: test, and sleep a
  * little longer each time up to 100 us. The start gate's skew between
- * ranks is at most that, which is why it is short.
+ * ranks is at most that, which is why it is short. After a stop signal
+ * the wait lasts until STOP_GRACE_NS after the stop was first seen, then
+ * the request is abandoned (it stays posted: a collective cannot be
+ * cancelled) and the group is broken. Returns 0 or -EINTR (abandoned).
  */
-static void wait_req(MPI_Request *r)
+static int wait_req(struct mpi_priv *p, MPI_Request *r)
 {
 	long nap = 1000;
 	int done = 0;
@@ -53,7 +70,18 @@ static void wait_req(MPI_Request *r)
 	for (unsigned spins = 0;; spins++) {
 		MPI_Test(r, &done, MPI_STATUS_IGNORE);
 		if (done)
-			return;
+			return 0;
+		if (atomic_load(&p->broken))
+			return -EINTR;
+		if (fsb_stop_requested()) {
+			uint64_t now = fsb_clock_ns(), none = 0;
+
+			atomic_compare_exchange_strong(&p->stop_seen_ns, &none, now);
+			if (now - atomic_load(&p->stop_seen_ns) >= STOP_GRACE_NS) {
+				atomic_store(&p->broken, true);
+				return -EINTR;
+			}
+		}
 		if (spins > 50) {
 			struct timespec ts = { 0, nap };
 
@@ -76,8 +104,12 @@ static int exchange(struct fsb_group *g, int status, size_t len, bool *same)
 	int mine[2] = { status, (int)len }, worst = 0;
 	MPI_Request r;
 
+	*same = false;
+	if (atomic_load(&p->broken))
+		return fsb_group_worst(status, -EINTR);
 	MPI_Iallgather(mine, 2, MPI_INT, p->pairs, 2, MPI_INT, p->comm, &r);
-	wait_req(&r);
+	if (wait_req(p, &r))
+		return fsb_group_worst(status, -EINTR);
 	*same = true;
 	for (unsigned k = 0; k < g->size; k++) {
 		worst = fsb_group_worst(worst, p->pairs[2 * k]);
@@ -125,7 +157,8 @@ static int mpi_reduce(struct fsb_group *g, int status, uint64_t *vals, const enu
 		return s;
 	all = p->scratch;
 	MPI_Iallgather(vals, (int)n, MPI_UINT64_T, all, (int)n, MPI_UINT64_T, p->comm, &r);
-	wait_req(&r);
+	if (wait_req(p, &r))
+		return fsb_group_worst(s, -EINTR);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t acc = all[i];
 
@@ -158,8 +191,7 @@ static int mpi_gather(struct fsb_group *g, int status, const void *mine, size_t 
 	if (!same || !len)
 		return s;
 	MPI_Igather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, P(g)->comm, &r);
-	wait_req(&r);
-	return s;
+	return wait_req(P(g), &r) ? fsb_group_worst(s, -EINTR) : s;
 }
 
 static int mpi_bcast(struct fsb_group *g, int status, void *buf, size_t len)
@@ -171,8 +203,7 @@ static int mpi_bcast(struct fsb_group *g, int status, void *buf, size_t len)
 	if (!same || !len)
 		return s;
 	MPI_Ibcast(buf, (int)len, MPI_BYTE, 0, P(g)->comm, &r);
-	wait_req(&r);
-	return s;
+	return wait_req(P(g), &r) ? fsb_group_worst(s, -EINTR) : s;
 }
 
 static void mpi_abort(struct fsb_group *g)
@@ -195,8 +226,11 @@ static int mpi_settle_cache(struct fsb_group *g, int status)
 	int asked = fsb_cache_take_deferred(), any = 0, node_rank = 0, err = 0;
 	MPI_Request r;
 
-	MPI_Iallreduce(&asked, &any, 1, MPI_INT, MPI_MAX, p->node, &r);
-	wait_req(&r);
+	if (!atomic_load(&p->broken)) {
+		MPI_Iallreduce(&asked, &any, 1, MPI_INT, MPI_MAX, p->node, &r);
+		if (wait_req(p, &r))
+			any = 0;
+	}
 	MPI_Comm_rank(p->node, &node_rank);
 	/* One drop per host, by its first rank; the others wait below. */
 	if (any && node_rank == 0 && (err = fsb_cache_drop_global()))
@@ -232,7 +266,14 @@ static void *watch(void *arg)
 		int h = atomic_load(g->halt), flag = 0;
 		MPI_Status st;
 
-		if (h != FSB_HALT_NONE && ep == atomic_load(&p->epoch) && told != ep + 1) {
+		/* A stop signal stops the others' timed runs too, so that
+		 * they reach the next collective within this rank's grace. */
+		if (fsb_stop_requested() && h == FSB_HALT_NONE) {
+			fsb_halt_raise(g->halt, FSB_HALT_ABORT);
+			h = atomic_load(g->halt);
+		}
+		if (h != FSB_HALT_NONE && ep == atomic_load(&p->epoch) && told != ep + 1 &&
+		    !atomic_load(&p->broken)) {
 			int msg[2] = { (int)ep, h };
 
 			for (unsigned k = 0; k < g->size; k++) {
@@ -241,7 +282,8 @@ static void *watch(void *arg)
 				if (k == g->rank)
 					continue;
 				MPI_Isend(msg, 2, MPI_INT, (int)k, TAG_HALT, p->wcomm, &r);
-				wait_req(&r);
+				if (wait_req(p, &r))
+					break;
 			}
 			told = ep + 1;
 		}
@@ -308,17 +350,20 @@ int fsb_mpi_init(int *argc, char ***argv, struct fsb_mpi_world *w)
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &p->node);
 	MPI_Comm_size(p->node, &nsize);
 	MPI_Comm_rank(p->node, &nrank);
-	MPI_Allreduce(&nsize, &minppn, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-	/* Hosts: each host's first rank counts once. */
+	/* Non-blocking, like every collective (wait_req). */
 	{
-		int first = nrank == 0;
+		int first = nrank == 0; /* hosts: each host's first rank counts once */
+		MPI_Request r[3];
 
-		MPI_Allreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Iallreduce(&nsize, &minppn, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r[0]);
+		MPI_Iallreduce(&first, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+		MPI_Get_processor_name(host, &len);
+		snprintf(w->hosts[rank], FSB_MPI_HOST_MAX, "%s", host);
+		MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w->hosts, FSB_MPI_HOST_MAX,
+			       MPI_CHAR, MPI_COMM_WORLD, &r[2]);
+		for (int k = 0; k < 3; k++)
+			wait_req(p, &r[k]);
 	}
-	MPI_Get_processor_name(host, &len);
-	snprintf(w->hosts[rank], FSB_MPI_HOST_MAX, "%s", host);
-	MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w->hosts, FSB_MPI_HOST_MAX, MPI_CHAR,
-		      MPI_COMM_WORLD);
 	library_line(w->library, sizeof(w->library));
 	w->g = (struct fsb_group){ .ops = &mpi_ops,
 				   .rank = (unsigned)rank,
@@ -342,31 +387,76 @@ int fsb_mpi_init(int *argc, char ***argv, struct fsb_mpi_world *w)
 	return 0;
 }
 
-void fsb_mpi_finalize(struct fsb_mpi_world *w)
+int fsb_mpi_differ(struct fsb_mpi_world *w, uint64_t mine, char *out, size_t len)
 {
 	struct mpi_priv *p = w->priv;
+	uint64_t *all = calloc(w->g.size, sizeof(*all));
+	int n = 0, at = 0;
+	MPI_Request r;
+
+	if (!all)
+		return -ENOMEM;
+	out[0] = '\0';
+	MPI_Iallgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, p->comm, &r);
+	if (wait_req(p, &r)) {
+		free(all);
+		return -EINTR;
+	}
+	for (unsigned k = 1; k < w->g.size; k++) {
+		if (all[k] == all[0])
+			continue;
+		if (at >= 0 && (size_t)at < len)
+			at += snprintf(out + at, len - (size_t)at, "%s%u", n ? ", " : "", k);
+		n++;
+	}
+	free(all);
+	return n;
+}
+
+/* A barrier that a stop may abandon (wait_req). */
+static void barrier(struct mpi_priv *p)
+{
+	MPI_Request r;
+
+	if (atomic_load(&p->broken))
+		return;
+	MPI_Ibarrier(p->comm, &r);
+	wait_req(p, &r);
+}
+
+bool fsb_mpi_finalize(struct fsb_mpi_world *w)
+{
+	struct mpi_priv *p = w->priv;
+	bool broken;
 
 	if (!p)
-		return;
+		return true;
 	if (p->watching) {
 		atomic_store(&p->stop, true);
 		pthread_join(p->watcher, NULL);
 	}
 	/* No watcher sends any more: what it sent is now all there is. */
-	MPI_Barrier(p->comm);
+	barrier(p);
 	for (;;) {
 		int flag = 0, msg[2];
 		MPI_Status st;
 
+		if (atomic_load(&p->broken))
+			break;
 		MPI_Iprobe(MPI_ANY_SOURCE, TAG_HALT, p->wcomm, &flag, &st);
 		if (!flag)
 			break;
 		MPI_Recv(msg, 2, MPI_INT, st.MPI_SOURCE, TAG_HALT, p->wcomm, MPI_STATUS_IGNORE);
 	}
-	MPI_Barrier(p->comm);
-	MPI_Comm_free(&p->node);
-	MPI_Comm_free(&p->wcomm);
-	MPI_Comm_free(&p->comm);
+	barrier(p);
+	broken = atomic_load(&p->broken);
+	/* A broken group's communicators still hold abandoned requests:
+	 * freeing them, like MPI_Finalize, may wait for ranks that are gone. */
+	if (!broken) {
+		MPI_Comm_free(&p->node);
+		MPI_Comm_free(&p->wcomm);
+		MPI_Comm_free(&p->comm);
+	}
 	munmap((void *)w->g.halt, sizeof(atomic_int));
 	free(p->pairs);
 	free(p->scratch);
@@ -374,5 +464,8 @@ void fsb_mpi_finalize(struct fsb_mpi_world *w)
 	free(w->hosts);
 	w->priv = NULL;
 	fsb_cache_defer_global(false);
+	if (broken)
+		return false;
 	MPI_Finalize();
+	return true;
 }

@@ -16,10 +16,18 @@
  * rearm count), so that a raise that arrives late never stops the next
  * run. This needs MPI_THREAD_MULTIPLE (Open MPI has it); without it the
  * raise stays in its rank and the others stop at the next collective.
+ *
+ * A stop signal is a raise too (the watcher sends it), and bounds every
+ * wait: a rank that a stop reached abandons a request still pending a
+ * short grace later, since a rank it waits for may be dead (SIGKILL) or
+ * hung. The group is then broken: later collectives return -EINTR at
+ * once, so the runner's cleanup runs (rank 0 removes the whole scratch
+ * directory, a dead rank's files too), and MPI is left unfinalized.
  */
 #ifndef FSB_CORE_GROUP_MPI_H
 #define FSB_CORE_GROUP_MPI_H
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/group.h"
 
@@ -45,8 +53,21 @@ struct fsb_mpi_world {
  */
 int fsb_mpi_init(int *argc, char ***argv, struct fsb_mpi_world *w);
 
-/* Stop the watcher, drain what it was sent, free everything and
- * MPI_Finalize. Every rank calls it (a collective). */
-void fsb_mpi_finalize(struct fsb_mpi_world *w);
+/*
+ * Every rank's mine (a hash of what it was asked to do) gathered: the
+ * ranks whose value differs from rank 0's, listed in out ("1, 3").
+ * Returns how many differ, or -errno. A collective.
+ */
+int fsb_mpi_differ(struct fsb_mpi_world *w, uint64_t mine, char *out, size_t len);
+
+/*
+ * Stop the watcher, drain what it was sent, free everything and
+ * MPI_Finalize. Every rank calls it (a collective). After a stop signal
+ * made a rank abandon a collective (a rank it waited for is gone, or
+ * never came within the grace), the barriers are skipped and MPI is not
+ * finalized, which could wait for the missing rank: false, and the
+ * caller must end the process at once (_exit, see main_mpi.c).
+ */
+bool fsb_mpi_finalize(struct fsb_mpi_world *w);
 
 #endif
