@@ -248,11 +248,11 @@ static void bad_values(void **state)
 
 	(void)state;
 	expect_bad("[global]\nimage_size = 64q\n[ext2]\nrun = a\n",
-		   "2: invalid image_size '64q': expected a size such as 512m or 2g");
+		   "2: invalid image_size '64q': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad("[ext2]\nrun = a\nimage_size = 0\n",
-		   "3: invalid image_size '0': expected a size such as 512m or 2g");
+		   "3: invalid image_size '0': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad("[ext2]\nrun = a\nimage_size = -1g\n",
-		   "3: invalid image_size '-1g': expected a size such as 512m or 2g");
+		   "3: invalid image_size '-1g': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad("[global]\nfill = blue\n[ext2]\nrun = a\n",
 		   "2: invalid fill 'blue': expected 0xff, zero, random or none");
 	expect_bad("[ext2]\nrun = a\ndevices = 0\n",
@@ -1082,7 +1082,7 @@ static void set_overrides(void **state)
 		fsb_matrix_config_release(&cfg);
 	}
 	expect_bad_set(file, "image_size=huge",
-		       "invalid image_size 'huge': expected a size such as 512m or 2g");
+		       "invalid image_size 'huge': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad_set(file, "frobs=1",
 		       "unknown key 'frobs' (keys: image_size, fill, workdir, run, lifecycle, "
 		       "repeat)");
