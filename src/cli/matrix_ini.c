@@ -300,6 +300,8 @@ static struct fsb_ini_section *find_section(struct fsb_ini_loader *ld, const cha
 static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool append)
 {
 	bool suite = k == K_RUN || k == K_LIFECYCLE;
+	char mine[256] = "";
+	size_t n = 0;
 
 	if (!set_value(ld, &ld->global, k, v, append, NULL))
 		return;
@@ -307,9 +309,19 @@ static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool
 		struct fsb_ini_section *s = &ld->setups[i];
 
 		/* A setup's own empty run or lifecycle switched its suite off. */
-		if (s->val[k] && !(suite && !*s->val[k]) && !set_value(ld, s, k, v, append, NULL))
+		if (!s->val[k] || (suite && !*s->val[k]))
+			continue;
+		/* A setup's own line replaced is said, never silent. */
+		if (!append && n < sizeof(mine))
+			n += (size_t)snprintf(mine + n, sizeof(mine) - n, "%s[%s]", n ? ", " : "",
+					      s->name);
+		if (!set_value(ld, s, k, v, append, NULL))
 			return;
 	}
+	if (n)
+		fsb_warn("--set %s=...: %s set their own %s; it is replaced there too (%s+= "
+			 "appends instead; SETUP.%s= sets one setup's)",
+			 keys[k].name, mine, keys[k].name, keys[k].name, keys[k].name);
 }
 
 /* One --set item, checked as a line of the file is (the key's section,
