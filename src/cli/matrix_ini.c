@@ -164,9 +164,13 @@ static bool check_value(struct fsb_ini_loader *ld, int k, const char *v)
 		}
 		return true;
 	case K_IMAGE_SIZE:
-		if (fsb_size_parse(v, &size) || !size) {
+		/* Under 1 MiB an image holds no filesystem with room for a
+		 * suite's files: refused here, not by mkfs after the build. */
+		if (fsb_size_parse(v, &size) || size < (1u << 20)) {
 			fail(ld, here(ld),
-			     "invalid image_size '%s': expected a size such as 512m or 2g", v);
+			     "invalid image_size '%s': expected a size of at least 1m, "
+			     "such as 512m or 2g",
+			     v);
 			return false;
 		}
 		return true;
@@ -296,6 +300,8 @@ static struct fsb_ini_section *find_section(struct fsb_ini_loader *ld, const cha
 static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool append)
 {
 	bool suite = k == K_RUN || k == K_LIFECYCLE;
+	char mine[256] = "";
+	size_t n = 0;
 
 	if (!set_value(ld, &ld->global, k, v, append, NULL))
 		return;
@@ -303,9 +309,19 @@ static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool
 		struct fsb_ini_section *s = &ld->setups[i];
 
 		/* A setup's own empty run or lifecycle switched its suite off. */
-		if (s->val[k] && !(suite && !*s->val[k]) && !set_value(ld, s, k, v, append, NULL))
+		if (!s->val[k] || (suite && !*s->val[k]))
+			continue;
+		/* A setup's own line replaced is said, never silent. */
+		if (!append && n < sizeof(mine))
+			n += (size_t)snprintf(mine + n, sizeof(mine) - n, "%s[%s]", n ? ", " : "",
+					      s->name);
+		if (!set_value(ld, s, k, v, append, NULL))
 			return;
 	}
+	if (n)
+		fsb_warn("--set %s=...: %s set their own %s; it is replaced there too (%s+= "
+			 "appends instead; SETUP.%s= sets one setup's)",
+			 keys[k].name, mine, keys[k].name, keys[k].name, keys[k].name);
 }
 
 /* One --set item, checked as a line of the file is (the key's section,
@@ -358,6 +374,14 @@ static void apply_set(struct fsb_ini_loader *ld, const char *item)
 		fail(ld, here(ld), "'+=' appends words to run or lifecycle, not to %s", key);
 		return;
 	}
+	/* A file's line holds no control character; neither may an item that
+	 * stands for one (a newline would end up in mount options or argv). */
+	for (const char *c = eq + 1; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			fail(ld, here(ld), "control character 0x%02x in the value of '%s'",
+			     (unsigned char)*c, key);
+			return;
+		}
 	if (!check_value(ld, k, eq + 1))
 		return;
 	if (only)

@@ -339,7 +339,7 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 	struct fsb_btrfs_meta bm;
 	uint64_t v, plain;
 
-	if (!m->ops->space_fit)
+	if (!m->ops->space_fit || fsb_workload_no_data(m->ops, ctx->cfg))
 		return UINT64_MAX;
 	/* A copy-on-write filesystem counts blocks freed or written since
 	 * the last commit only after the next one: commit first, so that
@@ -486,7 +486,8 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 		t->has_device = true;
 		t->dev_read_bytes = dev_r / repeat;
 		t->dev_write_bytes = dev_w / repeat;
-		if ((ops->flags & FSB_WL_WRITES) && bytes_sum) {
+		if ((ops->flags & FSB_WL_WRITES) && bytes_sum &&
+		    !fsb_workload_no_data(ops, ctx->cfg)) {
 			t->has_wa = true;
 			t->write_amplification = (double)dev_w / (double)bytes_sum;
 		}
@@ -1031,10 +1032,13 @@ int fsb_runner_check_needs(const struct fsb_workload_ops *const *ops, size_t nop
 	return 0;
 }
 
-static bool has_test(const struct fsb_workload_ops *const *ops, size_t n, const char *id)
+/* Whether id is among ops and takes space: a test on an engine that moves
+ * no data (null) writes no file. */
+static bool has_test(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
+		     size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ops[i]->name, id))
+		if (!strcmp(ops[i]->name, id) && !fsb_workload_no_data(ops[i], cfg))
 			return true;
 	return false;
 }
@@ -1116,11 +1120,12 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	if (check_meta(cfg, ops, nops, dir, jobs))
 		return -ENOSPC;
 	for (size_t i = 0; i < 4 && !who; i++)
-		if (has_test(ops, nops, block_tests[i]))
+		if (has_test(cfg, ops, nops, block_tests[i]))
 			who = block_tests[i];
 	block = who != NULL;
-	rnd = has_test(ops, nops, "randread") || has_test(ops, nops, "randwrite");
-	chr = cfg->char_size_bytes && (has_test(ops, nops, "putc") || has_test(ops, nops, "getc"));
+	rnd = has_test(cfg, ops, nops, "randread") || has_test(cfg, ops, nops, "randwrite");
+	chr = cfg->char_size_bytes &&
+	      (has_test(cfg, ops, nops, "putc") || has_test(cfg, ops, nops, "getc"));
 	if (!block && !chr && !rnd)
 		return 0;
 	/* Every job has its files (or its range of a shared one). */
@@ -1132,7 +1137,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		snprintf(a, sizeof(a), "for --size%s", each);
 		add_part(parts, sizeof(parts), size, a);
 	}
-	if (cow && has_test(ops, nops, "rewrite")) {
+	if (cow && has_test(cfg, ops, nops, "rewrite")) {
 		/* Rewritten in place, a file holds a second copy of at most
 		 * the filesystem's window (btrfs: an extent) per job. */
 		uint64_t window = fsb_fsinfo_cow_window(fsi.fs_type);
@@ -1148,13 +1153,13 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 		need = sat_add(need, size);
 		snprintf(a, sizeof(a), "for the random tests' --size%s", each);
 		add_part(parts, sizeof(parts), size, a);
-		who = who ? who : has_test(ops, nops, "randread") ? "randread" : "randwrite";
+		who = who ? who : has_test(cfg, ops, nops, "randread") ? "randread" : "randwrite";
 	}
 	if (chr) {
 		need = sat_add(need, sat_mul(cfg->char_size_bytes, jobs));
 		snprintf(a, sizeof(a), "for --char-size%s", each);
 		add_part(parts, sizeof(parts), sat_mul(cfg->char_size_bytes, jobs), a);
-		who = who ? who : has_test(ops, nops, "putc") ? "putc" : "getc";
+		who = who ? who : has_test(cfg, ops, nops, "putc") ? "putc" : "getc";
 	}
 	/* The free space of a copy-on-write filesystem is settled at commit
 	 * (files a previous run removed come back only then). */

@@ -113,41 +113,6 @@ static bool same_evidence(const struct fsb_compare_set *set, const struct fsb_ca
 }
 
 /*
- * Inputs measured under different --cache modes (params.cache): their
- * reads came from different places (the device, the page cache, around
- * it), which no figure shows. One line naming each input's mode.
- */
-static void print_cache_modes(FILE *out, const struct fsb_compare_set *set)
-{
-	char lab[LABEL_CHARS * 4 + 8], mode[64];
-	const char *first = NULL;
-	bool differ = false, any = false;
-
-	for (size_t i = 0; i < set->n; i++) {
-		const char *m = fsb_result_get_str(set->docs[i], "cache", NULL);
-
-		if (m && !first)
-			first = m;
-		else if (m && strcmp(m, first))
-			differ = true;
-	}
-	if (!differ)
-		return;
-	fputs("\nThe inputs used different cache modes (--cache):", out);
-	for (size_t i = 0; i < set->n; i++) {
-		const char *m = fsb_result_get_str(set->docs[i], "cache", NULL);
-
-		if (!m)
-			continue;
-		fprintf(out, "%s %s %s", any ? "," : "",
-			fsb_text_safe(set->labels[i], LABEL_CHARS, lab, sizeof(lab)),
-			fsb_text_safe(m, 16, mode, sizeof(mode)));
-		any = true;
-	}
-	fputs(";\ntheir reads came from different places (device, page cache, O_DIRECT).\n", out);
-}
-
-/*
  * The caveats that differ between the inputs ("tmpfs: the storage is
  * memory", and nothing of it for the disk), each under its input's label,
  * then the ones every input shares, once. Only documents that carry
@@ -424,7 +389,6 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		fsb_compare_work_print(out, t, "");
 	}
 	print_fractions(out, set);
-	print_cache_modes(out, set);
 	print_caveats(out, set);
 out:
 	free(wval);

@@ -365,7 +365,9 @@ static void print_overrides(FILE *out, const struct fsb_matrix_doc *d)
 		fputs(" --set ", out);
 		put_shell_word(out, d->overrides[i]);
 	}
-	fputs(" (over the file's values)\n\n", out);
+	fputs(" (over the file's values: a [global] key's in every setup that sets "
+	      "it)\n\n",
+	      out);
 }
 
 /*

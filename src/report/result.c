@@ -410,7 +410,9 @@ bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_tes
 	double dev = 0;
 
 	*rough = false;
-	if (!d->present || t->not_measured || !t->nruns || !t->id || !t->unit)
+	/* The null engine's figures are no storage's: no share of a device. */
+	if (!d->present || t->not_measured || !t->nruns || !t->id || !t->unit ||
+	    fsb_test_harness_only(r, t))
 		return false;
 	/* Rates only: a lifecycle's "write" is a phase in seconds. */
 	if (strcmp(t->unit, !strcmp(t->id, "write") || !strcmp(t->id, "read") ? "B/s" : "ops/s"))

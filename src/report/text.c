@@ -650,6 +650,15 @@ static void print_cold(FILE *out, const struct fsb_result *r)
 		fputs(".\n", out);
 }
 
+/* Every test ran on the null engine: no data was written to describe. */
+static bool all_harness_only(const struct fsb_result *r)
+{
+	for (size_t i = 0; i < r->ntests; i++)
+		if (!fsb_test_harness_only(r, &r->tests[i]))
+			return false;
+	return r->ntests > 0;
+}
+
 static void print_footer(FILE *out, const struct fsb_result *r)
 {
 	const char *cache = fsb_result_get_str(r, "cache", NULL);
@@ -677,7 +686,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		fprintf(out, " figure is the median of %zu run%s.\n", hi, hi == 1 ? "" : "s");
 	else
 		fprintf(out, " figure is the median of its %zu to %zu runs.\n", lo, hi);
-	if (data) {
+	if (data && !all_harness_only(r)) {
 		const char *words = fsb_writer_data_words(data);
 
 		fputs("Data written: ", out);

@@ -574,7 +574,7 @@ int fsb_output_commit(struct fsb_output *o, const void *buf, size_t len)
 		return 0;
 	subject(o, who, sizeof(who));
 	if (!why)
-		why = strerror(-err);
+		why = fsb_err_reason(err);
 	if (!keep(o, buf, len, where, sizeof(where))) {
 		if (!strcmp(where, "standard output"))
 			fsb_err("cannot write %s: %s (the result is on standard output)", who, why);

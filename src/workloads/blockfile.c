@@ -135,6 +135,15 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 		fsb_err_errno(err, "%s: cannot stat '%s'", test, path);
 		goto out;
 	}
+	/* Blocks are the engine's: one that moves no data (null) reads none,
+	 * so the file is only sized (sparse), taking no space. */
+	if (io == FSB_CACHE_IO_BLOCK && cfg->engine && (cfg->engine->flags & FSB_ENGINE_NODATA)) {
+		if ((uint64_t)st.st_size < bytes && ftruncate(fd, (off_t)bytes) < 0) {
+			err = -errno;
+			fsb_err_errno(err, "%s: cannot size '%s'", test, path);
+		}
+		goto out;
+	}
 	if ((uint64_t)st.st_size < bytes) {
 		if ((err = fsb_block_pattern_init(&pat, ctx, test, chunk_bytes)))
 			goto out;

@@ -248,6 +248,7 @@ const struct fsb_workload_ops fsb_wl_randread = {
 	.family = "random",
 	.title = "random read: --block-size blocks in a random order, each once per run, "
 		 "verified (--engine, --iodepth)",
+	.flags = FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = random_start,
 	.max_work = random_max,
@@ -264,7 +265,7 @@ const struct fsb_workload_ops fsb_wl_randwrite = {
 	.family = "random",
 	.title = "random write: --block-size blocks in a random order, each once per run; "
 		 "fsync before the clock stops",
-	.flags = FSB_WL_WRITES,
+	.flags = FSB_WL_WRITES | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = random_start,
 	.max_work = random_max,

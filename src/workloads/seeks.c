@@ -702,7 +702,7 @@ const struct fsb_workload_ops fsb_wl_seeks = {
 	.family = "throughput",
 	.title = "random seeks: --seekers processes share --seeks random reads of a chunk, 10% "
 		 "written back",
-	.flags = FSB_WL_OPEN,
+	.flags = FSB_WL_OPEN | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_OPS,
 	.initial_work = seeks_start,
 	.max_work = seeks_max,

@@ -305,6 +305,9 @@ enum {
 	 * rewritten a first time), so that the next run fell under
 	 * --min-time and the series started over. */
 	FSB_WL_OPEN = 1u << 3,
+	/* Its I/O goes through --engine: with an engine that moves no data
+	 * (null) the test takes no space and writes nothing to the device. */
+	FSB_WL_ENGINE = 1u << 4,
 };
 
 /* This job's share of what is free on the filesystem (space_fit). */
@@ -390,6 +393,10 @@ struct fsb_workload_ops {
  * and "unexpected end of file" for err == 0. Silent for EINTR after a stop
  * request. Returns err, or -EIO for err == 0.
  */
+/* ops runs on an engine that moves no data (--engine null): its figures
+ * are the harness's own cost, it needs no space and writes nothing. */
+bool fsb_workload_no_data(const struct fsb_workload_ops *ops, const struct fsb_config *cfg);
+
 int fsb_workload_io_error(const char *test, const char *what, const char *path, uint64_t off,
 			  int err, uint64_t need);
 

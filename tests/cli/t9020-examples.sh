@@ -38,6 +38,13 @@ set_usage "no such setup" "'Ext4' is no setup of" Ext4.run=--size=1m
 set_usage "a bad run word" "--set 'run+=--size': run: " run+=--size
 set_usage "+= on a size" "'+=' appends words to run or lifecycle" image_size+=1g
 set_usage "no '='" "expected KEY=VALUE" image_size
+# A [global] key replaces a setup's own line too: said, naming them.
+"$FSBENCH" matrix --set "workdir=$W" --set 'run=--size 1m' --set image_size=lots \
+	"$EX/btrfs-compression.ini" >"$T/out" 2>"$T/err"
+check "--set run= names the setups whose own run it replaces" \
+	grep -qF "warning: --set run=...: [plain/compr50], [zstd/compr50] set their own run; it is replaced there too" "$T/err"
+set_usage "an image too small for any filesystem" "invalid image_size '1k': expected a size of at least 1m" image_size=1k
+set_usage "a newline in mount options" "control character 0x0a in the value of 'options'" $'Ext2.options=noatime\nro'
 
 if ! is_root; then
 	skip "examples" "needs root (loop devices, mounts)"

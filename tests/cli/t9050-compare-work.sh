@@ -221,4 +221,22 @@ fi
 check "compare text: 'I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' under the table" \
 	grep -q '^  write: I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' "$T/f.txt"
 
+# ---------------- the null engine takes no space ----------------
+# Nothing is written through it: a --size far over the free space runs,
+# nothing is cut short by free space, no data pattern is claimed.
+if is_root && mkdir "$T/small" && mount_tmpfs "$T/small" size=8m; then
+	"$FSBENCH" run --engine null --size 64m --files 0 --repeat 2 \
+		--min-time 0.02 --quiet --tests write,rewrite,read,seeks,randread \
+		-o "$T/ns.txt" "$T/small" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && ! grep -q "cut short by free space\|^Data written\|of the device" "$T/ns.txt" &&
+		[ "$(du -sk "$T/small" | cut -f1)" -lt 1024 ]; then
+		ok "null engine: --size 64m on an 8 MiB tmpfs runs, nothing cut by space, no data claimed"
+	else
+		nok "null engine: --size 64m on an 8 MiB tmpfs runs, nothing cut by space, no data claimed (exit $rc)"
+		diag "$T/err"; diag "$T/ns.txt"
+	fi
+else
+	skip "null engine on a small tmpfs" "needs root (a tmpfs mount)"
+fi
+
 done_testing

@@ -23,6 +23,20 @@ fi
 check "ulimit -f: no scratch left" no_scratch_left "$T/d"
 check "ulimit -f: the directory given is left empty" empty_dir "$T/d"
 
+# The report itself over the limit (-o FILE): the same words, one line,
+# and the result still reaches standard output.
+(ulimit -f 2; exec "$FSBENCH" run --tests seq-create --files 64 --repeat 1 --quiet \
+	--min-time 0.001 -f json -o "$T/r.json" "$T/d") >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 1 ] && one_line "$T/err" &&
+	grep -qF "cannot write '$T/r.json': file size limit reached (ulimit -f)" "$T/err" &&
+	[ -s "$T/out" ] && [ ! -e "$T/r.json" ]; then
+	ok "-o over ulimit -f: exit 1, one line naming the limit, the result on stdout"
+else
+	nok "-o over ulimit -f: exit 1, one line naming the limit, the result on stdout (exit $rc)"
+	diag "$T/err"
+fi
+
 # Without a limit, EFBIG keeps strerror's words: the rule names the limit
 # only where there is one.
 if (ulimit -f unlimited; exec "$FSBENCH" run --tests write --size 8m --repeat 1 --quiet \

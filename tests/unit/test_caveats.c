@@ -371,6 +371,10 @@ static void test_device_fraction(void **state)
 	assert_float_equal(f, 0.25, 1e-9);
 	/* No device figure matches a rewrite. */
 	assert_false(fsb_result_device_fraction(&r, &r.tests[5], &f, &rough));
+	/* The null engine's figures are the harness's: no share of a device. */
+	assert_int_equal(fsb_result_param_str(&r, "engine", "null"), 0);
+	assert_false(fsb_result_device_fraction(&r, &r.tests[0], &f, &rough));
+	assert_false(fsb_result_device_fraction(&r, &r.tests[3], &f, &rough));
 	fsb_result_release(&r);
 
 	/* A lifecycle's write phase is in seconds: no fraction. */

@@ -247,12 +247,14 @@ static void bad_values(void **state)
 	char text[600];
 
 	(void)state;
-	expect_bad("[global]\nimage_size = 64q\n[ext2]\nrun = a\n",
-		   "2: invalid image_size '64q': expected a size such as 512m or 2g");
+	expect_bad(
+		"[global]\nimage_size = 64q\n[ext2]\nrun = a\n",
+		"2: invalid image_size '64q': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad("[ext2]\nrun = a\nimage_size = 0\n",
-		   "3: invalid image_size '0': expected a size such as 512m or 2g");
-	expect_bad("[ext2]\nrun = a\nimage_size = -1g\n",
-		   "3: invalid image_size '-1g': expected a size such as 512m or 2g");
+		   "3: invalid image_size '0': expected a size of at least 1m, such as 512m or 2g");
+	expect_bad(
+		"[ext2]\nrun = a\nimage_size = -1g\n",
+		"3: invalid image_size '-1g': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad("[global]\nfill = blue\n[ext2]\nrun = a\n",
 		   "2: invalid fill 'blue': expected 0xff, zero, random or none");
 	expect_bad("[ext2]\nrun = a\ndevices = 0\n",
@@ -1005,8 +1007,10 @@ static void view_text_guest_rows(void **state)
 		assert_int_equal(fsb_matrix_doc_overrides(&d, sets, 3), 0);
 	}
 	text = render(fsb_matrix_write_text, &d);
-	assert_non_null(strstr(text, "\nOverrides: --set image_size=512m --set 'run+=--size 64m' "
-				     "--set 'ext2.mkfs=a'\\''b' (over the file's values)\n"));
+	assert_non_null(strstr(
+		text,
+		"\nOverrides: --set image_size=512m --set 'run+=--size 64m' "
+		"--set 'ext2.mkfs=a'\\''b' (over the file's values: a [global] key's in every setup that sets it)\n"));
 	free(text);
 	text = render(fsb_matrix_write_json, &d);
 	assert_non_null(strstr(text, "\"overrides\""));
@@ -1081,8 +1085,9 @@ static void set_overrides(void **state)
 		assert_string_equal(cfg.setups[1].run, "--size 8m");
 		fsb_matrix_config_release(&cfg);
 	}
-	expect_bad_set(file, "image_size=huge",
-		       "invalid image_size 'huge': expected a size such as 512m or 2g");
+	expect_bad_set(
+		file, "image_size=huge",
+		"invalid image_size 'huge': expected a size of at least 1m, such as 512m or 2g");
 	expect_bad_set(file, "frobs=1",
 		       "unknown key 'frobs' (keys: image_size, fill, workdir, run, lifecycle, "
 		       "repeat)");
