@@ -307,18 +307,20 @@ int fsb_file_data_ranges(int fd, uint64_t start, uint64_t len, uint64_t align, s
 		off_t d = lseek(fd, (off_t)pos, SEEK_DATA), h;
 		uint64_t a, b;
 
-		if (d < 0) {
-			if (errno == ENXIO) /* no data from pos to the end of file */
-				break;
-			free(out);
-			return -errno;
-		}
-		if ((uint64_t)d >= end)
+		if (d < 0 && errno == ENXIO) /* no data from pos to the end of file */
 			break;
-		if ((h = lseek(fd, d, SEEK_HOLE)) < 0) {
+		/* No SEEK_DATA here (a block device, an old filesystem):
+		 * all of the rest is data. */
+		if (d < 0 && errno == EINVAL)
+			d = (off_t)pos, h = (off_t)end;
+		else if (d < 0 || ((uint64_t)d < end && (h = lseek(fd, d, SEEK_HOLE)) < 0)) {
 			free(out);
 			return -errno;
 		}
+		/* A file whose lseek does not move (a character device
+		 * answers 0 to anything) has no data to give. */
+		if ((uint64_t)d >= end || (uint64_t)d < pos || h <= d)
+			break;
 		pos = (uint64_t)h < end ? (uint64_t)h : end;
 		/* Whole blocks only, as device offsets: an O_DIRECT read is
 		 * block-aligned, and a block half in a hole is partly free. */

@@ -83,7 +83,8 @@ struct fsb_range {
  * SEEK_HOLE), within [start, start + len), as offsets from start, each
  * cut to whole align-byte blocks (align a power of two); at most max
  * ranges (the rest left out). *v is malloc'ed (NULL when none), *n its
- * count. A filesystem without SEEK_DATA reports the whole file as data.
+ * count. A file without SEEK_DATA (a block device; a filesystem without
+ * it answers EINVAL, or reports every byte as data) is all data.
  * Returns 0 or -errno; not described.
  */
 int fsb_file_data_ranges(int fd, uint64_t start, uint64_t len, uint64_t align, size_t max,

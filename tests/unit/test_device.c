@@ -1034,6 +1034,17 @@ static void data_ranges_of_sparse_file(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].off, 1 << 20);
 	free(v);
+	/* A character device's lseek answers 0 to anything: no data, and
+	 * no endless walk. */
+	{
+		int nfd = open("/dev/null", O_RDONLY);
+
+		assert_true(nfd >= 0);
+		assert_int_equal(fsb_file_data_ranges(nfd, 0, 8 << 20, 4096, 16, &v, &n), 0);
+		assert_int_equal(n, 0);
+		free(v);
+		close(nfd);
+	}
 	/* A regular file is no loop device: every byte of it is data. */
 	assert_int_equal(fsb_loopdev_data_ranges(fd, 8 << 20, 4096, 16, &v, &n, file, sizeof(file)),
 			 0);
