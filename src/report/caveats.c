@@ -342,9 +342,6 @@ static void above_device(const struct fsb_result *r, struct cav_list *l)
  */
 static void device_baseline(const struct fsb_result *r, struct cav_list *l)
 {
-	static const char *const names[FSB_DEVCAP_FIGS] = { "sequential read", "sequential write",
-							    "4 KiB random read",
-							    "4 KiB random write" };
 	const struct fsb_devcap *d = &r->devcap;
 	char ev[256], a[48], b[48], m[48];
 	double lo, hi, sp;
@@ -367,7 +364,7 @@ static void device_baseline(const struct fsb_result *r, struct cav_list *l)
 		add(l, "device-spread", NULL, ev,
 		    "the device's own %s varied by %.0f%% over its rounds: \"%% of the device\" "
 		    "is unreliable",
-		    names[k], sp * 100);
+		    fsb_devcap_title(f), sp * 100);
 	}
 	if (d->short_reason) {
 		snprintf(ev, sizeof(ev), "device_capability.short_reason: %.200s", d->short_reason);

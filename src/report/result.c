@@ -426,6 +426,15 @@ const char *fsb_devcap_key(enum fsb_devcap_fig k)
 	return (unsigned)k < FSB_DEVCAP_FIGS ? keys[k] : "?";
 }
 
+const char *fsb_devcap_title(enum fsb_devcap_fig k)
+{
+	static const char *const names[FSB_DEVCAP_FIGS] = { "sequential read", "sequential write",
+							    "4 KiB random read",
+							    "4 KiB random write" };
+
+	return (unsigned)k < FSB_DEVCAP_FIGS ? names[k] : "?";
+}
+
 double fsb_devcap_spread(const struct fsb_devcap *d, enum fsb_devcap_fig k, double *lo, double *hi)
 {
 	double med = fsb_devcap_value(d, k), mn, mx;

@@ -324,9 +324,11 @@ const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const 
  * rand read, only a rough guide, *rough set). Returns true and sets *frac
  * when both are known. Pure.
  */
-/* The device's figure k (its median) and its JSON key ("seq_read_Bps"). */
+/* The device's figure k (its median), its JSON key ("seq_read_Bps") and
+ * its name in a sentence ("sequential read"). */
 double fsb_devcap_value(const struct fsb_devcap *d, enum fsb_devcap_fig k);
 const char *fsb_devcap_key(enum fsb_devcap_fig k);
+const char *fsb_devcap_title(enum fsb_devcap_fig k);
 
 /*
  * The spread of figure k over its rounds: (max - min) / median, with the

@@ -712,9 +712,6 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 /* Each figure's spread over its rounds, and what the reads covered. */
 static void print_devcap_rounds(FILE *out, const struct fsb_devcap *d)
 {
-	static const char *const names[FSB_DEVCAP_FIGS] = { "sequential read", "sequential write",
-							    "4 KiB random read",
-							    "4 KiB random write" };
 	char a[48], b[48];
 	bool any = false;
 
@@ -728,7 +725,7 @@ static void print_devcap_rounds(FILE *out, const struct fsb_devcap *d)
 		fsb_unit_format_rate(lo, bytes, a, sizeof(a));
 		fsb_unit_format_rate(hi, bytes, b, sizeof(b));
 		fprintf(out, "%s %s %s – %s (spread %.0f%%)",
-			any ? "," : "Median of the rounds; their range:", names[k], a, b,
+			any ? "," : "Median of the rounds; their range:", fsb_devcap_title(f), a, b,
 			sane(sp) * 100);
 		any = true;
 	}
