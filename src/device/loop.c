@@ -293,3 +293,91 @@ int fsb_loopdev_detach_if(const char *path, dev_t dev, ino_t ino)
 	snprintf(lo.path, sizeof(lo.path), "%s", path);
 	return fsb_loopdev_detach(&lo);
 }
+
+int fsb_file_data_ranges(int fd, uint64_t start, uint64_t len, uint64_t align, size_t max,
+			 struct fsb_range **v, size_t *n)
+{
+	uint64_t end = start + len, pos = start;
+	struct fsb_range *out = NULL;
+	size_t cap = 0, k = 0;
+
+	*v = NULL;
+	*n = 0;
+	while (pos < end && k < max) {
+		off_t d = lseek(fd, (off_t)pos, SEEK_DATA), h;
+		uint64_t a, b;
+
+		if (d < 0 && errno == ENXIO) /* no data from pos to the end of file */
+			break;
+		/* No SEEK_DATA here (a block device, an old filesystem):
+		 * all of the rest is data. */
+		if (d < 0 && errno == EINVAL)
+			d = (off_t)pos, h = (off_t)end;
+		else if (d < 0 || ((uint64_t)d < end && (h = lseek(fd, d, SEEK_HOLE)) < 0)) {
+			free(out);
+			return -errno;
+		}
+		/* A file whose lseek does not move (a character device
+		 * answers 0 to anything) has no data to give. */
+		if ((uint64_t)d >= end || (uint64_t)d < pos || h <= d)
+			break;
+		pos = (uint64_t)h < end ? (uint64_t)h : end;
+		/* Whole blocks only, as device offsets: an O_DIRECT read is
+		 * block-aligned, and a block half in a hole is partly free. */
+		a = ((uint64_t)d - start + align - 1) & ~(align - 1);
+		b = (pos - start) & ~(align - 1);
+		if (b <= a)
+			continue;
+		if (k == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct fsb_range *nv = realloc(out, nc * sizeof(*nv));
+
+			if (!nv) {
+				free(out);
+				return -ENOMEM;
+			}
+			out = nv;
+			cap = nc;
+		}
+		out[k].off = a;
+		out[k++].len = b - a;
+	}
+	*v = out;
+	*n = k;
+	return 0;
+}
+
+int fsb_loopdev_data_ranges(int fd, uint64_t dev_bytes, uint64_t align, size_t max,
+			    struct fsb_range **v, size_t *n, char *file, size_t len)
+{
+	struct loop_info64 info;
+	struct stat st, bst;
+	char sys[128];
+	FILE *f;
+	int bfd, err;
+
+	*v = NULL;
+	*n = 0;
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
+		return 0; /* not a loop device, or not bound */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
+		 minor(st.st_rdev));
+	if (!(f = fopen(sys, "re")))
+		return -errno;
+	if (!fgets(file, (int)len, f))
+		file[0] = '\0';
+	fclose(f);
+	file[strcspn(file, "\n")] = '\0';
+	if ((bfd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+		return -errno;
+	/* The name may be another file's by now (renamed, deleted): only
+	 * the file the device holds says where its data is. */
+	if (fstat(bfd, &bst) < 0 || bst.st_dev != backing_dev(&info) ||
+	    bst.st_ino != (ino_t)info.lo_inode) {
+		close(bfd);
+		return -ESTALE;
+	}
+	err = fsb_file_data_ranges(bfd, info.lo_offset, dev_bytes, align, max, v, n);
+	close(bfd);
+	return err < 0 ? err : 1;
+}

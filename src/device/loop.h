@@ -8,6 +8,7 @@
 #define FSB_DEVICE_LOOP_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct fsb_loopdev {
@@ -71,5 +72,34 @@ int fsb_loopdev_backing(const char *path, char *file, size_t len, dev_t *dev, in
  * describing the error.
  */
 int fsb_loopdev_detach_if(const char *path, dev_t dev, ino_t ino);
+
+/* A byte range [off, off + len). */
+struct fsb_range {
+	uint64_t off, len;
+};
+
+/*
+ * The ranges of the file open on fd that hold data (lseek SEEK_DATA and
+ * SEEK_HOLE), within [start, start + len), as offsets from start, each
+ * cut to whole align-byte blocks (align a power of two); at most max
+ * ranges (the rest left out). *v is malloc'ed (NULL when none), *n its
+ * count. A file without SEEK_DATA (a block device; a filesystem without
+ * it answers EINVAL, or reports every byte as data) is all data.
+ * Returns 0 or -errno; not described.
+ */
+int fsb_file_data_ranges(int fd, uint64_t start, uint64_t len, uint64_t align, size_t max,
+			 struct fsb_range **v, size_t *n);
+
+/*
+ * The same for the loop device open on fd, of dev_bytes bytes: its
+ * backing file's data from the device's offset into it (lo_offset), as
+ * device offsets. Returns 1 with the ranges and the backing file's name
+ * (as /sys/dev/block/M:m/loop/backing_file has it) in file; 0 when fd is
+ * not a bound loop device (every byte of it may then hold data); -errno
+ * when the backing file cannot be opened (-ESTALE: the name is another
+ * file's now) or sought. Not described.
+ */
+int fsb_loopdev_data_ranges(int fd, uint64_t dev_bytes, uint64_t align, size_t max,
+			    struct fsb_range **v, size_t *n, char *file, size_t len);
 
 #endif

@@ -336,6 +336,44 @@ static void above_device(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/*
+ * The raw device's own figures are no firm baseline: one spread over its
+ * rounds by more than 20%, or read from too little data (short_reason).
+ */
+static void device_baseline(const struct fsb_result *r, struct cav_list *l)
+{
+	const struct fsb_devcap *d = &r->devcap;
+	char ev[256], a[48], b[48], m[48];
+	double lo, hi, sp;
+
+	if (!d->present)
+		return;
+	for (int k = 0; k < FSB_DEVCAP_FIGS; k++) {
+		enum fsb_devcap_fig f = (enum fsb_devcap_fig)k;
+		bool bytes = f == FSB_DEVCAP_SEQ_READ || f == FSB_DEVCAP_SEQ_WRITE;
+
+		sp = fsb_devcap_spread(d, f, &lo, &hi);
+		if (!(sp > FSB_CAVEAT_DEVICE_SPREAD) || !isfinite(sp))
+			continue;
+		fsb_unit_format_rate(lo, bytes, a, sizeof(a));
+		fsb_unit_format_rate(hi, bytes, b, sizeof(b));
+		fsb_unit_format_rate(fsb_devcap_value(d, f), bytes, m, sizeof(m));
+		snprintf(ev, sizeof(ev),
+			 "device_capability.rounds.%s: %u rounds, %s to %s, median %s",
+			 fsb_devcap_key(f), d->nrounds[k], a, b, m);
+		add(l, "device-spread", NULL, ev,
+		    "the device's own %s varied by %.0f%% over its rounds: \"%% of the device\" "
+		    "is unreliable",
+		    fsb_devcap_title(f), sp * 100);
+	}
+	if (d->short_reason) {
+		snprintf(ev, sizeof(ev), "device_capability.short_reason: %.200s", d->short_reason);
+		add(l, "device-short", NULL, ev,
+		    "the device's own figures were read from too little data: \"%% of the "
+		    "device\" is unreliable");
+	}
+}
+
 /* --engine null: the tests through the engine did no I/O at all. */
 static void null_engine(const struct fsb_result *r, struct cav_list *l)
 {
@@ -411,6 +449,7 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 	spread(r, &l);
 	other_io(r, &l);
 	above_device(r, &l);
+	device_baseline(r, &l);
 	cold(r, &l);
 	return l.n;
 }

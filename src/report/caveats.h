@@ -26,6 +26,10 @@
  * fsbench evicted it: the eviction did not work (a page still mapped, a
  * filesystem that ignores fadvise), and reads may come from memory. */
 #define FSB_CAVEAT_RESIDENT 0.05
+/* The raw device's own figure spread over its rounds by more than this
+ * ((max - min) / median): it is no baseline, and a share of it may be
+ * off by as much. */
+#define FSB_CAVEAT_DEVICE_SPREAD 0.20
 
 struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",

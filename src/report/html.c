@@ -1365,11 +1365,28 @@ static void write_method(struct page *p)
 
 /* ---- the devices and the caveats ---------------------------------------- */
 
+/* A device figure, with its rounds' spread where it has rounds. */
+static void devcap_cell(const struct fsb_devcap *dc, enum fsb_devcap_fig k, char *buf, size_t len)
+{
+	bool bytes = k == FSB_DEVCAP_SEQ_READ || k == FSB_DEVCAP_SEQ_WRITE;
+	double v = fsb_devcap_value(dc, k), sp = fsb_devcap_spread(dc, k, NULL, NULL);
+	size_t n;
+
+	if (!(v > 0)) {
+		snprintf(buf, len, "not written");
+		return;
+	}
+	fsb_unit_format_rate(v, bytes, buf, len);
+	n = strlen(buf);
+	if (dc->nrounds[k] >= 2 && n < len)
+		snprintf(buf + n, len - n, " (spread %.0f%%)", isfinite(sp) ? sp * 100 : 0.0);
+}
+
 /* Each input's raw device, and its figures as shares of the device's. */
 static void write_devcaps(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
-	char a[48], b[48], c[48], d[48];
+	char a[64], b[64], c[64], d[64];
 	bool any = false;
 
 	for (size_t i = 0; i < p->n; i++) {
@@ -1389,16 +1406,10 @@ static void write_devcaps(struct page *p)
 				   "4 KiB rand read</th><th class=\"num\">4 KiB rand write</th>"
 				   "<th>of the device</th></tr>\n");
 		any = true;
-		fsb_unit_format_rate(dc->seq_read_Bps, true, a, sizeof(a));
-		if (dc->seq_write_Bps > 0)
-			fsb_unit_format_rate(dc->seq_write_Bps, true, b, sizeof(b));
-		else
-			snprintf(b, sizeof(b), "not written");
-		fsb_unit_format_rate(dc->rand_read_iops, false, c, sizeof(c));
-		if (dc->rand_write_iops > 0)
-			fsb_unit_format_rate(dc->rand_write_iops, false, d, sizeof(d));
-		else
-			snprintf(d, sizeof(d), "not written");
+		devcap_cell(dc, FSB_DEVCAP_SEQ_READ, a, sizeof(a));
+		devcap_cell(dc, FSB_DEVCAP_SEQ_WRITE, b, sizeof(b));
+		devcap_cell(dc, FSB_DEVCAP_RAND_READ, c, sizeof(c));
+		devcap_cell(dc, FSB_DEVCAP_RAND_WRITE, d, sizeof(d));
 		fsb_html_lit(w, "<tr>");
 		td(w, p->labels[i]);
 		td(w, dc->device ? dc->device : "?");

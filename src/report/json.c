@@ -117,6 +117,36 @@ static void build_setup(struct jbuild *b, struct json_object *doc, const struct 
 	}
 }
 
+static struct json_object *double_array(struct jbuild *b, const double *v, size_t n);
+
+/* Each figure's rounds, their spread (derived, for readers of the file),
+ * and what the reads covered. */
+static void build_devcap_rounds(struct jbuild *b, struct json_object *o, const struct fsb_devcap *d)
+{
+	struct json_object *rounds = NULL, *spread = NULL, *data;
+
+	for (int k = 0; !b->err && k < FSB_DEVCAP_FIGS; k++) {
+		unsigned n = d->nrounds[k] > FSB_DEVCAP_ROUNDS_MAX ? FSB_DEVCAP_ROUNDS_MAX
+								   : d->nrounds[k];
+
+		if (!n || !(fsb_devcap_value(d, (enum fsb_devcap_fig)k) > 0))
+			continue;
+		if (!rounds &&
+		    (!(rounds = new_obj(b, o, "rounds")) || !(spread = new_obj(b, o, "spread"))))
+			return;
+		put(b, rounds, fsb_devcap_key((enum fsb_devcap_fig)k),
+		    double_array(b, d->rounds[k], n));
+		put_double(b, spread, fsb_devcap_key((enum fsb_devcap_fig)k),
+			   fsb_devcap_spread(d, (enum fsb_devcap_fig)k, NULL, NULL));
+	}
+	if (!d->data_from || !(data = new_obj(b, o, "data")))
+		return;
+	put_str(b, data, "from", d->data_from);
+	put_u64(b, data, "bytes", d->data_bytes);
+	put_u64(b, data, "ranges", d->data_ranges);
+	put_u64(b, data, "read_bytes", d->read_bytes);
+}
+
 static void build_devcap(struct jbuild *b, struct json_object *doc, const struct fsb_devcap *d)
 {
 	struct json_object *o, *how;
@@ -131,8 +161,11 @@ static void build_devcap(struct jbuild *b, struct json_object *doc, const struct
 	put_double(b, o, "rand_read_iops", d->rand_read_iops);
 	if (d->rand_write_iops > 0)
 		put_double(b, o, "rand_write_iops", d->rand_write_iops);
+	build_devcap_rounds(b, o, d);
+	put_str(b, o, "short_reason", d->short_reason);
 	if (!(how = new_obj(b, o, "how")))
 		return;
+	put_u64(b, how, "rounds", d->nrounds[FSB_DEVCAP_SEQ_READ]);
 	put_str(b, how, "engine", d->engine);
 	put_u64(b, how, "seq_depth", d->seq_depth);
 	put_u64(b, how, "seq_block_bytes", d->seq_block_bytes);
@@ -787,6 +820,51 @@ static int read_setup(struct jread *rd, struct json_object *doc, struct fsb_setu
 	return read_str(rd, o, "setup.", "fill", false, &s->fill);
 }
 
+/* The rounds of each figure (its median must lie within them) and the
+ * data the reads covered; "spread" is derived from the rounds. */
+static int read_devcap_rounds(struct jread *rd, struct json_object *o, struct fsb_devcap *d)
+{
+	static const char *const path = "device_capability.";
+	struct json_object *rounds, *arr, *data;
+	char key[64];
+	int err;
+
+	if ((err = read_obj(rd, o, path, "rounds", &rounds)) < 0)
+		return err;
+	for (int k = 0; err == 1 && k < FSB_DEVCAP_FIGS; k++) {
+		const char *name = fsb_devcap_key((enum fsb_devcap_fig)k);
+		double lo, hi, med = fsb_devcap_value(d, (enum fsb_devcap_fig)k);
+		size_t n;
+
+		if (!lookup(rounds, name, &arr))
+			continue;
+		if (!json_object_is_type(arr, json_type_array))
+			return bad(rd, "%srounds.%s is not an array", path, name);
+		n = json_object_array_length(arr);
+		if (n > FSB_DEVCAP_ROUNDS_MAX)
+			return bad(rd, "%srounds.%s has more than %d values", path, name,
+				   FSB_DEVCAP_ROUNDS_MAX);
+		for (size_t i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "rounds.%s[%zu]", name, i);
+			if ((err = get_double(rd, json_object_array_get_idx(arr, i), path, key,
+					      &d->rounds[k][i])))
+				return err;
+		}
+		d->nrounds[k] = (unsigned)n;
+		fsb_devcap_spread(d, (enum fsb_devcap_fig)k, &lo, &hi);
+		if (n && (med < lo * (1 - 1e-9) || med > hi * (1 + 1e-9)))
+			return bad(rd, "%s%s is outside its rounds", path, name);
+		err = 1; /* go on with the next figure */
+	}
+	if ((err = read_obj(rd, o, path, "data", &data)) <= 0)
+		return err;
+	if ((err = read_str(rd, data, "device_capability.data.", "from", false, &d->data_from)) ||
+	    (err = read_u64(rd, data, "device_capability.data.", "bytes", false, &d->data_bytes)) ||
+	    (err = read_u64(rd, data, "device_capability.data.", "ranges", false, &d->data_ranges)))
+		return err;
+	return read_u64(rd, data, "device_capability.data.", "read_bytes", false, &d->read_bytes);
+}
+
 static int read_devcap(struct jread *rd, struct json_object *doc, struct fsb_devcap *d)
 {
 	struct json_object *o, *how;
@@ -809,6 +887,9 @@ static int read_devcap(struct jread *rd, struct json_object *doc, struct fsb_dev
 	    d->rand_write_iops < 0)
 		return bad(rd, "device_capability has a negative figure");
 	d->present = true;
+	if ((err = read_devcap_rounds(rd, o, d)) ||
+	    (err = read_str(rd, o, "device_capability.", "short_reason", false, &d->short_reason)))
+		return err;
 	if ((err = read_obj(rd, o, "device_capability.", "how", &how)) <= 0)
 		return err;
 	if ((err = read_str(rd, how, "device_capability.how.", "engine", false, &d->engine)) ||

@@ -65,8 +65,7 @@ void fsb_result_release(struct fsb_result *r)
 	free(r->setup.fill);
 	free(r->setup.ram_backed);
 	free(r->host.virtualization);
-	free(r->devcap.device);
-	free(r->devcap.engine);
+	fsb_devcap_release(&r->devcap);
 	for (size_t i = 0; i < r->nparams; i++) {
 		free(r->params[i].key);
 		free(r->params[i].s);
@@ -401,6 +400,79 @@ const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const 
 		if (!strcmp(r->tests[i].id, id))
 			return &r->tests[i];
 	return NULL;
+}
+
+double fsb_devcap_value(const struct fsb_devcap *d, enum fsb_devcap_fig k)
+{
+	switch (k) {
+	case FSB_DEVCAP_SEQ_READ:
+		return d->seq_read_Bps;
+	case FSB_DEVCAP_SEQ_WRITE:
+		return d->seq_write_Bps;
+	case FSB_DEVCAP_RAND_READ:
+		return d->rand_read_iops;
+	case FSB_DEVCAP_RAND_WRITE:
+		return d->rand_write_iops;
+	default:
+		return 0;
+	}
+}
+
+const char *fsb_devcap_key(enum fsb_devcap_fig k)
+{
+	static const char *const keys[FSB_DEVCAP_FIGS] = { "seq_read_Bps", "seq_write_Bps",
+							   "rand_read_iops", "rand_write_iops" };
+
+	return (unsigned)k < FSB_DEVCAP_FIGS ? keys[k] : "?";
+}
+
+const char *fsb_devcap_title(enum fsb_devcap_fig k)
+{
+	static const char *const names[FSB_DEVCAP_FIGS] = { "sequential read", "sequential write",
+							    "4 KiB random read",
+							    "4 KiB random write" };
+
+	return (unsigned)k < FSB_DEVCAP_FIGS ? names[k] : "?";
+}
+
+double fsb_devcap_spread(const struct fsb_devcap *d, enum fsb_devcap_fig k, double *lo, double *hi)
+{
+	double med = fsb_devcap_value(d, k), mn, mx;
+	unsigned n = (unsigned)k < FSB_DEVCAP_FIGS ? d->nrounds[k] : 0;
+
+	if (n > FSB_DEVCAP_ROUNDS_MAX)
+		n = FSB_DEVCAP_ROUNDS_MAX;
+	mn = mx = n ? d->rounds[k][0] : med;
+	for (unsigned i = 1; i < n; i++) {
+		mn = d->rounds[k][i] < mn ? d->rounds[k][i] : mn;
+		mx = d->rounds[k][i] > mx ? d->rounds[k][i] : mx;
+	}
+	if (lo)
+		*lo = mn;
+	if (hi)
+		*hi = mx;
+	return n >= 2 && med > 0 ? (mx - mn) / med : 0;
+}
+
+void fsb_devcap_release(struct fsb_devcap *d)
+{
+	free(d->device);
+	free(d->engine);
+	free(d->data_from);
+	free(d->short_reason);
+	memset(d, 0, sizeof(*d));
+}
+
+int fsb_devcap_dup(struct fsb_devcap *dst, const struct fsb_devcap *src)
+{
+	fsb_devcap_release(dst);
+	*dst = *src;
+	dst->device = dst->engine = dst->data_from = dst->short_reason = NULL;
+	if (fsb_strset(&dst->device, src->device) || fsb_strset(&dst->engine, src->engine) ||
+	    fsb_strset(&dst->data_from, src->data_from) ||
+	    fsb_strset(&dst->short_reason, src->short_reason))
+		return -ENOMEM;
+	return 0;
 }
 
 bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_test_result *t,

@@ -172,6 +172,15 @@ struct fsb_setup {
  * "device_capability", present only when measured. A figure of 0 was not
  * measured (the writes where the device may not be written).
  */
+enum fsb_devcap_fig {
+	FSB_DEVCAP_SEQ_READ,
+	FSB_DEVCAP_SEQ_WRITE,
+	FSB_DEVCAP_RAND_READ,
+	FSB_DEVCAP_RAND_WRITE,
+	FSB_DEVCAP_FIGS
+};
+#define FSB_DEVCAP_ROUNDS_MAX 16
+
 struct fsb_devcap {
 	bool present;
 	char *device; /* the block device measured */
@@ -182,7 +191,28 @@ struct fsb_devcap {
 	char *engine;
 	unsigned seq_depth, rand_depth;
 	uint64_t seq_block_bytes, rand_block_bytes;
-	double seconds;
+	double seconds; /* each round's */
+	/*
+	 * Each figure is the median of its rounds (JSON "rounds", a list per
+	 * figure; "spread", (max - min) / median, is derived): one figure
+	 * alone was once 13.4 GiB/s and then 1.5 on the same device. nrounds
+	 * 0: an older file, the figure alone.
+	 */
+	unsigned nrounds[FSB_DEVCAP_FIGS];
+	double rounds[FSB_DEVCAP_FIGS][FSB_DEVCAP_ROUNDS_MAX];
+	/*
+	 * What the reads covered (JSON "data"): only ranges that hold data,
+	 * since a loop device reads its backing file's holes without any
+	 * I/O. data_from says where they came from ("the whole device",
+	 * "the backing file's data (PATH)"), data_bytes and data_ranges
+	 * what they were, read_bytes what the reads transferred (all rounds).
+	 * NULL data_from: an older file.
+	 */
+	char *data_from;
+	uint64_t data_bytes, data_ranges, read_bytes;
+	/* NULL, or why the figures say little of the device (too little
+	 * data to read): JSON "short_reason". */
+	char *short_reason;
 };
 
 struct fsb_result {
@@ -294,6 +324,24 @@ const struct fsb_test_result *fsb_result_find(const struct fsb_result *r, const 
  * rand read, only a rough guide, *rough set). Returns true and sets *frac
  * when both are known. Pure.
  */
+/* The device's figure k (its median), its JSON key ("seq_read_Bps") and
+ * its name in a sentence ("sequential read"). */
+double fsb_devcap_value(const struct fsb_devcap *d, enum fsb_devcap_fig k);
+const char *fsb_devcap_key(enum fsb_devcap_fig k);
+const char *fsb_devcap_title(enum fsb_devcap_fig k);
+
+/*
+ * The spread of figure k over its rounds: (max - min) / median, with the
+ * lowest and highest round in lo, hi (either may be NULL). 0 when fewer
+ * than two rounds are known or the median is not positive. Pure.
+ */
+double fsb_devcap_spread(const struct fsb_devcap *d, enum fsb_devcap_fig k, double *lo, double *hi);
+
+/* Copy src into dst (its strings duplicated; dst's own released first).
+ * 0 or -ENOMEM. Release with fsb_devcap_release. */
+int fsb_devcap_dup(struct fsb_devcap *dst, const struct fsb_devcap *src);
+void fsb_devcap_release(struct fsb_devcap *d);
+
 bool fsb_result_device_fraction(const struct fsb_result *r, const struct fsb_test_result *t,
 				double *frac, bool *rough);
 

@@ -718,6 +718,42 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		  "Their runs did less than the work column says, and may be under --min-time.\n");
 }
 
+/* Each figure's spread over its rounds, and what the reads covered. */
+static void print_devcap_rounds(FILE *out, const struct fsb_devcap *d)
+{
+	char a[48], b[48];
+	bool any = false;
+
+	for (int k = 0; k < FSB_DEVCAP_FIGS; k++) {
+		enum fsb_devcap_fig f = (enum fsb_devcap_fig)k;
+		bool bytes = f == FSB_DEVCAP_SEQ_READ || f == FSB_DEVCAP_SEQ_WRITE;
+		double lo, hi, sp = fsb_devcap_spread(d, f, &lo, &hi);
+
+		if (d->nrounds[k] < 2 || !(fsb_devcap_value(d, f) > 0))
+			continue;
+		fsb_unit_format_rate(lo, bytes, a, sizeof(a));
+		fsb_unit_format_rate(hi, bytes, b, sizeof(b));
+		fprintf(out, "%s %s %s – %s (spread %.0f%%)",
+			any ? "," : "Median of the rounds; their range:", fsb_devcap_title(f), a, b,
+			sane(sp) * 100);
+		any = true;
+	}
+	if (any)
+		fputs(".\n", out);
+	if (d->data_from) {
+		fsb_size_format_human(d->data_bytes, a, sizeof(a));
+		fprintf(out, "Read only where the device holds data: %s in %llu range%s, ", a,
+			(unsigned long long)d->data_ranges, d->data_ranges == 1 ? "" : "s");
+		fsb_text_put(out, d->data_from);
+		fputs(".\n", out);
+	}
+	if (d->short_reason) {
+		fputs("Short: ", out);
+		fsb_text_put(out, d->short_reason);
+		fputs(".\n", out);
+	}
+}
+
 void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
 {
 	const struct fsb_devcap *d = &r->devcap;
@@ -743,10 +779,14 @@ void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
 	}
 	fputs("\n(", out);
 	fsb_text_put(out, d->engine ? d->engine : "?");
-	fprintf(out, ", O_DIRECT, depth %u at %llu KiB and %u at %llu KiB, %.1f s each%s).\n",
-		d->seq_depth, (unsigned long long)(d->seq_block_bytes >> 10), d->rand_depth,
-		(unsigned long long)(d->rand_block_bytes >> 10), sane(d->seconds),
+	fprintf(out, ", O_DIRECT, depth %u at %llu KiB and %u at %llu KiB, ", d->seq_depth,
+		(unsigned long long)(d->seq_block_bytes >> 10), d->rand_depth,
+		(unsigned long long)(d->rand_block_bytes >> 10));
+	if (d->nrounds[FSB_DEVCAP_SEQ_READ] > 1)
+		fprintf(out, "%u rounds of ", d->nrounds[FSB_DEVCAP_SEQ_READ]);
+	fprintf(out, "%.2g s each%s).\n", sane(d->seconds),
 		d->seq_write_Bps > 0 ? "" : ", read-only");
+	print_devcap_rounds(out, d);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
 		double frac;

@@ -452,6 +452,55 @@ static void test_cold_cache(void **state)
 	fsb_result_release(&r);
 }
 
+/* A device figure whose rounds spread over 20% ((max - min) / median) is
+ * no baseline: said, per figure, with its rounds; exactly 20% is not. Too
+ * little data to read is said too. */
+static void test_device_spread(void **state)
+{
+	const struct fsb_caveat *c;
+	struct fsb_result r;
+	double lo, hi;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "read", "B/s", steady, 3);
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 100e6;
+	r.devcap.rand_read_iops = 10000;
+	/* An older file: the figure alone, no spread. */
+	assert_float_equal(fsb_devcap_spread(&r.devcap, FSB_DEVCAP_SEQ_READ, NULL, NULL), 0, 0);
+	assert_null(has(&r, "device-spread", NULL));
+	memcpy(r.devcap.rounds[FSB_DEVCAP_SEQ_READ], (double[]){ 90e6, 100e6, 110e6 },
+	       3 * sizeof(double));
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 3;
+	assert_float_equal(fsb_devcap_spread(&r.devcap, FSB_DEVCAP_SEQ_READ, &lo, &hi), 0.2, 1e-12);
+	assert_float_equal(lo, 90e6, 0);
+	assert_float_equal(hi, 110e6, 0);
+	assert_null(has(&r, "device-spread", NULL));
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][2] = 111e6;
+	assert_non_null(c = has(&r, "device-spread", NULL));
+	assert_string_equal(c->text, "the device's own sequential read varied by 21% over its "
+				     "rounds: \"% of the device\" is unreliable");
+	assert_non_null(strstr(c->evidence, "device_capability.rounds.seq_read_Bps: 3 rounds"));
+	/* The 13.4 then 1.5 GiB/s of holes: far over. */
+	memcpy(r.devcap.rounds[FSB_DEVCAP_RAND_READ], (double[]){ 2000, 10000, 13000 },
+	       3 * sizeof(double));
+	r.devcap.nrounds[FSB_DEVCAP_RAND_READ] = 3;
+	{
+		struct fsb_caveat cav[FSB_CAVEATS_MAX];
+		size_t n = find(&r, cav), spread = 0;
+
+		for (size_t i = 0; i < n; i++)
+			spread += !strcmp(cav[i].id, "device-spread");
+		assert_int_equal(spread, 2);
+	}
+	assert_null(has(&r, "device-short", NULL));
+	assert_int_equal(fsb_strset(&r.devcap.short_reason, "only 396 KiB hold data"), 0);
+	assert_non_null(c = has(&r, "device-short", NULL));
+	assert_string_equal(c->evidence, "device_capability.short_reason: only 396 KiB hold data");
+	fsb_result_release(&r);
+}
+
 /* The text view says it as a reader would: "xfs block write: 80% of the device". */
 static void test_text_view(void **state)
 {
@@ -475,6 +524,12 @@ static void test_text_view(void **state)
 	assert_int_equal(fsb_strset(&r.devcap.device, "/dev/loop7"), 0);
 	assert_int_equal(fsb_strset(&r.devcap.engine, "io_uring"), 0);
 	assert_int_equal(fsb_strset(&r.setup.ram_backed, "loop7 over a file on tmpfs"), 0);
+	memcpy(r.devcap.rounds[FSB_DEVCAP_SEQ_READ], (double[]){ 400e6, 390e6, 410e6 },
+	       3 * sizeof(double));
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 3;
+	assert_int_equal(fsb_strset(&r.devcap.data_from, "the backing file's data (/i)"), 0);
+	r.devcap.data_bytes = 48 << 20;
+	r.devcap.data_ranges = 3;
 	assert_non_null(f = open_memstream(&buf, &len));
 	assert_int_equal(fsb_write_text(f, &r), 0);
 	fclose(f);
@@ -482,6 +537,10 @@ static void test_text_view(void **state)
 	assert_non_null(strstr(buf, "  xfs block write: 80% of the device\n"));
 	assert_non_null(strstr(buf, "The device /dev/loop7 itself: sequential read 381 MiB/s, "
 				    "write 119 MiB/s"));
+	assert_non_null(strstr(buf, ", 3 rounds of 0.5 s each).\nMedian of the rounds; their "
+				    "range: sequential read 372 MiB/s – 391 MiB/s (spread 5%).\n"
+				    "Read only where the device holds data: 48.0 MiB in 3 ranges, "
+				    "the backing file's data (/i).\n"));
 	/* The caveats end the view. */
 	assert_non_null(strstr(buf, "\nCaveats:\n  - the storage is memory (loop7 over a file on "
 				    "tmpfs)"));
@@ -508,12 +567,21 @@ static void test_json_round_trip(void **state)
 	r.devcap.rand_block_bytes = 4096;
 	r.devcap.seconds = 0.5;
 	assert_int_equal(fsb_strset(&r.devcap.engine, "psync"), 0);
+	memcpy(r.devcap.rounds[FSB_DEVCAP_SEQ_READ], (double[]){ 400e6, 300e6, 500e6 },
+	       3 * sizeof(double));
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 3;
+	assert_int_equal(fsb_strset(&r.devcap.data_from, "the whole device"), 0);
+	r.devcap.data_bytes = 1ull << 30;
+	r.devcap.data_ranges = 1;
+	r.devcap.read_bytes = 123456789;
+	assert_int_equal(fsb_strset(&r.devcap.short_reason, "too little"), 0);
 	assert_int_equal(fsb_strset(&r.host.virtualization, "kvm"), 0);
 	r.host.has_balloon = r.host.balloon_free_page_reporting = true;
 	assert_int_equal(fsb_strset(&r.setup.ram_backed, "tmpfs"), 0);
 	assert_non_null(doc = fsb_json_from_result(&r));
 	assert_true(json_object_object_get_ex(doc, "caveats", &v));
-	assert_int_equal(json_object_array_length(v), 4); /* ram, vm, balloon, noisy */
+	/* ram, vm, balloon, noisy, the device's spread and its short data */
+	assert_int_equal(json_object_array_length(v), 6);
 	assert_string_equal(json_object_get_string(
 				    json_object_object_get(json_object_array_get_idx(v, 0), "id")),
 			    "ram-backed");
@@ -524,7 +592,25 @@ static void test_json_round_trip(void **state)
 	v = json_object_object_get(doc, "device_capability");
 	assert_non_null(v);
 	assert_null(json_object_object_get(v, "rand_write_iops")); /* not measured */
+	assert_float_equal(json_object_get_double(json_object_object_get(
+				   json_object_object_get(v, "spread"), "seq_read_Bps")),
+			   0.5, 1e-12);
+	assert_int_equal(json_object_array_length(json_object_object_get(
+				 json_object_object_get(v, "rounds"), "seq_read_Bps")),
+			 3);
+	assert_null(json_object_object_get(json_object_object_get(v, "rounds"),
+					   "rand_read_iops")); /* the figure alone */
 	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_int_equal(back.devcap.nrounds[FSB_DEVCAP_SEQ_READ], 3);
+	assert_float_equal(back.devcap.rounds[FSB_DEVCAP_SEQ_READ][1], 300e6, 1e-3);
+	assert_int_equal(back.devcap.nrounds[FSB_DEVCAP_RAND_READ], 0);
+	assert_float_equal(fsb_devcap_spread(&back.devcap, FSB_DEVCAP_SEQ_READ, NULL, NULL), 0.5,
+			   1e-9);
+	assert_string_equal(back.devcap.data_from, "the whole device");
+	assert_int_equal(back.devcap.data_bytes, 1ull << 30);
+	assert_int_equal(back.devcap.data_ranges, 1);
+	assert_int_equal(back.devcap.read_bytes, 123456789);
+	assert_string_equal(back.devcap.short_reason, "too little");
 	assert_true(back.has_caveats);
 	assert_true(back.devcap.present);
 	assert_float_equal(back.devcap.seq_write_Bps, 125e6, 1e-3);
@@ -536,6 +622,15 @@ static void test_json_round_trip(void **state)
 	assert_string_equal(back.setup.ram_backed, "tmpfs");
 	json_object_put(doc);
 	fsb_result_release(&back);
+
+	/* A figure outside its own rounds is refused, naming it. */
+	r.devcap.seq_read_Bps = 600e6;
+	assert_non_null(doc = fsb_json_from_result(&r));
+	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "device_capability.seq_read_Bps is outside its rounds");
+	json_object_put(doc);
+	fsb_result_release(&back);
+	r.devcap.seq_read_Bps = 400e6;
 
 	/* An older document: no caveats key, none derived. */
 	r.has_caveats = false;
@@ -645,23 +740,15 @@ static void test_env_balloon(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quiet_document),
-		cmocka_unit_test(test_ram),
-		cmocka_unit_test(test_machine),
-		cmocka_unit_test(test_noise_and_drift),
-		cmocka_unit_test(test_short_space),
-		cmocka_unit_test(test_passes),
-		cmocka_unit_test(test_compression),
-		cmocka_unit_test(test_other_io),
-		cmocka_unit_test(test_device_fraction),
-		cmocka_unit_test(test_above_device),
-		cmocka_unit_test(test_text_view),
-		cmocka_unit_test(test_json_round_trip),
-		cmocka_unit_test(test_env_virt),
-		cmocka_unit_test(test_env_balloon),
-		cmocka_unit_test(test_counters_off_forms),
-		cmocka_unit_test(test_same_is_the_claim),
-		cmocka_unit_test(test_cold_cache),
+		cmocka_unit_test(test_quiet_document),	  cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),		  cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),	  cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_compression),	  cmocka_unit_test(test_other_io),
+		cmocka_unit_test(test_device_fraction),	  cmocka_unit_test(test_above_device),
+		cmocka_unit_test(test_device_spread),	  cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_json_round_trip),	  cmocka_unit_test(test_env_virt),
+		cmocka_unit_test(test_env_balloon),	  cmocka_unit_test(test_counters_off_forms),
+		cmocka_unit_test(test_same_is_the_claim), cmocka_unit_test(test_cold_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

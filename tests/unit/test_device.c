@@ -989,6 +989,70 @@ static void cow_window(void **state)
 	assert_true(fsb_fsinfo_cow_window("bcachefs") == UINT64_MAX);
 }
 
+/* The data of a sparse file (SEEK_DATA/SEEK_HOLE): each extent written,
+ * as offsets from the start asked for, cut to whole aligned blocks; at
+ * most max; none in a file of holes; a loop device's the same way, and
+ * any other file not a loop device. */
+static void data_ranges_of_sparse_file(void **state)
+{
+	struct tmp *t = *state;
+	char path[PATH_MAX + 16], buf[8192], file[64];
+	struct fsb_range *v;
+	size_t n;
+	int fd;
+
+	memset(buf, 0xab, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/sparse", t->dir);
+	assert_true((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) >= 0);
+	assert_int_equal(ftruncate(fd, 8 << 20), 0);
+	assert_int_equal(fsb_file_data_ranges(fd, 0, 8 << 20, 4096, 16, &v, &n), 0);
+	assert_int_equal(n, 0);
+	free(v);
+	assert_int_equal(pwrite(fd, buf, 8192, 1 << 20), 8192);
+	for (int i = 0; i < 128; i++)
+		assert_int_equal(pwrite(fd, buf, 8192, (5 << 20) + i * 8192), 8192);
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(fsb_file_data_ranges(fd, 0, 8 << 20, 4096, 16, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].off, 1 << 20);
+	assert_int_equal(v[0].len, 8192);
+	assert_int_equal(v[1].off, 5 << 20);
+	assert_int_equal(v[1].len, 1 << 20);
+	free(v);
+	/* From an offset (a loop device's lo_offset): device offsets, a block
+	 * half in the data left out, nothing past start + len. */
+	assert_int_equal(fsb_file_data_ranges(fd, (1 << 20) + 2048, 4 << 20, 4096, 16, &v, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].off, 0);
+	assert_int_equal(v[0].len, 4096);
+	free(v);
+	assert_int_equal(fsb_file_data_ranges(fd, 0, (5 << 20) + 4096, 4096, 16, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[1].len, 4096);
+	free(v);
+	assert_int_equal(fsb_file_data_ranges(fd, 0, 8 << 20, 4096, 1, &v, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].off, 1 << 20);
+	free(v);
+	/* A character device's lseek answers 0 to anything: no data, and
+	 * no endless walk. */
+	{
+		int nfd = open("/dev/null", O_RDONLY);
+
+		assert_true(nfd >= 0);
+		assert_int_equal(fsb_file_data_ranges(nfd, 0, 8 << 20, 4096, 16, &v, &n), 0);
+		assert_int_equal(n, 0);
+		free(v);
+		close(nfd);
+	}
+	/* A regular file is no loop device: every byte of it is data. */
+	assert_int_equal(fsb_loopdev_data_ranges(fd, 8 << 20, 4096, 16, &v, &n, file, sizeof(file)),
+			 0);
+	assert_null(v);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1085,8 @@ int main(void)
 		cmocka_unit_test(lifecycle_layout),
 		cmocka_unit_test(lifecycle_refuses_run_results),
 		cmocka_unit_test_setup_teardown(loop_attach_detach, tmp_setup, tmp_teardown),
+		cmocka_unit_test_setup_teardown(data_ranges_of_sparse_file, tmp_setup,
+						tmp_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
