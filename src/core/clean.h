@@ -15,12 +15,20 @@
  *   - a loop device now bound to a file that is no listed image (its
  *     number was reused after fsbench released it): left alone, noted;
  *   - mounts and loop devices of a marker from an earlier boot: gone with
- *     the reboot, not acted on, noted; the directory itself can go.
+ *     the reboot, not acted on, noted; the directory itself can go;
+ *   - a listed loop device in use (it or a partition mounted where clean
+ *     does not unmount, held, swap), a mount on or below the directory
+ *     that its marker does not list: refused, the directory left as it is
+ *     (and its listed mounts stay, so a loop device mounted on one of
+ *     them is in use too: decided until no decision changes).
  *
- * Order: every unmount of every directory first (a lifecycle dir may hold
- * a mount of a matrix dir's loop device), then per directory: detach its
- * loop devices (never one still mounted), remove the images it created,
- * remove the directory.
+ * Everything is decided first, from one snapshot of the mount table and
+ * without touching anything; the dry run reports those decisions, the
+ * real run reports the refusals alike and carries out the rest, checking
+ * each step again right before it. Order: every unmount of every
+ * directory first (a lifecycle dir may hold a mount of a matrix dir's
+ * loop device), then per directory: detach its loop devices, remove the
+ * images it created, remove the directory.
  */
 #ifndef FSB_CORE_CLEAN_H
 #define FSB_CORE_CLEAN_H
