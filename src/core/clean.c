@@ -59,6 +59,7 @@ struct ctx {
 	const struct fsb_clean_opts *o;
 	struct fsb_clean_counts *c;
 	const char *proc;
+	char mountinfo[PATH_MAX]; /* proc's self/mountinfo */
 	struct fsb_mount_tab tab; /* the mount table the decisions saw */
 };
 
@@ -660,7 +661,7 @@ static void carry_out(struct ctx *x, struct cands *cs)
 			undo_mounts(x, &cs->v[i]);
 	if (!x->o->dry_run) {
 		fsb_mount_tab_free(&x->tab);
-		if (fsb_mount_tab_read(&x->tab)) {
+		if (fsb_mount_tab_read(x->mountinfo, &x->tab)) {
 			x->c->failed++;
 			return;
 		}
@@ -673,7 +674,7 @@ static void carry_out(struct ctx *x, struct cands *cs)
 int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
 	      struct fsb_clean_counts *c)
 {
-	struct ctx x = { o, c, o->proc_root ? o->proc_root : "/proc", { NULL, 0 } };
+	struct ctx x = { .o = o, .c = c, .proc = o->proc_root ? o->proc_root : "/proc" };
 	struct cands cs = { NULL, 0 };
 	struct stat *seen = NULL;
 	size_t nseen = 0;
@@ -687,7 +688,8 @@ int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
 		qsort(cs.v, cs.n, sizeof(cs.v[0]), by_path);
 	/* One snapshot of the mount table for every decision: the dry run
 	 * and the real run decide alike, from the same checks. */
-	err = cs.n ? fsb_mount_tab_read(&x.tab) : 0;
+	snprintf(x.mountinfo, sizeof(x.mountinfo), "%s/self/mountinfo", x.proc);
+	err = cs.n ? fsb_mount_tab_read(x.mountinfo, &x.tab) : 0;
 	if (err) {
 		c->failed++;
 		if (!first)

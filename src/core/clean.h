@@ -60,7 +60,7 @@ struct fsb_clean_event {
 
 struct fsb_clean_opts {
 	bool dry_run;	       /* list only */
-	const char *proc_root; /* "/proc"; NULL is "/proc" */
+	const char *proc_root; /* "/proc" (its self/mountinfo too); NULL is "/proc" */
 	void (*report)(const struct fsb_clean_event *ev, void *arg);
 	void *arg;
 };

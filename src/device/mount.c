@@ -238,9 +238,10 @@ static dev_t ent_devno(struct libmnt_fs *fs)
 	return major(d) ? d : 0;
 }
 
-int fsb_mount_tab_read(struct fsb_mount_tab *t)
+int fsb_mount_tab_read(const char *path, struct fsb_mount_tab *t)
 {
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	const char *file = path ? path : "/proc/self/mountinfo";
+	struct libmnt_table *tb = mnt_new_table_from_file(file);
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
 	struct libmnt_fs *fs;
 	int err = 0;
@@ -249,7 +250,7 @@ int fsb_mount_tab_read(struct fsb_mount_tab *t)
 	t->n = 0;
 	if (!tb || !it) {
 		err = tb ? -ENOMEM : (errno ? -errno : -ENOMEM);
-		fsb_err_errno(err, "cannot read /proc/self/mountinfo");
+		fsb_err_errno(err, "cannot read %s", file);
 	}
 	while (!err && mnt_table_next_fs(tb, it, &fs) == 0) {
 		const char *tg = mnt_fs_get_target(fs);
@@ -262,7 +263,7 @@ int fsb_mount_tab_read(struct fsb_mount_tab *t)
 			t->v = v;
 		if (!v || !(v[t->n].target = strdup(tg))) {
 			err = -ENOMEM;
-			fsb_err("cannot read /proc/self/mountinfo: out of memory");
+			fsb_err("cannot read %s: out of memory", file);
 			break;
 		}
 		v[t->n++].dev = ent_devno(fs);

@@ -75,11 +75,12 @@ struct fsb_mount_tab {
 };
 
 /*
- * A snapshot of /proc/self/mountinfo into t, so that one decision sees
- * one state of the mount table. Returns 0, or -errno after describing
- * the error (t is then empty). Release with fsb_mount_tab_free.
+ * A snapshot of the mount table in the mountinfo file `path` (NULL:
+ * /proc/self/mountinfo) into t, so that one decision sees one state of
+ * it. Returns 0, or -errno after describing the error (t is then empty).
+ * Release with fsb_mount_tab_free.
  */
-int fsb_mount_tab_read(struct fsb_mount_tab *t);
+int fsb_mount_tab_read(const char *path, struct fsb_mount_tab *t);
 void fsb_mount_tab_free(struct fsb_mount_tab *t);
 
 #endif
