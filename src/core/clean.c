@@ -371,7 +371,6 @@ static void decide(struct ctx *x, struct cand *k)
 	const char *why = "";
 	bool ok = true;
 
-	set(&k->dir, V_REFUSE, NULL);
 	if (read_cand(k, &why)) {
 		set(&k->dir, V_REFUSE, why);
 		return;
