@@ -77,7 +77,8 @@ struct fsb_clean_counts {
  * directory named twice, or by two names, is looked at once); report
  * every finding through o->report and count them in *c. A DIR that cannot
  * be read is described and counted as failed. Returns 0, or the first
- * -errno of a DIR that could not be read (the others are still cleaned).
+ * -errno of a DIR that could not be read (the others are still cleaned)
+ * or of the mount table (then nothing is decided, nothing touched).
  * Nothing was left that could be removed iff c->refused + c->failed == 0.
  */
 int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
