@@ -13,11 +13,11 @@
 #     mount outside its directory;
 #   - (root) what the real clean refuses the dry run refuses too, with the
 #     same reason: a listed loop device mounted where clean does not
-#     unmount, a directory with a mount inside that its marker does not
-#     list (left as it is, that mount and its files too); beside them a
-#     leftover clean can remove, whose loop device is mounted on another
-#     leftover's listed mount; the dry run's lines are the real run's
-#     with "would".
+#     unmount (or a partition of it mounted so), a directory with a mount
+#     inside that its marker does not list (left as it is, that mount and
+#     its files too); beside them a leftover clean can remove, whose loop
+#     device is mounted on another leftover's listed mount; the dry run's
+#     lines are the real run's with "would".
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
@@ -227,6 +227,30 @@ else
 	marker "$BUSY"
 	mkdir "$R/elsewhere"
 	leftover_loop "$BUSY" BUSYDEV && mount "$BUSYDEV" "$R/elsewhere" || exit 1
+	# 1b: a partition of its loop device mounted outside (partx adds the
+	# partition where the kernel does not scan the table itself).
+	PART=$R/fsbench.$$.partmt
+	PARTDEV=""
+	if command -v partx >/dev/null; then
+		marker "$PART"
+		truncate -s 32m "$PART/img"
+		# An MBR with one Linux partition from sector 2048 to the end.
+		printf '\x83\x00\x00\x00\x00\x08\x00\x00\x00\xf8\x00\x00' |
+			dd of="$PART/img" bs=1 seek=450 conv=notrunc status=none
+		printf '\x55\xaa' | dd of="$PART/img" bs=1 seek=510 conv=notrunc status=none
+		PARTDEV=$(losetup -P --find --show "$PART/img") || exit 1
+		printf 'image=%s %s created=1\nloop=%s\n' "$PART/img" "$(stat -c '%d:%i' "$PART/img")" \
+			"$PARTDEV" >>"$PART/.fsbench-owner"
+		[ -b "${PARTDEV}p1" ] || partx -a "$PARTDEV" 2>/dev/null
+		if wait_for 2 test -b "${PARTDEV}p1" && mkfs.ext4 -q -F "${PARTDEV}p1" >/dev/null 2>&1; then
+			mkdir "$R/elsewhere2"
+			mount "${PARTDEV}p1" "$R/elsewhere2" || exit 1
+		else
+			losetup -d "$PARTDEV"
+			rm -rf "$PART"
+			PARTDEV=""
+		fi
+	fi
 	# 2: a tmpfs mounted inside, not listed in its marker.
 	FOREIGN=$R/fsbench.$$.frgnmt
 	marker "$FOREIGN" "mount=$FOREIGN/mnt"
@@ -274,6 +298,20 @@ else
 	[ "$before_busy" = "$(snap "$BUSY")" ] || why="$why its dir changed;"
 	[ -z "$why" ] && ok "clean: refuses the same loop device, leaves it bound, mounted, its dir as it was" ||
 		{ nok "clean: refuses the same loop device, leaves it bound, mounted, its dir as it was ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	if [ -z "$PARTDEV" ]; then
+		skip "a loop device whose partition is mounted elsewhere: refused alike" "no partx, or no partition"
+	else
+		why=""
+		grep -qF "would detach loop device '$PARTDEV'" <<<"$dry" && why="$why dry run says it would detach;"
+		grep -qF "would refuse loop device '$PARTDEV': in use: mounted on '$R/elsewhere2'" <<<"$dry" ||
+			why="$why dry run: no refusal naming the mount;"
+		grep -qF "refused loop device '$PARTDEV': in use: mounted on '$R/elsewhere2'" <<<"$real" ||
+			why="$why no refusal naming the mount;"
+		[ "$(losetup -j "$PART/img" -O NAME -n)" = "$PARTDEV" ] || why="$why not bound any more;"
+		[ -z "$why" ] && ok "a loop device whose partition is mounted elsewhere: refused alike" ||
+			{ nok "a loop device whose partition is mounted elsewhere: refused alike ($why)"; sed 's/^/#   /' <<<"$real"; }
+	fi
 
 	why=""
 	grep -qF "would remove directory '$FOREIGN'" <<<"$dry" && why="$why says it would remove it;"
