@@ -14,10 +14,11 @@
 #   - (root) what the real clean refuses the dry run refuses too, with the
 #     same reason: a listed loop device mounted where clean does not
 #     unmount (or a partition of it mounted so), a directory with a mount
-#     inside that its marker does not list (left as it is, that mount and
-#     its files too); beside them a leftover clean can remove, whose loop
-#     device is mounted on another leftover's listed mount; the dry run's
-#     lines are the real run's with "would".
+#     inside that its marker does not list (a tmpfs, a bind mount of the
+#     same filesystem: left as it is, that mount and its files too);
+#     beside them a leftover clean can remove, whose loop device is
+#     mounted on another leftover's listed mount; the dry run's lines are
+#     the real run's with "would".
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
@@ -258,6 +259,13 @@ else
 	mkdir "$FOREIGN/sub" "$FOREIGN/mnt"
 	mount -t tmpfs -o size=1m fsbench-test "$FOREIGN/sub" || exit 1
 	echo theirs >"$FOREIGN/sub/file"
+	# 2b: a bind mount inside of a directory on the same filesystem (no
+	# other st_dev for nftw's FTW_MOUNT to stop at).
+	BIND=$R/fsbench.$$.bindmt
+	marker "$BIND"
+	mkdir "$BIND/sub" "$R/victim"
+	echo precious >"$R/victim/file"
+	mount --bind "$R/victim" "$BIND/sub" || exit 1
 	# ... and on its listed mount, which therefore stays, CHAIN's loop
 	# device: in use too.
 	CHAIN=$R/fsbench.$$.chains
@@ -330,6 +338,15 @@ else
 	[ "$before_foreign" = "$(snap "$FOREIGN")" ] || why="$why the dir changed;"
 	[ -z "$why" ] && ok "clean: refuses it the same, leaves the dir, the mount and its files as they were" ||
 		{ nok "clean: refuses it the same, leaves the dir, the mount and its files as they were ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	why=""
+	grep -qF "would refuse directory '$BIND': '$BIND/sub' is mounted inside" <<<"$dry" ||
+		why="$why dry run: no refusal naming the mount;"
+	grep -qF "refused directory '$BIND': '$BIND/sub' is mounted inside" <<<"$real" ||
+		why="$why no refusal naming the mount;"
+	[ "$(cat "$R/victim/file" 2>/dev/null)" = precious ] || why="$why the bound directory's file is gone;"
+	[ -z "$why" ] && ok "a bind mount inside from the same filesystem: refused alike, its files kept" ||
+		{ nok "a bind mount inside from the same filesystem: refused alike, its files kept ($why)"; sed 's/^/#   /' <<<"$real"; }
 
 	why=""
 	grep -qF "would refuse loop device '$CHAINDEV': in use: mounted on '$FOREIGN/mnt'" <<<"$dry" ||
