@@ -22,14 +22,16 @@ static const char usage_text[] =
 	"that is gone, the mounts inside them, the loop devices bound to the images\n"
 	"they list, and the images fsbench created. Anything that cannot be proven\n"
 	"fsbench's (no marker, another user's, a process still running, a mount\n"
-	"outside the directory, an image that is not the file fsbench made) is\n"
-	"reported and left alone.\n"
+	"outside the directory, an image that is not the file fsbench made) or\n"
+	"would not come undone (a loop device mounted elsewhere, held or swap; a\n"
+	"mount inside that the marker does not list) is reported and left alone.\n"
 	"\n"
 	"Default DIRs: . and $TMPDIR (or /tmp), where lifecycle keeps its mountpoint,\n"
 	"and /var/tmp, matrix's default workdir.\n"
 	"\n"
 	"Options:\n"
-	"  -n, --dry-run      list what would be removed, remove nothing\n"
+	"  -n, --dry-run      list what would be removed or refused, and why;\n"
+	"                     remove nothing\n"
 	"  -h, --help         this text\n"
 	"  -V, --version      the version\n"
 	"\n"
@@ -80,8 +82,9 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 	char *path = fsb_text_dup(ev->path), *extra = fsb_text_dup(ev->extra);
 	char *why = fsb_text_dup(ev->why);
 	const char *p = path ? path : "?";
+	/* A dry run's refusal is a decision like its "would remove". */
+	bool dry = ((const struct fsb_clean_opts *)arg)->dry_run;
 
-	(void)arg;
 	switch (ev->outcome) {
 	case FSB_CLEAN_DONE:
 	case FSB_CLEAN_WOULD:
@@ -96,7 +99,8 @@ static void print_event(const struct fsb_clean_event *ev, void *arg)
 		putchar('\n');
 		break;
 	case FSB_CLEAN_REFUSED:
-		printf("refused %s '%s': %s\n", what, p, why ? why : "?");
+		printf("%s %s '%s': %s\n", dry ? "would refuse" : "refused", what, p,
+		       why ? why : "?");
 		break;
 	case FSB_CLEAN_FAILED:
 		printf("failed %s '%s'\n", what, p);
@@ -124,7 +128,10 @@ int fsb_cmd_clean(int argc, char **argv)
 	const char *defaults[FSB_CLEAN_MAX_DEFAULTS];
 	const char *const *dirs = defaults;
 	size_t n;
-	int i, rc = fsb_cli_getopt(&fsb_clean_spec, argc, argv, NULL, &o, &co, &i);
+	int i, rc;
+
+	o.arg = &o;
+	rc = fsb_cli_getopt(&fsb_clean_spec, argc, argv, NULL, &o, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;

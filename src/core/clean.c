@@ -1,6 +1,7 @@
 #include "core/clean.h"
 #include "device/loop.h"
 #include "device/mount.h"
+#include "device/probe.h"
 #include "util/error.h"
 #include "util/marker.h"
 #include "util/scratch.h"
@@ -18,17 +19,35 @@
 /* Stacked mounts on one target are undone one at a time; this many at most. */
 #define MAX_STACKED 8
 
+/* What clean does about one claim or one directory. */
+enum verdict {
+	V_NONE,	  /* nothing to do: not mounted, released, absent, the user's */
+	V_UNDO,	  /* unmount, detach, remove (dry run: would) */
+	V_REFUSE, /* not proven fsbench's, or would not come undone: why */
+	V_NOTE,	  /* not fsbench's any more, or of an earlier boot: why */
+	V_FAIL,	  /* could not be examined (described on stderr) */
+	V_IN_USE, /* directory: its owner runs */
+	V_KEPT,	  /* directory: kept on purpose */
+};
+
+/* A decision and its reason, made before anything is touched: the dry
+ * run reports the decisions, the real run carries them out. */
+struct decision {
+	enum verdict v;
+	char why[PATH_MAX + 128];
+};
+
 /* One fsbench.* directory and what is to be done about it. */
 struct cand {
 	char path[PATH_MAX];
 	char real[PATH_MAX]; /* its real path: mount claims must lie below it */
 	struct fsb_marker m;
-	int state;	/* enum fsb_owner_state */
-	bool planned;	/* every claim proven: undo them, remove it */
-	bool failed;	/* an undo failed: the directory stays */
-	bool *act;	/* per claim: mounted / bound / present, to undo */
-	int *image;	/* per loop claim: the image claim it is bound to */
-	char **backing; /* per loop claim: its backing file */
+	int state;	     /* enum fsb_owner_state */
+	struct decision dir; /* V_UNDO: every claim proven, to be undone */
+	struct decision *d;  /* per claim */
+	bool failed;	     /* an undo failed: the directory stays */
+	int *image;	     /* per loop claim: the image claim it is bound to */
+	char **backing;	     /* per loop claim: its backing file */
 };
 
 struct cands {
@@ -40,6 +59,8 @@ struct ctx {
 	const struct fsb_clean_opts *o;
 	struct fsb_clean_counts *c;
 	const char *proc;
+	char mountinfo[PATH_MAX]; /* proc's self/mountinfo */
+	struct fsb_mount_tab tab; /* the mount table the decisions saw */
 };
 
 static void emit(struct ctx *x, enum fsb_clean_what what, enum fsb_clean_outcome outcome,
@@ -64,7 +85,7 @@ static void cand_release(struct cand *k)
 			free(k->backing[i]);
 	free(k->backing);
 	free(k->image);
-	free(k->act);
+	free(k->d);
 	fsb_marker_release(&k->m);
 }
 
@@ -163,7 +184,13 @@ static int scan(const char *dir, struct cands *cs, struct stat **seen, size_t *n
 	return err;
 }
 
-/* ---- proving the claims ---- */
+/* ---- deciding: reads only, touches nothing ---- */
+
+static void set(struct decision *d, enum verdict v, const char *why)
+{
+	d->v = v;
+	snprintf(d->why, sizeof(d->why), "%s", why ? why : "");
+}
 
 /* The image claim a loop device bound to file (dev:ino) belongs to, or -1. */
 static int find_image(const struct fsb_marker *m, const char *file, dev_t dev, ino_t ino)
@@ -182,32 +209,46 @@ static int find_image(const struct fsb_marker *m, const char *file, dev_t dev, i
 	return -1;
 }
 
-static bool check_mount(struct ctx *x, struct cand *k, size_t i)
+/* Whether something is mounted on target in the snapshot. */
+static bool tab_has(const struct fsb_mount_tab *t, const char *target)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].target, target))
+			return true;
+	return false;
+}
+
+/* Whether clean is to unmount target: a mount claim to be undone of a
+ * directory to be removed. cs NULL: nothing is pending any more. */
+static bool pending_mount(const struct cands *cs, const char *target)
+{
+	for (size_t j = 0; cs && j < cs->n; j++) {
+		const struct cand *k = &cs->v[j];
+
+		if (k->dir.v != V_UNDO)
+			continue;
+		for (size_t i = 0; i < k->m.nclaims; i++)
+			if (k->m.claims[i].kind == FSB_CLAIM_MOUNT && k->d[i].v == V_UNDO &&
+			    !strcmp(k->m.claims[i].path, target))
+				return true;
+	}
+	return false;
+}
+
+static void decide_mount(struct ctx *x, struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i];
 	size_t rl = strlen(k->real);
-	int r;
 
-	if (strncmp(cl->path, k->real, rl) || cl->path[rl] != '/') {
-		emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_REFUSED, cl->path, NULL,
-		     "mount point outside the directory", k->m.owner.pid);
-		return false;
-	}
-	if (k->state == FSB_OWNER_OTHER_BOOT) {
-		emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_NOTE, cl->path, NULL,
-		     "listed by a run of an earlier boot: not acted on", k->m.owner.pid);
-		return true;
-	}
-	r = fsb_mount_at(cl->path, NULL);
-	if (r < 0) {
-		emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_FAILED, cl->path, NULL, NULL, k->m.owner.pid);
-		return false;
-	}
-	k->act[i] = r > 0;
-	return true;
+	if (strncmp(cl->path, k->real, rl) || cl->path[rl] != '/')
+		set(&k->d[i], V_REFUSE, "mount point outside the directory");
+	else if (k->state == FSB_OWNER_OTHER_BOOT)
+		set(&k->d[i], V_NOTE, "listed by a run of an earlier boot: not acted on");
+	else
+		set(&k->d[i], tab_has(&x->tab, cl->path) ? V_UNDO : V_NONE, NULL);
 }
 
-static bool check_loop(struct ctx *x, struct cand *k, size_t i)
+static void decide_loop(struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i];
 	char file[PATH_MAX], why[PATH_MAX + 96];
@@ -216,124 +257,232 @@ static bool check_loop(struct ctx *x, struct cand *k, size_t i)
 	int r;
 
 	if (k->state == FSB_OWNER_OTHER_BOOT) {
-		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_NOTE, cl->path, NULL,
-		     "listed by a run of an earlier boot: not acted on", k->m.owner.pid);
-		return true;
+		set(&k->d[i], V_NOTE, "listed by a run of an earlier boot: not acted on");
+		return;
 	}
 	r = fsb_loopdev_backing(cl->path, file, sizeof(file), &dev, &ino);
 	if (r < 0) {
 		fsb_err_errno(r, "clean: cannot read loop device '%s'", cl->path);
-		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_FAILED, cl->path, NULL, NULL, k->m.owner.pid);
-		return false;
+		set(&k->d[i], V_FAIL, NULL);
+		return;
 	}
+	set(&k->d[i], V_NONE, NULL); /* !r: released already */
 	if (!r)
-		return true; /* released already */
+		return;
 	k->image[i] = find_image(&k->m, file, dev, ino);
 	if (k->image[i] < 0) {
 		/* Loop numbers are reused once released: this one is someone
 		 * else's now. Not ours to detach, and no reason to doubt the rest. */
 		snprintf(why, sizeof(why), "bound to '%s', no image of this run: not ours any more",
 			 file);
-		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_NOTE, cl->path, NULL, why, k->m.owner.pid);
-		return true;
+		set(&k->d[i], V_NOTE, why);
+		return;
 	}
 	k->backing[i] = strdup(file);
 	if (!k->backing[i]) {
 		fsb_err("clean: out of memory");
-		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_FAILED, cl->path, NULL, NULL, k->m.owner.pid);
-		return false;
+		set(&k->d[i], V_FAIL, NULL);
+		return;
 	}
-	k->act[i] = true;
-	return true;
+	set(&k->d[i], V_UNDO, NULL);
 }
 
-static bool check_image(struct ctx *x, struct cand *k, size_t i)
+static void decide_image(struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i];
 	struct stat st;
 
+	set(&k->d[i], V_NONE, NULL); /* not created: only a witness for loop devices */
 	if (!cl->created)
-		return true; /* the user's: only a witness for loop devices */
+		return;
 	if (lstat(cl->path, &st) < 0) {
-		if (errno == ENOENT)
-			return true;
-		emit(x, FSB_CLEAN_IMAGE, FSB_CLEAN_REFUSED, cl->path, NULL, strerror(errno),
-		     k->m.owner.pid);
-		return false;
+		if (errno != ENOENT)
+			set(&k->d[i], V_REFUSE, strerror(errno));
+		return;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_dev != cl->dev || st.st_ino != cl->ino) {
-		emit(x, FSB_CLEAN_IMAGE, FSB_CLEAN_REFUSED, cl->path, NULL,
-		     "not the file fsbench made (device and inode differ)", k->m.owner.pid);
-		return false;
-	}
-	k->act[i] = true;
-	return true;
+	if (!S_ISREG(st.st_mode) || st.st_dev != cl->dev || st.st_ino != cl->ino)
+		set(&k->d[i], V_REFUSE, "not the file fsbench made (device and inode differ)");
+	else
+		set(&k->d[i], V_UNDO, NULL);
 }
 
-/* Decide what to do about one directory: refuse it, leave it, or plan it. */
-static void judge(struct ctx *x, struct cand *k)
+/*
+ * Whether the loop device at path is in use by someone clean does not
+ * stop: it or a partition of it mounted where clean is not to unmount,
+ * held (device mapper, md) or swap. Detaching it then would only mark it
+ * for autoclear while its user goes on: the user is someone's, and so is
+ * the device now. 1 with the reason in why, 0 when free.
+ */
+static int loop_busy(const struct ctx *x, const char *path, const struct cands *cs, char *why,
+		     size_t len)
+{
+	dev_t fam[64];
+	char user[FSB_PROBE_STR + 32];
+	struct stat st;
+	size_t n;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return 0; /* gone: detach_if finds it released */
+	n = fsb_blockdev_family(st.st_rdev, fam, sizeof(fam) / sizeof(fam[0]));
+	for (size_t i = 0; i < x->tab.n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (x->tab.v[i].dev && x->tab.v[i].dev == fam[j] &&
+			    !pending_mount(cs, x->tab.v[i].target)) {
+				snprintf(why, len,
+					 "in use: mounted on '%s', which clean does not unmount",
+					 x->tab.v[i].target);
+				return 1;
+			}
+	if (fsb_blockdev_user(fam, n, user, sizeof(user))) {
+		snprintf(why, len, "in use: %s", user);
+		return 1;
+	}
+	return 0;
+}
+
+/* A mount on or below the directory that clean is not to unmount: 1 with
+ * the reason naming it in why, else 0. Removing the directory would stop
+ * at it (and a bind mount of the same filesystem would not even stop
+ * nftw's FTW_MOUNT). */
+static int foreign_mount(const struct ctx *x, const char *real, const struct cands *cs, char *why,
+			 size_t len)
+{
+	size_t rl = strlen(real);
+
+	for (size_t i = 0; i < x->tab.n; i++) {
+		const char *t = x->tab.v[i].target;
+
+		if (!strncmp(t, real, rl) && (t[rl] == '/' || !t[rl]) && !pending_mount(cs, t)) {
+			snprintf(why, len,
+				 "'%s' is mounted inside and its marker does not list it: "
+				 "left as it is",
+				 t);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Decide about one directory and each of its claims, from the marker,
+ * the disk and the mount table; whether others' decisions let it go is
+ * settle's. */
+static void decide(struct ctx *x, struct cand *k)
 {
 	const char *why = "";
 	bool ok = true;
-	int err;
 
 	if (read_cand(k, &why)) {
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_REFUSED, k->path, NULL, why, 0);
+		set(&k->dir, V_REFUSE, why);
 		return;
 	}
 	k->state = fsb_owner_state(&k->m.owner, x->proc);
 	if (k->state < 0) {
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_REFUSED, k->path, NULL,
-		     "cannot read this boot's id to tell whether its owner runs", k->m.owner.pid);
+		set(&k->dir, V_REFUSE, "cannot read this boot's id to tell whether its owner runs");
 		return;
 	}
-	if (k->state == FSB_OWNER_ALIVE) {
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_IN_USE, k->path, NULL, NULL, k->m.owner.pid);
-		return;
-	}
-	if (k->m.kept) {
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_KEPT, k->path, NULL, NULL, k->m.owner.pid);
+	if (k->state == FSB_OWNER_ALIVE || k->m.kept) {
+		set(&k->dir, k->state == FSB_OWNER_ALIVE ? V_IN_USE : V_KEPT, NULL);
 		return;
 	}
 	if (!realpath(k->path, k->real)) {
-		err = -errno;
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_REFUSED, k->path, NULL, strerror(-err),
-		     k->m.owner.pid);
+		set(&k->dir, V_REFUSE, strerror(errno));
 		return;
 	}
-	k->act = calloc(k->m.nclaims + 1, sizeof(*k->act));
+	k->d = calloc(k->m.nclaims + 1, sizeof(*k->d));
 	k->image = calloc(k->m.nclaims + 1, sizeof(*k->image));
 	k->backing = calloc(k->m.nclaims + 1, sizeof(*k->backing));
-	if (!k->act || !k->image || !k->backing) {
+	if (!k->d || !k->image || !k->backing) {
 		fsb_err("clean: out of memory");
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_FAILED, k->path, NULL, NULL, k->m.owner.pid);
+		set(&k->dir, V_FAIL, NULL);
 		return;
 	}
 	/* Every claim is looked at (each refusal is reported), then the
 	 * verdict: one unproven claim keeps the whole directory as it is. */
 	for (size_t i = 0; i < k->m.nclaims; i++) {
-		switch (k->m.claims[i].kind) {
-		case FSB_CLAIM_MOUNT:
-			ok &= check_mount(x, k, i);
-			break;
-		case FSB_CLAIM_LOOP:
-			ok &= check_loop(x, k, i);
-			break;
-		case FSB_CLAIM_IMAGE:
-			ok &= check_image(x, k, i);
-			break;
-		}
+		if (k->m.claims[i].kind == FSB_CLAIM_MOUNT)
+			decide_mount(x, k, i);
+		else if (k->m.claims[i].kind == FSB_CLAIM_LOOP)
+			decide_loop(k, i);
+		else
+			decide_image(k, i);
+		ok &= k->d[i].v != V_REFUSE && k->d[i].v != V_FAIL;
 	}
-	if (!ok) {
-		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_REFUSED, k->path, NULL,
-		     "its marker lists something that cannot be proven fsbench's: left as it is",
-		     k->m.owner.pid);
-		return;
-	}
-	k->planned = true;
+	if (!ok)
+		set(&k->dir, V_REFUSE,
+		    "its marker lists something that cannot be proven fsbench's: left as it is");
+	else
+		set(&k->dir, V_UNDO, NULL);
 }
 
-/* ---- undoing ---- */
+/*
+ * Whether a directory to be removed still can be, given which mounts the
+ * others' decisions leave: its loop devices free, no foreign mount inside.
+ * When not, it is refused and left as it is. Returns whether it changed.
+ */
+static bool settle_one(struct ctx *x, struct cand *k, const struct cands *cs)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < k->m.nclaims; i++)
+		if (k->m.claims[i].kind == FSB_CLAIM_LOOP && k->d[i].v == V_UNDO &&
+		    loop_busy(x, k->m.claims[i].path, cs, k->d[i].why, sizeof(k->d[i].why))) {
+			k->d[i].v = V_REFUSE;
+			ok = false;
+		}
+	if (!ok) {
+		set(&k->dir, V_REFUSE, "a loop device it lists is in use: left as it is");
+		return true;
+	}
+	if (foreign_mount(x, k->real, cs, k->dir.why, sizeof(k->dir.why))) {
+		k->dir.v = V_REFUSE;
+		return true;
+	}
+	return false;
+}
+
+/* A directory refused keeps its mounts, which may hold another's loop
+ * device: settled again until no decision changes (each pass refuses one
+ * more directory or ends). */
+static void settle(struct ctx *x, struct cands *cs)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t j = 0; j < cs->n; j++)
+			if (cs->v[j].dir.v == V_UNDO && settle_one(x, &cs->v[j], cs))
+				changed = true;
+	}
+}
+
+/* ---- reporting the decisions that leave things alone ---- */
+
+static void emit_verdict(struct ctx *x, enum fsb_clean_what what, const struct decision *d,
+			 const char *path, pid_t pid)
+{
+	static const enum fsb_clean_outcome out[] = {
+		[V_REFUSE] = FSB_CLEAN_REFUSED, [V_NOTE] = FSB_CLEAN_NOTE,
+		[V_FAIL] = FSB_CLEAN_FAILED,	[V_IN_USE] = FSB_CLEAN_IN_USE,
+		[V_KEPT] = FSB_CLEAN_KEPT,
+	};
+
+	if (d->v != V_NONE && d->v != V_UNDO)
+		emit(x, what, out[d->v], path, NULL, d->why[0] ? d->why : NULL, pid);
+}
+
+static void report_left(struct ctx *x, const struct cand *k)
+{
+	static const enum fsb_clean_what what[] = { [FSB_CLAIM_IMAGE] = FSB_CLEAN_IMAGE,
+						    [FSB_CLAIM_LOOP] = FSB_CLEAN_LOOP,
+						    [FSB_CLAIM_MOUNT] = FSB_CLEAN_MOUNT };
+
+	for (size_t i = 0; k->d && i < k->m.nclaims; i++)
+		emit_verdict(x, what[k->m.claims[i].kind], &k->d[i], k->m.claims[i].path,
+			     k->m.owner.pid);
+	emit_verdict(x, FSB_CLEAN_DIR, &k->dir, k->path, k->m.owner.pid);
+}
+
+/* ---- carrying the decisions out ---- */
 
 static void undo_mounts(struct ctx *x, struct cand *k)
 {
@@ -341,7 +490,7 @@ static void undo_mounts(struct ctx *x, struct cand *k)
 		const struct fsb_claim *cl = &k->m.claims[i];
 		int r = 0, undone = 0;
 
-		if (cl->kind != FSB_CLAIM_MOUNT || !k->act[i])
+		if (cl->kind != FSB_CLAIM_MOUNT || k->d[i].v != V_UNDO)
 			continue;
 		if (x->o->dry_run) {
 			emit(x, FSB_CLEAN_MOUNT, FSB_CLEAN_WOULD, cl->path, NULL, NULL,
@@ -375,8 +524,7 @@ static void undo_mounts(struct ctx *x, struct cand *k)
 static bool undo_loop(struct ctx *x, struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i], *im = &k->m.claims[k->image[i]];
-	char where[PATH_MAX];
-	struct stat st;
+	char why[PATH_MAX + 96];
 	int r;
 
 	if (x->o->dry_run) {
@@ -384,15 +532,10 @@ static bool undo_loop(struct ctx *x, struct cand *k, size_t i)
 		     k->m.owner.pid);
 		return true;
 	}
-	/* Detaching a mounted loop device only marks it for autoclear: the
-	 * mount, not listed here, is someone's, and so is the device now. */
-	if (stat(cl->path, &st) == 0 && S_ISBLK(st.st_mode) &&
-	    (r = fsb_mount_of_dev(st.st_rdev, where, sizeof(where))) != 0) {
-		if (r > 0)
-			fsb_err("clean: cannot detach loop device '%s': mounted on '%s'", cl->path,
-				where);
-		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_FAILED, cl->path, k->backing[i], NULL,
-		     k->m.owner.pid);
+	/* Decided again on the table after the unmounts: whatever mounts or
+	 * holds the device now came meanwhile, and is someone's. */
+	if (loop_busy(x, cl->path, NULL, why, sizeof(why))) {
+		emit(x, FSB_CLEAN_LOOP, FSB_CLEAN_REFUSED, cl->path, NULL, why, k->m.owner.pid);
 		return false;
 	}
 	r = fsb_loopdev_detach_if(cl->path, im->dev, im->ino);
@@ -411,26 +554,19 @@ static bool undo_loop(struct ctx *x, struct cand *k, size_t i)
 static bool undo_image(struct ctx *x, struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i];
-	struct stat st;
 	int err;
 
 	if (x->o->dry_run) {
 		emit(x, FSB_CLEAN_IMAGE, FSB_CLEAN_WOULD, cl->path, NULL, NULL, k->m.owner.pid);
 		return true;
 	}
-	/* Checked again right before: the name is removed only while it is
+	/* Decided again right before: the name is removed only while it is
 	 * still the file fsbench made. */
-	if (lstat(cl->path, &st) < 0) {
-		if (errno == ENOENT)
-			return true;
-		err = -errno;
-		fsb_err_errno(err, "clean: cannot remove image '%s'", cl->path);
-		emit(x, FSB_CLEAN_IMAGE, FSB_CLEAN_FAILED, cl->path, NULL, NULL, k->m.owner.pid);
-		return false;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_dev != cl->dev || st.st_ino != cl->ino) {
-		emit(x, FSB_CLEAN_IMAGE, FSB_CLEAN_REFUSED, cl->path, NULL,
-		     "not the file fsbench made (device and inode differ)", k->m.owner.pid);
+	decide_image(k, i);
+	if (k->d[i].v == V_NONE)
+		return true;
+	if (k->d[i].v == V_REFUSE) {
+		emit_verdict(x, FSB_CLEAN_IMAGE, &k->d[i], cl->path, k->m.owner.pid);
 		return false;
 	}
 	if (unlink(cl->path) < 0) {
@@ -445,19 +581,26 @@ static bool undo_image(struct ctx *x, struct cand *k, size_t i)
 
 static void undo_rest(struct ctx *x, struct cand *k)
 {
+	char why[PATH_MAX + 128];
 	bool ok = !k->failed;
 	int err;
 
 	for (size_t i = 0; i < k->m.nclaims && ok; i++)
-		if (k->m.claims[i].kind == FSB_CLAIM_LOOP && k->act[i])
+		if (k->m.claims[i].kind == FSB_CLAIM_LOOP && k->d[i].v == V_UNDO)
 			ok = undo_loop(x, k, i);
 	for (size_t i = 0; i < k->m.nclaims && ok; i++)
-		if (k->m.claims[i].kind == FSB_CLAIM_IMAGE && k->act[i])
+		if (k->m.claims[i].kind == FSB_CLAIM_IMAGE && k->d[i].v == V_UNDO)
 			ok = undo_image(x, k, i);
 	if (!ok)
 		return;
 	if (x->o->dry_run) {
 		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_WOULD, k->path, NULL, NULL, k->m.owner.pid);
+		return;
+	}
+	/* Decided again on the table after the unmounts: a mount inside now
+	 * came meanwhile, and is someone's. */
+	if (foreign_mount(x, k->real, NULL, why, sizeof(why))) {
+		emit(x, FSB_CLEAN_DIR, FSB_CLEAN_REFUSED, k->path, NULL, why, k->m.owner.pid);
 		return;
 	}
 	err = fsb_scratch_remove(k->path);
@@ -474,17 +617,14 @@ static int by_path(const void *a, const void *b)
 	return strcmp(((const struct cand *)a)->path, ((const struct cand *)b)->path);
 }
 
-int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
-	      struct fsb_clean_counts *c)
+/* Scan every DIR into cs (each directory once). 0 or the first -errno. */
+static int scan_all(const char *const *dirs, size_t n, struct cands *cs, struct stat **seen,
+		    size_t *nseen, struct fsb_clean_counts *c)
 {
-	struct ctx x = { o, c, o->proc_root ? o->proc_root : "/proc" };
-	struct cands cs = { NULL, 0 };
-	struct stat *seen = NULL, *tops = NULL;
-	size_t nseen = 0, ntops = 0;
+	struct stat *tops = calloc(n + 1, sizeof(*tops));
+	size_t ntops = 0;
 	int first = 0, err;
 
-	memset(c, 0, sizeof(*c));
-	tops = calloc(n + 1, sizeof(*tops));
 	if (!tops) {
 		fsb_err("clean: out of memory");
 		return -ENOMEM;
@@ -500,31 +640,73 @@ int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
 				continue;
 			ntops++;
 		}
-		err = scan(dirs[i], &cs, &seen, &nseen);
+		err = scan(dirs[i], cs, seen, nseen);
 		if (err) {
 			c->failed++;
 			if (!first)
 				first = err;
 		}
 	}
+	free(tops);
+	return first;
+}
+
+/* Carry the decisions out (dry run: report them), all unmounts first: a
+ * directory's mount may sit on another's loop device. */
+static void carry_out(struct ctx *x, struct cands *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->v[i].dir.v == V_UNDO)
+			undo_mounts(x, &cs->v[i]);
+	if (!x->o->dry_run) {
+		fsb_mount_tab_free(&x->tab);
+		if (fsb_mount_tab_read(x->mountinfo, &x->tab)) {
+			x->c->failed++;
+			return;
+		}
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->v[i].dir.v == V_UNDO)
+			undo_rest(x, &cs->v[i]);
+}
+
+int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,
+	      struct fsb_clean_counts *c)
+{
+	struct ctx x = { .o = o, .c = c, .proc = o->proc_root ? o->proc_root : "/proc" };
+	struct cands cs = { NULL, 0 };
+	struct stat *seen = NULL;
+	size_t nseen = 0;
+	int first, err;
+
+	memset(c, 0, sizeof(*c));
+	first = scan_all(dirs, n, &cs, &seen, &nseen, c);
 	c->found = (unsigned)cs.n;
 	/* Reported in name order, whatever order readdir had. */
 	if (cs.n)
 		qsort(cs.v, cs.n, sizeof(cs.v[0]), by_path);
-	for (size_t i = 0; i < cs.n; i++)
-		judge(&x, &cs.v[i]);
-	/* All unmounts first: a directory's mount may sit on another's loop. */
-	for (size_t i = 0; i < cs.n; i++)
-		if (cs.v[i].planned)
-			undo_mounts(&x, &cs.v[i]);
-	for (size_t i = 0; i < cs.n; i++)
-		if (cs.v[i].planned)
-			undo_rest(&x, &cs.v[i]);
+	/* One snapshot of the mount table for every decision: the dry run
+	 * and the real run decide alike, from the same checks. */
+	snprintf(x.mountinfo, sizeof(x.mountinfo), "%s/self/mountinfo", x.proc);
+	err = cs.n ? fsb_mount_tab_read(x.mountinfo, &x.tab) : 0;
+	if (err) {
+		c->failed++;
+		if (!first)
+			first = err;
+	}
+	for (size_t i = 0; i < cs.n && !err; i++)
+		decide(&x, &cs.v[i]);
+	if (!err)
+		settle(&x, &cs);
+	for (size_t i = 0; i < cs.n && !err; i++)
+		report_left(&x, &cs.v[i]);
+	if (!err)
+		carry_out(&x, &cs);
+	fsb_mount_tab_free(&x.tab);
 	for (size_t i = 0; i < cs.n; i++)
 		cand_release(&cs.v[i]);
 	free(cs.v);
 	free(seen);
-	free(tops);
 	return first;
 }
 

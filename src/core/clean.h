@@ -15,12 +15,20 @@
  *   - a loop device now bound to a file that is no listed image (its
  *     number was reused after fsbench released it): left alone, noted;
  *   - mounts and loop devices of a marker from an earlier boot: gone with
- *     the reboot, not acted on, noted; the directory itself can go.
+ *     the reboot, not acted on, noted; the directory itself can go;
+ *   - a listed loop device in use (it or a partition mounted where clean
+ *     does not unmount, held, swap), a mount on or below the directory
+ *     that its marker does not list: refused, the directory left as it is
+ *     (and its listed mounts stay, so a loop device mounted on one of
+ *     them is in use too: decided until no decision changes).
  *
- * Order: every unmount of every directory first (a lifecycle dir may hold
- * a mount of a matrix dir's loop device), then per directory: detach its
- * loop devices (never one still mounted), remove the images it created,
- * remove the directory.
+ * Everything is decided first, from one snapshot of the mount table and
+ * without touching anything; the dry run reports those decisions, the
+ * real run reports the refusals alike and carries out the rest, checking
+ * each step again right before it. Order: every unmount of every
+ * directory first (a lifecycle dir may hold a mount of a matrix dir's
+ * loop device), then per directory: detach its loop devices, remove the
+ * images it created, remove the directory.
  */
 #ifndef FSB_CORE_CLEAN_H
 #define FSB_CORE_CLEAN_H
@@ -52,7 +60,7 @@ struct fsb_clean_event {
 
 struct fsb_clean_opts {
 	bool dry_run;	       /* list only */
-	const char *proc_root; /* "/proc"; NULL is "/proc" */
+	const char *proc_root; /* "/proc" (its self/mountinfo too); NULL is "/proc" */
 	void (*report)(const struct fsb_clean_event *ev, void *arg);
 	void *arg;
 };
@@ -69,7 +77,8 @@ struct fsb_clean_counts {
  * directory named twice, or by two names, is looked at once); report
  * every finding through o->report and count them in *c. A DIR that cannot
  * be read is described and counted as failed. Returns 0, or the first
- * -errno of a DIR that could not be read (the others are still cleaned).
+ * -errno of a DIR that could not be read (the others are still cleaned)
+ * or of the mount table (then nothing is decided, nothing touched).
  * Nothing was left that could be removed iff c->refused + c->failed == 0.
  */
 int fsb_clean(const char *const *dirs, size_t n, const struct fsb_clean_opts *o,

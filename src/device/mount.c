@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 bool fsb_mount_fs_listed(const char *text, const char *type)
@@ -222,4 +224,62 @@ int fsb_mount_at(const char *target, dev_t *devno)
 int fsb_mount_of_dev(dev_t devno, char *where, size_t len)
 {
 	return find_mount(NULL, devno, NULL, where, len);
+}
+
+/* The block device of a mountinfo entry (see struct fsb_mount_ent). */
+static dev_t ent_devno(struct libmnt_fs *fs)
+{
+	const char *src = mnt_fs_get_srcpath(fs);
+	struct stat st;
+	dev_t d = mnt_fs_get_devno(fs);
+
+	if (src && !strncmp(src, "/dev/", 5) && !stat(src, &st) && S_ISBLK(st.st_mode))
+		return st.st_rdev;
+	return major(d) ? d : 0;
+}
+
+int fsb_mount_tab_read(const char *path, struct fsb_mount_tab *t)
+{
+	const char *file = path ? path : "/proc/self/mountinfo";
+	struct libmnt_table *tb = mnt_new_table_from_file(file);
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int err = 0;
+
+	t->v = NULL;
+	t->n = 0;
+	if (!tb || !it) {
+		err = tb ? -ENOMEM : (errno ? -errno : -ENOMEM);
+		fsb_err_errno(err, "cannot read %s", file);
+	}
+	while (!err && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *tg = mnt_fs_get_target(fs);
+		struct fsb_mount_ent *v;
+
+		if (!tg)
+			continue;
+		v = realloc(t->v, (t->n + 1) * sizeof(*v));
+		if (v)
+			t->v = v;
+		if (!v || !(v[t->n].target = strdup(tg))) {
+			err = -ENOMEM;
+			fsb_err("cannot read %s: out of memory", file);
+			break;
+		}
+		v[t->n++].dev = ent_devno(fs);
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	if (err)
+		fsb_mount_tab_free(t);
+	return err;
+}
+
+void fsb_mount_tab_free(struct fsb_mount_tab *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].target);
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
 }

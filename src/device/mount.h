@@ -61,4 +61,26 @@ int fsb_mount_at(const char *target, dev_t *devno);
  */
 int fsb_mount_of_dev(dev_t devno, char *where, size_t len);
 
+/* One line of /proc/self/mountinfo: its mount point and its block device
+ * (the source node's when it names one, as btrfs shows an anonymous
+ * number; else the line's own, 0 when that is no block device's). */
+struct fsb_mount_ent {
+	char *target;
+	dev_t dev;
+};
+
+struct fsb_mount_tab {
+	struct fsb_mount_ent *v; /* in mountinfo order: later ones on top */
+	size_t n;
+};
+
+/*
+ * A snapshot of the mount table in the mountinfo file `path` (NULL:
+ * /proc/self/mountinfo) into t, so that one decision sees one state of
+ * it. Returns 0, or -errno after describing the error (t is then empty).
+ * Release with fsb_mount_tab_free.
+ */
+int fsb_mount_tab_read(const char *path, struct fsb_mount_tab *t);
+void fsb_mount_tab_free(struct fsb_mount_tab *t);
+
 #endif

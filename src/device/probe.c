@@ -346,6 +346,42 @@ static void gather_holders(struct fsb_probe_facts *f, const struct devset *mine)
 	}
 }
 
+size_t fsb_blockdev_family(dev_t d, dev_t *out, size_t max)
+{
+	struct devset *s = calloc(1, sizeof(*s));
+	size_t n = 0;
+
+	if (!s)
+		return 0;
+	set_add(s, d, "");
+	add_partitions(s, d);
+	for (; n < s->n && n < max; n++)
+		out[n] = s->dev[n];
+	free(s);
+	return n;
+}
+
+int fsb_blockdev_user(const dev_t *devs, size_t n, char *why, size_t len)
+{
+	struct fsb_probe_facts *f = calloc(1, sizeof(*f));
+	struct devset *s = calloc(1, sizeof(*s));
+	int used = 0;
+
+	if (f && s) {
+		for (size_t i = 0; i < n; i++)
+			set_add(s, devs[i], "");
+		gather_holders(f, s);
+		if (f->held)
+			snprintf(why, len, "held by '%s'", f->holder);
+		else if (!gather_swaps(f, s) && f->swap)
+			snprintf(why, len, "in use as swap");
+		used = f->held || f->swap;
+	}
+	free(f);
+	free(s);
+	return used;
+}
+
 int fsb_probe_signature_fd(int fd, const char *name, struct fsb_probe_facts *f)
 {
 	blkid_probe pr = blkid_new_probe();

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define FSB_PROBE_STR 256
 
@@ -99,6 +100,19 @@ int fsb_probe_claim(const char *dev);
  * Pure.
  */
 uint64_t fsb_probe_min_size(const char *fs_type);
+
+/*
+ * The block device d and its partitions (from sysfs), d first, into out
+ * (at most max). Returns how many (0 when out of memory). Reads only.
+ */
+size_t fsb_blockdev_family(dev_t d, dev_t *out, size_t max);
+
+/*
+ * Whether one of devs[0..n) is in use other than mounted: held (sysfs
+ * holders: md RAID, device mapper) or swap (/proc/swaps). 1 with what
+ * uses it in why ("held by 'dm-2'", "in use as swap"), 0 when neither.
+ */
+int fsb_blockdev_user(const dev_t *devs, size_t n, char *why, size_t len);
 
 /* The size of the block device open on fd (BLKGETSIZE64). 0 or -errno. */
 int fsb_blockdev_size(int fd, uint64_t *bytes);

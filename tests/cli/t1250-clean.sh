@@ -10,7 +10,15 @@
 #     created and the scratch dir;
 #   - look-alikes clean must refuse, report and leave as they are: no
 #     marker, the marker of a live process (this shell), a marker naming a
-#     mount outside its directory.
+#     mount outside its directory;
+#   - (root) what the real clean refuses the dry run refuses too, with the
+#     same reason: a listed loop device mounted where clean does not
+#     unmount (or a partition of it mounted so), a directory with a mount
+#     inside that its marker does not list (a tmpfs, a bind mount of the
+#     same filesystem: left as it is, that mount and its files too);
+#     beside them a leftover clean can remove, whose loop device is
+#     mounted on another leftover's listed mount; the dry run's lines are
+#     the real run's with "would".
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$FSBENCH" ] || { echo "Bail out! $FSBENCH not built"; exit 1; }
@@ -183,6 +191,189 @@ if is_root; then
 	awk -v p="$Q/elsewhere" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo &&
 		ok "look-alikes: the mount outside is still mounted" ||
 		nok "look-alikes: the mount outside is still mounted"
+fi
+
+# ---- 4. the dry run decides what the real run does ----
+if ! is_root; then
+	skip "dry run and real run decide alike" "needs root"
+elif ! command -v mkfs.ext4 >/dev/null; then
+	skip "dry run and real run decide alike" "no mkfs.ext4"
+else
+	tmpdir R || exit 1
+	# Released at exit, exactly what this section made: loop devices over
+	# its images, then (first) mounts under $R.
+	on_exit "for img in '$R'/fsbench.*/img; do for d in \$(losetup -j \"\$img\" -O NAME -n); do losetup -d \"\$d\"; done; done"
+	on_exit "for m in \$(awk '\$5 ~ \"^$R/\" { print \$5 }' /proc/self/mountinfo | sort -r); do umount \"\$m\"; done"
+	# marker DIR LINES...: a dead owner's marker (this shell's PID, another
+	# start time) listing LINES.
+	marker() {
+		local d=$1
+		shift
+		mkdir -p "$d"
+		printf 'fsbench-owner 1\npid=%s\nstart=1\nboot=%s\n' $$ "$(boot_id)" >"$d/.fsbench-owner"
+		[ $# -eq 0 ] || printf '%s\n' "$@" >>"$d/.fsbench-owner"
+	}
+	# leftover_loop DIR VAR: an ext4 image in DIR that fsbench made, bound
+	# to a loop device (into VAR); the marker lists both.
+	leftover_loop() {
+		local _d
+		truncate -s 16m "$1/img" && mkfs.ext4 -q -F "$1/img" >/dev/null 2>&1 &&
+			_d=$(losetup --find --show "$1/img") || return 1
+		printf 'image=%s %s created=1\nloop=%s\n' "$1/img" "$(stat -c '%d:%i' "$1/img")" "$_d" \
+			>>"$1/.fsbench-owner"
+		printf -v "$2" '%s' "$_d"
+	}
+	# 1: its loop device mounted outside, where clean does not unmount.
+	BUSY=$R/fsbench.$$.loopmt
+	marker "$BUSY"
+	mkdir "$R/elsewhere"
+	leftover_loop "$BUSY" BUSYDEV && mount "$BUSYDEV" "$R/elsewhere" || exit 1
+	# 1b: a partition of its loop device mounted outside (partx adds the
+	# partition where the kernel does not scan the table itself).
+	PART=$R/fsbench.$$.partmt
+	PARTDEV=""
+	if command -v partx >/dev/null; then
+		marker "$PART"
+		truncate -s 32m "$PART/img"
+		# An MBR with one Linux partition from sector 2048 to the end.
+		printf '\x83\x00\x00\x00\x00\x08\x00\x00\x00\xf8\x00\x00' |
+			dd of="$PART/img" bs=1 seek=450 conv=notrunc status=none
+		printf '\x55\xaa' | dd of="$PART/img" bs=1 seek=510 conv=notrunc status=none
+		PARTDEV=$(losetup -P --find --show "$PART/img") || exit 1
+		printf 'image=%s %s created=1\nloop=%s\n' "$PART/img" "$(stat -c '%d:%i' "$PART/img")" \
+			"$PARTDEV" >>"$PART/.fsbench-owner"
+		[ -b "${PARTDEV}p1" ] || partx -a "$PARTDEV" 2>/dev/null
+		if wait_for 2 test -b "${PARTDEV}p1" && mkfs.ext4 -q -F "${PARTDEV}p1" >/dev/null 2>&1; then
+			mkdir "$R/elsewhere2"
+			mount "${PARTDEV}p1" "$R/elsewhere2" || exit 1
+		else
+			losetup -d "$PARTDEV"
+			rm -rf "$PART"
+			PARTDEV=""
+		fi
+	fi
+	# 2: a tmpfs mounted inside, not listed in its marker.
+	FOREIGN=$R/fsbench.$$.frgnmt
+	marker "$FOREIGN" "mount=$FOREIGN/mnt"
+	echo data >"$FOREIGN/block.dat"
+	mkdir "$FOREIGN/sub" "$FOREIGN/mnt"
+	mount -t tmpfs -o size=1m fsbench-test "$FOREIGN/sub" || exit 1
+	echo theirs >"$FOREIGN/sub/file"
+	# 2b: a bind mount inside of a directory on the same filesystem (no
+	# other st_dev for nftw's FTW_MOUNT to stop at).
+	BIND=$R/fsbench.$$.bindmt
+	marker "$BIND"
+	mkdir "$BIND/sub" "$R/victim"
+	echo precious >"$R/victim/file"
+	mount --bind "$R/victim" "$BIND/sub" || exit 1
+	# ... and on its listed mount, which therefore stays, CHAIN's loop
+	# device: in use too.
+	CHAIN=$R/fsbench.$$.chains
+	marker "$CHAIN"
+	leftover_loop "$CHAIN" CHAINDEV && mount "$CHAINDEV" "$FOREIGN/mnt" || exit 1
+	# 3: removable: NORMAL's loop device mounted on MNTDIR's listed mount.
+	NORMAL=$R/fsbench.$$.normal
+	MNTDIR=$R/fsbench.$$.mntdir
+	marker "$NORMAL"
+	marker "$MNTDIR" "mount=$MNTDIR/mnt"
+	mkdir "$MNTDIR/mnt"
+	leftover_loop "$NORMAL" NORMDEV && mount "$NORMDEV" "$MNTDIR/mnt" || exit 1
+	snap() { (cd "$1" && find . -exec stat -c '%n %s %Y' {} + | sort | md5sum); }
+	before_busy=$(snap "$BUSY")
+	before_foreign=$(snap "$FOREIGN")
+
+	dry=$("$FSBENCH" clean --dry-run "$R" 2>&1)
+	drc=$?
+	real=$("$FSBENCH" clean "$R" 2>&1)
+	rc=$?
+
+	why=""
+	[ $drc -eq 1 ] || why="$why dry run exit $drc;"
+	grep -qF "would detach loop device '$BUSYDEV'" <<<"$dry" && why="$why says it would detach;"
+	grep -qF "would refuse loop device '$BUSYDEV': in use: mounted on '$R/elsewhere'" <<<"$dry" ||
+		why="$why no refusal naming the mount;"
+	grep -qF "would remove directory '$BUSY'" <<<"$dry" && why="$why says it would remove the dir;"
+	grep -qF "would refuse directory '$BUSY'" <<<"$dry" || why="$why dir not refused;"
+	[ -z "$why" ] && ok "dry run: a loop device mounted elsewhere: would refuse, naming the mount" ||
+		{ nok "dry run: a loop device mounted elsewhere: would refuse, naming the mount ($why)"; sed 's/^/#   /' <<<"$dry"; }
+	why=""
+	[ $rc -eq 1 ] || why="$why exit $rc;"
+	grep -qF "refused loop device '$BUSYDEV': in use: mounted on '$R/elsewhere'" <<<"$real" ||
+		why="$why no refusal naming the mount;"
+	[ "$(losetup -j "$BUSY/img" -O NAME -n)" = "$BUSYDEV" ] || why="$why not bound any more;"
+	awk -v p="$R/elsewhere" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo ||
+		why="$why not mounted any more;"
+	[ "$before_busy" = "$(snap "$BUSY")" ] || why="$why its dir changed;"
+	[ -z "$why" ] && ok "clean: refuses the same loop device, leaves it bound, mounted, its dir as it was" ||
+		{ nok "clean: refuses the same loop device, leaves it bound, mounted, its dir as it was ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	if [ -z "$PARTDEV" ]; then
+		skip "a loop device whose partition is mounted elsewhere: refused alike" "no partx, or no partition"
+	else
+		why=""
+		grep -qF "would detach loop device '$PARTDEV'" <<<"$dry" && why="$why dry run says it would detach;"
+		grep -qF "would refuse loop device '$PARTDEV': in use: mounted on '$R/elsewhere2'" <<<"$dry" ||
+			why="$why dry run: no refusal naming the mount;"
+		grep -qF "refused loop device '$PARTDEV': in use: mounted on '$R/elsewhere2'" <<<"$real" ||
+			why="$why no refusal naming the mount;"
+		[ "$(losetup -j "$PART/img" -O NAME -n)" = "$PARTDEV" ] || why="$why not bound any more;"
+		[ -z "$why" ] && ok "a loop device whose partition is mounted elsewhere: refused alike" ||
+			{ nok "a loop device whose partition is mounted elsewhere: refused alike ($why)"; sed 's/^/#   /' <<<"$real"; }
+	fi
+
+	why=""
+	grep -qF "would remove directory '$FOREIGN'" <<<"$dry" && why="$why says it would remove it;"
+	grep -qF "would refuse directory '$FOREIGN': '$FOREIGN/sub' is mounted inside" <<<"$dry" ||
+		why="$why no refusal naming the mount;"
+	[ -z "$why" ] && ok "dry run: a directory with a foreign mount inside: would refuse, naming it" ||
+		{ nok "dry run: a directory with a foreign mount inside: would refuse, naming it ($why)"; sed 's/^/#   /' <<<"$dry"; }
+	why=""
+	grep -qF "refused directory '$FOREIGN': '$FOREIGN/sub' is mounted inside" <<<"$real" ||
+		why="$why no refusal naming the mount;"
+	grep -qF "failed directory '$FOREIGN'" <<<"$real" && why="$why tried and failed;"
+	awk -v p="$FOREIGN/sub" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo ||
+		why="$why not mounted any more;"
+	[ "$(cat "$FOREIGN/sub/file" 2>/dev/null)" = theirs ] || why="$why the mount's file changed;"
+	grep -qF "unmounted mount '$FOREIGN/mnt'" <<<"$real" && why="$why its listed mount unmounted;"
+	[ "$before_foreign" = "$(snap "$FOREIGN")" ] || why="$why the dir changed;"
+	[ -z "$why" ] && ok "clean: refuses it the same, leaves the dir, the mount and its files as they were" ||
+		{ nok "clean: refuses it the same, leaves the dir, the mount and its files as they were ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	why=""
+	grep -qF "would refuse directory '$BIND': '$BIND/sub' is mounted inside" <<<"$dry" ||
+		why="$why dry run: no refusal naming the mount;"
+	grep -qF "refused directory '$BIND': '$BIND/sub' is mounted inside" <<<"$real" ||
+		why="$why no refusal naming the mount;"
+	[ "$(cat "$R/victim/file" 2>/dev/null)" = precious ] || why="$why the bound directory's file is gone;"
+	[ -z "$why" ] && ok "a bind mount inside from the same filesystem: refused alike, its files kept" ||
+		{ nok "a bind mount inside from the same filesystem: refused alike, its files kept ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	why=""
+	grep -qF "would refuse loop device '$CHAINDEV': in use: mounted on '$FOREIGN/mnt'" <<<"$dry" ||
+		why="$why dry run: no refusal;"
+	grep -qF "refused loop device '$CHAINDEV': in use: mounted on '$FOREIGN/mnt'" <<<"$real" ||
+		why="$why no refusal;"
+	[ "$(losetup -j "$CHAIN/img" -O NAME -n)" = "$CHAINDEV" ] || why="$why not bound any more;"
+	[ -z "$why" ] && ok "a loop device on the listed mount of a refused directory: refused alike" ||
+		{ nok "a loop device on the listed mount of a refused directory: refused alike ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	why=""
+	grep -qF "unmounted mount '$MNTDIR/mnt'" <<<"$real" || why="$why no unmount;"
+	grep -qF "detached loop device '$NORMDEV' (backing '$NORMAL/img')" <<<"$real" || why="$why no detach;"
+	[ -e "$NORMAL" ] && why="$why $NORMAL left;"
+	[ -e "$MNTDIR" ] && why="$why $MNTDIR left;"
+	[ -z "$(losetup -j "$NORMAL/img")" ] || why="$why still bound;"
+	[ -z "$why" ] && ok "clean: removes the leftover whose loop device is on another leftover's mount" ||
+		{ nok "clean: removes the leftover whose loop device is on another leftover's mount ($why)"; sed 's/^/#   /' <<<"$real"; }
+
+	# The dry run's lines are the real run's, "would" aside.
+	norm() { sed -E 's/^would remove /removed /; s/^would unmount /unmounted /; s/^would detach /detached /; s/^would refuse /refused /' | sort; }
+	if [ "$(norm <<<"$dry")" = "$(sort <<<"$real")" ]; then
+		ok "the dry run's lines are the real run's (with 'would')"
+	else
+		nok "the dry run's lines are the real run's (with 'would')"
+		diff <(norm <<<"$dry") <(sort <<<"$real") | sed 's/^/#   /'
+	fi
 fi
 
 done_testing

@@ -1,7 +1,7 @@
 /*
  * Unit tests: `fsbench clean`'s decisions (src/core/clean.c) on plain
  * directories and image files, with a fake /proc tree deciding who is
- * alive. Mounts and loop devices are exercised end to end, as root, in
+ * alive and what is mounted. Mounts and loop devices are exercised end to end, as root, in
  * tests/cli/t1250-clean.sh.
  */
 #include <setjmp.h>
@@ -47,6 +47,16 @@ static void put(const char *path, const char *text, mode_t mode)
 	assert_int_equal(chmod(path, mode), 0);
 }
 
+/* The fake mount table: "/" and then lines. */
+static void mountinfo(const struct env *e, const char *lines)
+{
+	char p[PATH_MAX], text[8192];
+
+	snprintf(p, sizeof(p), "%s/self/mountinfo", e->proc);
+	snprintf(text, sizeof(text), "1 0 0:30 / / rw - tmpfs none rw\n%s", lines);
+	put(p, text, 0644);
+}
+
 static int setup(void **state)
 {
 	struct env *e = calloc(1, sizeof(*e));
@@ -69,6 +79,9 @@ static int setup(void **state)
 	mkdir(p, 0700);
 	snprintf(p, sizeof(p), "%s/sys/kernel/random/boot_id", e->proc);
 	put(p, BOOT "\n", 0644);
+	snprintf(p, sizeof(p), "%s/self", e->proc);
+	mkdir(p, 0700);
+	mountinfo(e, "");
 	snprintf(p, sizeof(p), "%s/%d", e->proc, LIVE_PID);
 	mkdir(p, 0700);
 	snprintf(p, sizeof(p), "%s/%d/stat", e->proc, LIVE_PID);
@@ -302,12 +315,72 @@ static void clean_refuses_foreign_marker(void **state)
 	assert_false(exists(d));
 }
 
+/* The lines of a run, a dry run's "would" as the real run's "done". */
+static void as_done(struct seen *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strncmp(s->lines[i], "would ", 6)) {
+			memcpy(s->lines[i] + 1, "done", 4);
+			memmove(s->lines[i], s->lines[i] + 1, strlen(s->lines[i]));
+		}
+}
+
+static bool same_lines(const struct seen *a, const struct seen *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->lines[i], b->lines[i]))
+			return false;
+	return true;
+}
+
+/* A mount inside that the marker does not list: the dry run refuses the
+ * directory as the real run does, and the real run leaves it as it is
+ * (it used to say "would remove", then empty all but the mount). */
+static void clean_foreign_mount_inside(void **state)
+{
+	struct env *e = *state;
+	char d[PATH_MAX], plain[PATH_MAX], p[PATH_MAX + 32], line[PATH_MAX + 64];
+	const char *dirs[] = { e->dir };
+	struct fsb_clean_opts o = { .dry_run = true, .proc_root = e->proc, .report = record };
+	struct fsb_clean_counts c;
+	struct seen dry = { .n = 0 }, real = { .n = 0 };
+
+	scratch(e, "fsbench.108.jjjjjj", 108, 5, BOOT, "", d);
+	scratch(e, "fsbench.109.kkkkkk", 109, 5, BOOT, "", plain);
+	snprintf(p, sizeof(p), "%s/sub", d);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(line, sizeof(line), "2 1 0:31 / %s rw - tmpfs none rw\n", p);
+	mountinfo(e, line);
+
+	o.arg = &dry;
+	assert_int_equal(fsb_clean(dirs, 1, &o, &c), 0);
+	assert_true(saw(&dry, "refused", "dir", d));
+	assert_false(saw(&dry, "would", "dir", d));
+	assert_true(saw(&dry, "would", "dir", plain));
+	assert_int_equal(c.refused, 1);
+
+	o.dry_run = false;
+	o.arg = &real;
+	assert_int_equal(fsb_clean(dirs, 1, &o, &c), 0);
+	assert_true(saw(&real, "refused", "dir", d));
+	assert_int_equal(c.refused, 1);
+	assert_int_equal(c.failed, 0);
+	snprintf(p, sizeof(p), "%s/block.dat", d);
+	assert_true(exists(p)); /* left as it is */
+	assert_false(exists(plain));
+	as_done(&dry);
+	assert_true(same_lines(&dry, &real));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(clean_decides, setup, teardown),
 		cmocka_unit_test_setup_teardown(clean_unreadable_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(clean_refuses_foreign_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(clean_foreign_mount_inside, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
