@@ -64,6 +64,8 @@ void fsb_result_release(struct fsb_result *r)
 	free(r->setup.device);
 	free(r->setup.fill);
 	free(r->setup.ram_backed);
+	free(r->setup.loop_device);
+	free(r->setup.loop_backing);
 	free(r->host.virtualization);
 	free(r->devcap.device);
 	free(r->devcap.engine);
