@@ -375,9 +375,9 @@ static bool out_of_space(int err)
 /* Member 0: the figure of the kept runs, appended to res. */
 /* What the setups did to make the runs cold (device/cache.h): the file's
  * resident share after eviction, and how a stat test's metadata went
- * (the weakest of its runs: warm over drop-all over remount). Then what
- * of a buffered loop device's backing file the runs left in memory: what
- * O_DIRECT on the loop device was served from. */
+ * (the weakest of its runs: warm over drop-all over remount). Then the
+ * share of a buffered loop device's backing file the runs left in the
+ * page cache, where O_DIRECT on that loop device may have been served. */
 static int record_cache(const struct fsb_result *res, struct fsb_test_result *t)
 {
 	struct fsb_cache_note n;
