@@ -6,7 +6,8 @@
 # each), caveats that the test figures and the device capability ("device
 # itself") may be the host's page cache and that O_DIRECT stops at the loop
 # device, and the text view no longer says "page cache bypassed"; a report
-# made from the JSON derives the caveats again. Attached with
+# made from the JSON derives the caveats again; lifecycle --device on a
+# buffered loop device records it and caveats it too. Attached with
 # --direct-io=on: dio true, no resident share, no such caveat. Root only:
 # this script makes its own images, loop devices and mounts and releases
 # exactly those.
@@ -110,6 +111,26 @@ if "$FSBENCH" report --format markdown -o "$T/buffered.md" "$T/buffered.json" 2>
 else
 	nok "buffered: a report read from the JSON gives the caveat again"; diag "$T/md.err"
 fi
+
+# lifecycle on a buffered loop device given with --device: the same record
+# and caveat (the loop devices lifecycle makes itself ask for direct I/O).
+LIMG=$T/lc.img
+truncate -s 64m "$LIMG" || exit 1
+LDEV=$(losetup --find --show "$LIMG") || { echo "Bail out! cannot attach a loop device"; exit 1; }
+on_exit "detach_own '$LDEV' '$LIMG'"
+if "$FSBENCH" lifecycle --fs ext4 --device "$LDEV" --destroy-data --repeat 1 --copy-size 1m \
+	--quiet --format json -o "$T/lc.json" 2>"$T/lc.err"; then
+	ok "lifecycle --device on a buffered loop device: exit 0"
+else
+	nok "lifecycle --device on a buffered loop device: exit 0"; diag "$T/lc.err"
+fi
+check "lifecycle: setup.loop dio false, the loop-buffered caveat names ${LDEV#/dev/}" \
+	pycheck "$T/lc.json" '
+lo = d["setup"]["loop"]
+assert lo["device"] == argv[0] and lo["dio"] is False and lo["backing_file"] == argv[1], lo
+c = [x for x in d["caveats"] if x["id"] == "loop-buffered"]
+assert c and c[0]["text"].startswith(argv[0] + " is a loop device"), d["caveats"]
+' "${LDEV#/dev/}" "$LIMG"
 
 # ---------------- attached with --direct-io=on ----------------
 loop_fs direct --direct-io=on || { echo "Bail out! cannot make an ext4 on a loop device"; exit 1; }
