@@ -1,4 +1,5 @@
 #include "core/runner.h"
+#include "core/env.h"
 #include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "device/diskstat.h"
@@ -374,15 +375,22 @@ static bool out_of_space(int err)
 /* Member 0: the figure of the kept runs, appended to res. */
 /* What the setups did to make the runs cold (device/cache.h): the file's
  * resident share after eviction, and how a stat test's metadata went
- * (the weakest of its runs: warm over drop-all over remount). */
-static int record_cache(struct fsb_test_result *t)
+ * (the weakest of its runs: warm over drop-all over remount). Then the
+ * share of a buffered loop device's backing file the runs left in the
+ * page cache, where O_DIRECT on that loop device may have been served. */
+static int record_cache(const struct fsb_result *res, struct fsb_test_result *t)
 {
 	struct fsb_cache_note n;
 	const char *how = NULL;
+	double share;
 
 	fsb_cache_note_take(&n);
 	t->has_resident = n.resident_known;
 	t->cache_resident = n.resident;
+	if (!fsb_env_loop_resident(res, &share)) {
+		t->has_loop_resident = true;
+		t->loop_resident = share;
+	}
 	if (n.meta & FSB_CACHE_META_WARM)
 		how = "warm";
 	else if (n.meta & FSB_CACHE_META_DROP_ALL)
@@ -463,7 +471,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
 	if (space_short && fsb_strset(&t->short_reason, "space"))
 		goto out;
-	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(t))
+	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(res, t))
 		goto out;
 	/* --repeat auto: the interval the runs stopped at, and why. */
 	if (repeat_stop) {

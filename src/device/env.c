@@ -211,3 +211,29 @@ bool fsb_env_ram_backed(const char *root, const char *fs_type, const char *devna
 	}
 	return false;
 }
+
+bool fsb_env_loop(const char *root, const char *devname, char *name, size_t name_len, char *backing,
+		  size_t len, bool *dio)
+{
+	char rel[512], flag[16];
+	size_t n;
+
+	*dio = false;
+	if (!devname || strncmp(devname, "loop", 4) || !isdigit((unsigned char)devname[4]))
+		return false;
+	/* A partition (loop3p1) is its whole device's: only that has loop/. */
+	n = 4 + strspn(devname + 4, "0123456789");
+	if (devname[n] && (devname[n] != 'p' || !devname[n + 1] ||
+			   devname[n + 1 + strspn(devname + n + 1, "0123456789")]))
+		return false;
+	if (n >= name_len || n > 32)
+		return false;
+	snprintf(name, name_len, "%.*s", (int)n, devname);
+	snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", name);
+	if (!read_line(root, rel, backing, len))
+		return false;
+	/* No dio file (kernels before 4.4): no direct I/O either. */
+	snprintf(rel, sizeof(rel), "sys/block/%s/loop/dio", name);
+	*dio = read_line(root, rel, flag, sizeof(flag)) && !strcmp(flag, "1");
+	return true;
+}

@@ -374,6 +374,47 @@ static void device_baseline(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/*
+ * A buffered loop device (dio 0) under the filesystem: what it reads and
+ * writes goes through the host's page cache holding its backing file, so
+ * neither the tests nor the device capability measured a disk alone, and
+ * O_DIRECT reaches only the loop device. Storage in memory already says
+ * more (ram-backed).
+ */
+static void loop_buffered(const struct fsb_result *r, struct cav_list *l)
+{
+	const struct fsb_setup *s = &r->setup;
+	const char *cache = fsb_result_get_str(r, "cache", NULL);
+	char ev[256], res[96] = "";
+	double after = -1;
+
+	if (!s->loop_device || s->loop_dio || s->ram_backed)
+		return;
+	for (size_t i = 0; i < r->ntests; i++)
+		if (r->tests[i].has_loop_resident && r->tests[i].loop_resident > after)
+			after = r->tests[i].loop_resident;
+	if (s->has_loop_resident && after >= 0)
+		snprintf(res, sizeof(res), ", %.0f%% resident before the tests, up to %.0f%% after",
+			 100 * s->loop_resident, 100 * after);
+	else if (s->has_loop_resident || after >= 0)
+		snprintf(res, sizeof(res), ", %.0f%% resident %s the tests",
+			 100 * (after >= 0 ? after : s->loop_resident),
+			 after >= 0 ? "after" : "before");
+	snprintf(ev, sizeof(ev), "setup.loop: %.32s dio 0, backing file %.120s%s", s->loop_device,
+		 s->loop_backing ? s->loop_backing : "?", res);
+	add(l, "loop-buffered", NULL, ev,
+	    "%.32s is a loop device without direct I/O: the test figures%s may come from the "
+	    "host's page cache holding its backing file, not from the disk",
+	    s->loop_device,
+	    r->devcap.present ? " and the device capability (\"device itself\")" : "");
+	if (cache && !strcmp(cache, "direct"))
+		add(l, "loop-direct", NULL, ev,
+		    "--cache direct: O_DIRECT stops at the loop device %.32s, whose own reads "
+		    "and writes of its backing file are buffered: the page cache is not "
+		    "bypassed",
+		    s->loop_device);
+}
+
 /* --engine null: the tests through the engine did no I/O at all. */
 static void null_engine(const struct fsb_result *r, struct cav_list *l)
 {
@@ -450,6 +491,7 @@ size_t fsb_caveats_find(const struct fsb_result *r, struct fsb_caveat *out, size
 	other_io(r, &l);
 	above_device(r, &l);
 	device_baseline(r, &l);
+	loop_buffered(r, &l);
 	cold(r, &l);
 	return l.n;
 }

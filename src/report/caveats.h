@@ -35,7 +35,8 @@ struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
 	 * "short-space", "passes", "emulation", "device-counters-off",
 	 * "compress-random", "compress-zero", "other-io", "above-device",
-	 * "engine-null", "cache-resident", "metadata-warm" */
+	 * "engine-null", "cache-resident", "metadata-warm", "loop-buffered",
+	 * "loop-direct" */
 	char id[32];
 	char test[32]; /* the test it is about, or "" */
 	char text[256];

@@ -1164,7 +1164,8 @@ static void cache_words(struct fsb_html_out *w, enum fsb_cache_mode mode)
 				"are dropped before each read test (drop_caches)");
 		break;
 	case FSB_CACHE_DIRECT:
-		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT");
+		fsb_html_lit(w, "block tests bypass the page cache with O_DIRECT, down to the "
+				"device (not through a buffered loop device: see the caveats)");
 		break;
 	case FSB_CACHE_KEEP:
 		fsb_html_lit(w, "the page cache is kept on purpose: reads may come from memory");

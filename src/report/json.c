@@ -101,7 +101,7 @@ static void build_host(struct jbuild *b, struct json_object *doc, const struct f
 
 static void build_setup(struct jbuild *b, struct json_object *doc, const struct fsb_setup *s)
 {
-	struct json_object *o = new_obj(b, doc, "setup");
+	struct json_object *o = new_obj(b, doc, "setup"), *lo;
 
 	if (!o)
 		return;
@@ -114,6 +114,13 @@ static void build_setup(struct jbuild *b, struct json_object *doc, const struct 
 	if (s->ram_backed) {
 		put(b, o, "ram_backed", json_object_new_boolean(1));
 		put_str(b, o, "ram_backed_why", s->ram_backed);
+	}
+	if (s->loop_device && (lo = new_obj(b, o, "loop"))) {
+		put_str(b, lo, "device", s->loop_device);
+		put_str(b, lo, "backing_file", s->loop_backing);
+		put(b, lo, "dio", json_object_new_boolean(s->loop_dio));
+		if (s->has_loop_resident)
+			put_double(b, lo, "backing_resident", s->loop_resident);
 	}
 }
 
@@ -368,6 +375,8 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 		put_str(b, o, "repeat_stop", t->repeat_stop);
 	if (t->has_resident)
 		put_double(b, o, "cache_resident", t->cache_resident);
+	if (t->has_loop_resident)
+		put_double(b, o, "loop_backing_resident", t->loop_resident);
 	if (t->metadata_cold)
 		put_str(b, o, "metadata_cold", t->metadata_cold);
 	if (t->njobs > 1 && t->job_runs && (sub = new_obj(b, o, "per_job")))
@@ -803,12 +812,51 @@ static int read_host(struct jread *rd, struct json_object *doc, struct fsb_host 
 	return 0;
 }
 
+/* An optional share from 0 to 1: *has when present. */
+static int read_share(struct jread *rd, struct json_object *obj, const char *path, const char *key,
+		      bool *has, double *out)
+{
+	struct json_object *v;
+	int err;
+
+	if (!lookup(obj, key, &v))
+		return 0;
+	if ((err = get_double(rd, v, path, key, out)))
+		return err;
+	if (!(*out >= 0 && *out <= 1))
+		return bad(rd, "%s%s is not a share from 0 to 1", path, key);
+	*has = true;
+	return 0;
+}
+
+/* setup.loop: the loop device under the filesystem (result.h). */
+static int read_loop(struct jread *rd, struct json_object *setup, struct fsb_setup *s)
+{
+	struct json_object *o, *v;
+	int err = read_obj(rd, setup, "setup.", "loop", &o);
+
+	if (err <= 0)
+		return err;
+	if ((err = read_str(rd, o, "setup.loop.", "device", true, &s->loop_device)) ||
+	    (err = read_str(rd, o, "setup.loop.", "backing_file", false, &s->loop_backing)))
+		return err;
+	if (!lookup(o, "dio", &v))
+		return bad(rd, "setup.loop.dio is missing");
+	if (!json_object_is_type(v, json_type_boolean))
+		return bad(rd, "setup.loop.dio is not a boolean");
+	s->loop_dio = json_object_get_boolean(v);
+	return read_share(rd, o, "setup.loop.", "backing_resident", &s->has_loop_resident,
+			  &s->loop_resident);
+}
+
 static int read_setup(struct jread *rd, struct json_object *doc, struct fsb_setup *s)
 {
 	struct json_object *o;
 	int err = read_obj(rd, doc, "", "setup", &o);
 
 	if (err <= 0)
+		return err;
+	if ((err = read_loop(rd, o, s)))
 		return err;
 	if ((err = read_str(rd, o, "setup.", "label", false, &s->label)) ||
 	    (err = read_str(rd, o, "setup.", "dir", false, &s->dir)) ||
@@ -1275,16 +1323,11 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)) ||
 	    (err = read_str(rd, o, path, "metadata_cold", false, &t->metadata_cold)))
 		goto out;
-	if (lookup(o, "cache_resident", &wa)) {
-		err = read_double(rd, o, path, "cache_resident", true, &t->cache_resident);
-		if (err)
-			goto out;
-		if (!(t->cache_resident >= 0 && t->cache_resident <= 1)) {
-			err = bad(rd, "%scache_resident is not a share from 0 to 1", path);
-			goto out;
-		}
-		t->has_resident = true;
-	}
+	if ((err = read_share(rd, o, path, "cache_resident", &t->has_resident,
+			      &t->cache_resident)) ||
+	    (err = read_share(rd, o, path, "loop_backing_resident", &t->has_loop_resident,
+			      &t->loop_resident)))
+		goto out;
 	/* The interval comes whole or not at all. */
 	if (lookup(o, "ci95_low", &wa) || lookup(o, "ci95_high", &wa)) {
 		if ((err = read_ci95_low(rd, o, path, &t->ci95_low)) ||

@@ -64,6 +64,8 @@ void fsb_result_release(struct fsb_result *r)
 	free(r->setup.device);
 	free(r->setup.fill);
 	free(r->setup.ram_backed);
+	free(r->setup.loop_device);
+	free(r->setup.loop_backing);
 	free(r->host.virtualization);
 	fsb_devcap_release(&r->devcap);
 	for (size_t i = 0; i < r->nparams; i++) {

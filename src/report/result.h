@@ -126,6 +126,11 @@ struct fsb_test_result {
 	 * (the kernel's caches dropped) or "warm" (neither: the dentries and
 	 * inodes the create left stayed in memory). JSON "metadata_cold". */
 	char *metadata_cold;
+	/* The share of a buffered loop device's backing file (setup.loop)
+	 * resident in the page cache right after the test's runs, when
+	 * measured. JSON "loop_backing_resident" (0..1). */
+	bool has_loop_resident;
+	double loop_resident;
 };
 
 /* One key of "params": an unsigned integer, a real or a string. */
@@ -163,6 +168,19 @@ struct fsb_setup {
 	 * device over a file on tmpfs". JSON setup.ram_backed (true) and
 	 * setup.ram_backed_why, present only when set. */
 	char *ram_backed;
+	/* The device under the filesystem is a loop device (core/env.h):
+	 * loop_device its name ("loop3", NULL when it is none), loop_backing
+	 * its backing file, loop_dio whether it does direct I/O (the kernel's
+	 * /sys/block/loopN/loop/dio). A buffered one (dio 0) reads and writes
+	 * its backing file through the host's page cache, so O_DIRECT stops
+	 * at it; then the share of the backing file resident in the page
+	 * cache before the tests (mincore), when measured. JSON setup.loop
+	 * {device, backing_file, dio, backing_resident}, present only when
+	 * loop_device is set. */
+	char *loop_device, *loop_backing;
+	bool loop_dio;
+	bool has_loop_resident;
+	double loop_resident;
 };
 
 /*

@@ -528,6 +528,18 @@ static const char *cache_words(const char *name)
 	return "";
 }
 
+/* O_DIRECT on a buffered loop device reaches only the loop device: said
+ * instead of "page cache bypassed". Whether it was said. */
+static bool put_loop_direct(FILE *out, const struct fsb_result *r, const char *cache)
+{
+	if (strcmp(cache, "direct") || !r->setup.loop_device || r->setup.loop_dio)
+		return false;
+	fputs(" (O_DIRECT, which stops at the buffered loop device ", out);
+	fsb_text_put(out, r->setup.loop_device);
+	fputs(":\nits reads and writes of its backing file go through the page cache);\neach", out);
+	return true;
+}
+
 /* One item of a wrapped list after lead: "lead a, b,\n c". */
 static void put_item(FILE *out, const char *lead, const char *item, size_t *col)
 {
@@ -640,6 +652,17 @@ static void print_cold(FILE *out, const struct fsb_result *r)
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
 
+		if (!t->has_loop_resident || !t->id)
+			continue;
+		snprintf(item, sizeof(item), "%.40s %.1f%%", t->id, 100 * t->loop_resident);
+		put_item(out, "Loop backing file in the page cache after each test:", item, &col);
+	}
+	if (col)
+		fputs(".\n", out);
+	col = 0;
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct fsb_test_result *t = &r->tests[i];
+
 		if (!t->metadata_cold || !t->id)
 			continue;
 		snprintf(item, sizeof(item), "%.40s %.20s%s", t->id, t->metadata_cold,
@@ -678,7 +701,8 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	if (cache) {
 		fputs("Cache mode ", out);
 		fsb_text_put(out, cache);
-		fprintf(out, "%s; each", cache_words(cache));
+		if (!put_loop_direct(out, r, cache))
+			fprintf(out, "%s; each", cache_words(cache));
 	} else {
 		fputs("Each", out);
 	}
@@ -787,6 +811,10 @@ void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
 	fprintf(out, "%.2g s each%s).\n", sane(d->seconds),
 		d->seq_write_Bps > 0 ? "" : ", read-only");
 	print_devcap_rounds(out, d);
+	if (r->setup.loop_device && !r->setup.loop_dio)
+		fputs("O_DIRECT stopped at the buffered loop device: these may be the page "
+		      "cache's.\n",
+		      out);
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
 		double frac;

@@ -58,7 +58,7 @@ static const char *const fuzz_tags[] = {
 	"h1",	    "h2",     "h3",	"p",	  "strong", "em",    "code", "dl",   "dt",
 	"dd",	    "div",    "table",	"thead",  "tbody",  "tr",    "th",   "td",   "span",
 	"section",  "figure", "svg",	"g",	  "text",   "tspan", "line", "rect", "path",
-	"ul",	    "li",     "footer", "circle", "pre",    NULL,
+	"ul",	    "li",     "footer", "circle", "pre",    "small", NULL,
 };
 
 static inline bool fuzz_known_tag(const char *p, size_t n)

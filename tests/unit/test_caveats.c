@@ -643,6 +643,131 @@ static void test_json_round_trip(void **state)
 	fsb_result_release(&r);
 }
 
+/* A buffered loop device (dio 0): the figures and the device capability
+ * may be the host's page cache; with --cache direct, O_DIRECT stops at
+ * it. Not for one with direct I/O, nor where the storage is memory
+ * already (ram-backed says more). */
+static void loop_doc(struct fsb_result *r, bool dio)
+{
+	struct fsb_test_result *t;
+
+	doc_init(r);
+	t = add(r, "read", "B/s", steady, 3);
+	t->has_loop_resident = true;
+	t->loop_resident = 0.97;
+	assert_int_equal(fsb_strset(&r->setup.loop_device, "loop3"), 0);
+	assert_int_equal(fsb_strset(&r->setup.loop_backing, "/srv/img"), 0);
+	r->setup.loop_dio = dio;
+	r->setup.has_loop_resident = true;
+	r->setup.loop_resident = 0.25;
+	r->devcap.present = true;
+	r->devcap.seq_read_Bps = 5e9;
+	r->devcap.rand_read_iops = 440e3;
+}
+
+static void test_loop_buffered(void **state)
+{
+	const struct fsb_caveat *c;
+	struct fsb_result r;
+
+	(void)state;
+	loop_doc(&r, false);
+	assert_non_null(c = has(&r, "loop-buffered", NULL));
+	assert_non_null(strstr(c->text, "loop3 is a loop device without direct I/O"));
+	assert_non_null(strstr(c->text, "the test figures and the device capability "
+					"(\"device itself\") may come from the host's page cache"));
+	assert_string_equal(c->evidence, "setup.loop: loop3 dio 0, backing file /srv/img, 25% "
+					 "resident before the tests, up to 97% after");
+	assert_null(has(&r, "loop-direct", NULL)); /* cache drop */
+	assert_int_equal(fsb_result_param_str(&r, "cache", "direct"), 0);
+	assert_non_null(c = has(&r, "loop-direct", NULL));
+	assert_non_null(strstr(c->text, "O_DIRECT stops at the loop device loop3"));
+	/* No device capability measured: only the figures are named. */
+	r.devcap.present = false;
+	assert_non_null(c = has(&r, "loop-buffered", NULL));
+	assert_null(strstr(c->text, "device itself"));
+	/* Only one share known. */
+	r.setup.has_loop_resident = false;
+	assert_non_null(c = has(&r, "loop-buffered", NULL));
+	assert_non_null(strstr(c->evidence, "/srv/img, 97% resident after the tests"));
+	/* The storage is memory: that caveat says more. */
+	assert_int_equal(fsb_strset(&r.setup.ram_backed, "loop3 over a file on tmpfs"), 0);
+	assert_null(has(&r, "loop-buffered", NULL));
+	assert_null(has(&r, "loop-direct", NULL));
+	fsb_result_release(&r);
+
+	loop_doc(&r, true);
+	assert_int_equal(fsb_result_param_str(&r, "cache", "direct"), 0);
+	assert_null(has(&r, "loop-buffered", NULL));
+	assert_null(has(&r, "loop-direct", NULL));
+	fsb_result_release(&r);
+}
+
+/* The text view does not claim the page cache was bypassed. */
+static void test_loop_text_view(void **state)
+{
+	struct fsb_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	loop_doc(&r, false);
+	assert_int_equal(fsb_result_param_str(&r, "cache", "direct"), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(fsb_write_text(f, &r), 0);
+	fclose(f);
+	assert_null(strstr(buf, "page cache bypassed"));
+	assert_non_null(strstr(buf, "Cache mode direct (O_DIRECT, which stops at the buffered "
+				    "loop device loop3:\n"));
+	assert_non_null(strstr(buf, "Loop backing file in the page cache after each test: read "
+				    "97.0%.\n"));
+	free(buf);
+	buf = NULL;
+	r.setup.loop_dio = true;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(fsb_write_text(f, &r), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "O_DIRECT, page cache bypassed"));
+	free(buf);
+	fsb_result_release(&r);
+}
+
+/* setup.loop and a test's loop_backing_resident read back; a share out
+ * of 0..1 and a loop without dio are refused, naming the field. */
+static void test_loop_json(void **state)
+{
+	struct fsb_result r, back;
+	struct json_object *doc, *lo;
+	char why[256];
+
+	(void)state;
+	loop_doc(&r, false);
+	assert_non_null(doc = fsb_json_from_result(&r));
+	lo = json_object_object_get(json_object_object_get(doc, "setup"), "loop");
+	assert_non_null(lo);
+	assert_false(json_object_get_boolean(json_object_object_get(lo, "dio")));
+	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_string_equal(back.setup.loop_device, "loop3");
+	assert_string_equal(back.setup.loop_backing, "/srv/img");
+	assert_false(back.setup.loop_dio);
+	assert_true(back.setup.has_loop_resident);
+	assert_float_equal(back.setup.loop_resident, 0.25, 1e-9);
+	assert_true(back.tests[0].has_loop_resident);
+	assert_float_equal(back.tests[0].loop_resident, 0.97, 1e-9);
+	assert_non_null(has(&back, "loop-buffered", NULL));
+	fsb_result_release(&back);
+	json_object_object_add(lo, "backing_resident", json_object_new_double(1.5));
+	assert_int_not_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_string_equal(why, "setup.loop.backing_resident is not a share from 0 to 1");
+	json_object_object_del(lo, "backing_resident");
+	json_object_object_del(lo, "dio");
+	assert_int_not_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
+	assert_string_equal(why, "setup.loop.dio is missing");
+	json_object_put(doc);
+	fsb_result_release(&r);
+}
+
 /* ---- environment probes on fake trees ------------------------------------------ */
 
 static void put_file(const char *root, const char *rel, const char *text)
@@ -737,6 +862,34 @@ static void test_env_balloon(void **state)
 	rm_tree(root);
 }
 
+/* A loop device, a partition of one, with and without direct I/O. */
+static void test_env_loop(void **state)
+{
+	char root[] = "/tmp/fsb-env-XXXXXX", name[40], back[256];
+	bool dio = true;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_false(fsb_env_loop(root, "loop3", name, sizeof(name), back, sizeof(back), &dio));
+	assert_false(dio);
+	put_file(root, "sys/block/loop3/loop/backing_file", "/srv/disk image.img\n");
+	put_file(root, "sys/block/loop3/loop/dio", "0\n");
+	assert_true(fsb_env_loop(root, "loop3", name, sizeof(name), back, sizeof(back), &dio));
+	assert_string_equal(name, "loop3");
+	assert_string_equal(back, "/srv/disk image.img");
+	assert_false(dio);
+	assert_true(fsb_env_loop(root, "loop3p12", name, sizeof(name), back, sizeof(back), &dio));
+	assert_string_equal(name, "loop3");
+	put_file(root, "sys/block/loop3/loop/dio", "1\n");
+	assert_true(fsb_env_loop(root, "loop3", name, sizeof(name), back, sizeof(back), &dio));
+	assert_true(dio);
+	assert_false(fsb_env_loop(root, "loop3x", name, sizeof(name), back, sizeof(back), &dio));
+	assert_false(fsb_env_loop(root, "loop3p", name, sizeof(name), back, sizeof(back), &dio));
+	assert_false(fsb_env_loop(root, "sda", name, sizeof(name), back, sizeof(back), &dio));
+	assert_false(fsb_env_loop(root, NULL, name, sizeof(name), back, sizeof(back), &dio));
+	rm_tree(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +902,8 @@ int main(void)
 		cmocka_unit_test(test_json_round_trip),	  cmocka_unit_test(test_env_virt),
 		cmocka_unit_test(test_env_balloon),	  cmocka_unit_test(test_counters_off_forms),
 		cmocka_unit_test(test_same_is_the_claim), cmocka_unit_test(test_cold_cache),
+		cmocka_unit_test(test_loop_buffered),	  cmocka_unit_test(test_loop_text_view),
+		cmocka_unit_test(test_loop_json),	  cmocka_unit_test(test_env_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
