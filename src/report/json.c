@@ -848,6 +848,47 @@ static bool is_bytes_of(struct json_object *o, const char *key)
 	return yes;
 }
 
+/*
+ * The parameters fsbench writes as counts and sizes (fsb_result_param_u64
+ * in core/ and report/): a negative number there is no setting fsbench
+ * can have had, and a view would print it as one. Another key's negative
+ * number is a newer writer's and kept as a real.
+ */
+static bool unsigned_param(const char *key)
+{
+	static const char *const keys[] = {
+		"block_size_bytes",
+		"char_size_bytes",
+		"chunk_bytes",
+		"clock_res_ns",
+		"concurrency",
+		"copy_size_bytes",
+		"device_bytes",
+		"erase_bytes",
+		"file_dirs",
+		"file_max_bytes",
+		"file_min_bytes",
+		"files",
+		"io_bytes",
+		"iodepth",
+		"jobs",
+		"members",
+		"mkfs_repeat",
+		"nodes",
+		"ranks",
+		"repeat",
+		"seed",
+		"seekers",
+		"seeks",
+		"size_bytes",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
 static int read_param(struct jread *rd, struct fsb_result *r, struct json_object *o,
 		      const char *key, struct json_object *v)
 {
@@ -856,6 +897,9 @@ static int read_param(struct jread *rd, struct fsb_result *r, struct json_object
 	double d;
 	int err;
 
+	if ((json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+	    json_object_get_double(v) < 0 && unsigned_param(key))
+		return bad(rd, "params.%s is negative", key);
 	switch (json_object_get_type(v)) {
 	case json_type_int:
 		/* A negative count has no slot in the model; keep it as a real. */
@@ -1153,6 +1197,35 @@ static int read_runs(struct jread *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
+/*
+ * What the figures of one test say of each other, as every writer of the
+ * format makes them: min <= median <= max with every run in between (they
+ * are the runs' own), percentiles that do not fall as they rise, and runs
+ * that end after they start. A file where they disagree was edited or
+ * broken, and a view would show whichever figure it reads as the truth.
+ */
+static int check_test(struct jread *rd, const char *path, const struct fsb_test_result *t)
+{
+	const struct fsb_latency *l = &t->latency;
+
+	if (t->min > t->max)
+		return bad(rd, "%smin is greater than %smax", path, path);
+	if (t->median < t->min || t->median > t->max)
+		return bad(rd, "%smedian is not between %smin and %smax", path, path, path);
+	for (size_t i = 0; i < t->nruns; i++)
+		if (t->runs[i] < t->min || t->runs[i] > t->max)
+			return bad(rd, "%sruns[%zu] is not between %smin and %smax", path, i, path,
+				   path);
+	if (t->has_latency && l->p50_us > l->p99_us)
+		return bad(rd, "%slatency_us.p50 is greater than %slatency_us.p99", path, path);
+	if (t->has_latency && l->p99_us > l->p999_us)
+		return bad(rd, "%slatency_us.p99 is greater than %slatency_us.p999", path, path);
+	for (size_t i = 0; t->start_ns && i < t->nruns; i++)
+		if (t->start_ns[i] > t->end_ns[i])
+			return bad(rd, "%sstart_ns[%zu] is after %send_ns[%zu]", path, i, path, i);
+	return 0;
+}
+
 static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct fsb_result *r)
 {
 	struct fsb_test_result *t;
@@ -1169,6 +1242,16 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 		goto out;
 	if (!id[0]) {
 		err = bad(rd, "%sid is empty", path);
+		goto out;
+	}
+	/* Every view finds a test by its id: a second one would be dropped. */
+	for (size_t i = 0; i < r->ntests; i++) {
+		char shown[48];
+
+		if (strcmp(r->tests[i].id, id))
+			continue;
+		err = bad(rd, "%sid \"%s\" is also tests[%zu].id", path,
+			  fsb_text_safe(id, 32, shown, sizeof(shown)), i);
 		goto out;
 	}
 	t = fsb_result_add_test(r, id, unit);
@@ -1222,6 +1305,7 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 			goto out;
 		t->has_wa = true;
 	}
+	err = check_test(rd, path, t);
 out:
 	free(id);
 	free(unit);
@@ -1329,6 +1413,159 @@ fail:
 	return err;
 }
 
+/*
+ * The integer check of the raw text. json-c reads an integer beyond the
+ * 64-bit range as the nearest end of it without a word (2^64 becomes
+ * 2^64-1, a RAM of "16.0 EiB"), so only the text tells 18446744073709551616
+ * from the 18446744073709551615 a --seed may hold. The scan walks a
+ * document json-c took whole, keeping the path of the value it is in
+ * ("host.ram_bytes", "tests[3].work") to name it.
+ */
+#define SCAN_DEPTH 64 /* json-c refuses a document nested deeper than 32 */
+
+struct iscan {
+	const char *p, *end;
+	char path[160];
+	char *why;
+	size_t why_len;
+};
+
+static void scan_blank(struct iscan *s)
+{
+	while (s->p < s->end && strchr(" \t\r\n", *s->p) && *s->p)
+		s->p++;
+}
+
+/* Past the string s->p starts (at its quote); its inside in *at, *n. */
+static void scan_string(struct iscan *s, const char **at, size_t *n)
+{
+	*at = ++s->p;
+	while (s->p < s->end && *s->p != '"')
+		s->p += *s->p == '\\' && s->p + 1 < s->end ? 2 : 1;
+	*n = (size_t)(s->p - *at);
+	if (s->p < s->end)
+		s->p++;
+}
+
+/* path[0..len) + the key or index, cut to the buffer; the new length. */
+static size_t scan_path_add(struct iscan *s, size_t len, const char *key, size_t n, size_t idx)
+{
+	size_t cap = sizeof(s->path) - 1;
+
+	if (!key) {
+		snprintf(s->path + len, sizeof(s->path) - len, "[%zu]", idx);
+		return strlen(s->path);
+	}
+	if (len && len < cap)
+		s->path[len++] = '.';
+	/* A key is shown as ASCII: it ends up on a terminal. */
+	for (size_t i = 0; i < n && len < cap; i++)
+		s->path[len++] = key[i] >= 0x20 && key[i] < 0x7f ? key[i] : '?';
+	s->path[len] = '\0';
+	return len;
+}
+
+/* Whether the digits d (n of them, no sign) are above the decimal max. */
+static bool digits_above(const char *d, size_t n, const char *max)
+{
+	size_t m = strlen(max);
+
+	while (n > 1 && *d == '0')
+		d++, n--;
+	return n != m ? n > m : memcmp(d, max, n) > 0;
+}
+
+/* A number or literal: refused when an integer out of the 64-bit range. */
+static int scan_atom(struct iscan *s, size_t len)
+{
+	const char *at = s->p, *d;
+	bool integer = true;
+	size_t n;
+
+	while (s->p < s->end && *s->p && !strchr(",]} \t\r\n", *s->p)) {
+		if (!strchr("-0123456789", *s->p))
+			integer = false;
+		s->p++;
+	}
+	d = at + (at < s->p && *at == '-');
+	n = (size_t)(s->p - d);
+	if (!integer || !n || memchr(d, '-', n))
+		return 0;
+	if (!digits_above(d, n, *at == '-' ? "9223372036854775808" : "18446744073709551615"))
+		return 0;
+	s->path[len] = '\0';
+	snprintf(s->why, s->why_len, "%s%s is an integer out of range (%s)",
+		 len ? "" : "the document", s->path, *at == '-' ? "below -2^63" : "above 2^64-1");
+	return -EINVAL;
+}
+
+/*
+ * The scanners return 0 to go on, -EINVAL when refused, and 1 to stop
+ * with no refusal where the text is not as the scan expects (deeper than
+ * SCAN_DEPTH): guessing on from there could take a string for a number.
+ */
+static int scan_value(struct iscan *s, size_t len, int depth);
+
+/* An object or an array, s->p at its opening bracket. */
+static int scan_container(struct iscan *s, size_t len, int depth)
+{
+	bool object = *s->p == '{';
+	const char *key = NULL;
+	size_t n = 0, idx = 0;
+	int err;
+
+	s->p++;
+	for (;;) {
+		scan_blank(s);
+		if (s->p >= s->end || *s->p == (object ? '}' : ']'))
+			break;
+		if (object) {
+			if (*s->p != '"')
+				return 1;
+			scan_string(s, &key, &n);
+			scan_blank(s);
+			if (s->p >= s->end || *s->p != ':')
+				return 1;
+			s->p++;
+		}
+		if ((err = scan_value(s, scan_path_add(s, len, key, n, idx++), depth + 1)))
+			return err;
+		scan_blank(s);
+		if (s->p >= s->end || *s->p != ',')
+			break;
+		s->p++;
+	}
+	if (s->p < s->end)
+		s->p++;
+	return 0;
+}
+
+static int scan_value(struct iscan *s, size_t len, int depth)
+{
+	const char *at;
+	size_t n;
+
+	scan_blank(s);
+	if (s->p >= s->end || depth > SCAN_DEPTH)
+		return 1;
+	if (*s->p == '{' || *s->p == '[')
+		return scan_container(s, len, depth);
+	if (*s->p == '"') {
+		scan_string(s, &at, &n);
+		return 0;
+	}
+	return scan_atom(s, len);
+}
+
+/* 0, or -EINVAL with why naming the first integer out of range. */
+static int scan_integers(const char *buf, size_t len, char *why, size_t why_len)
+{
+	struct iscan s = { .p = buf, .end = buf + len, .why = why, .why_len = why_len };
+
+	s.path[0] = '\0';
+	return scan_value(&s, 0, 0) < 0 ? -EINVAL : 0;
+}
+
 /* Parse a whole buffer; NULL with why set on failure. */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len)
 {
@@ -1377,6 +1614,9 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 		/* Strict mode stops at a NUL byte; anything after it is not ours. */
 		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
 			 json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	} else if (scan_integers(buf, len, why, why_len)) {
 		json_object_put(o);
 		o = NULL;
 	}
