@@ -1423,11 +1423,21 @@ fail:
  */
 #define SCAN_DEPTH 64 /* json-c refuses a document nested deeper than 32 */
 
+/* A key of an object still open, as json-c decodes it (own: a copy). */
+struct kspan {
+	const char *p;
+	size_t n;
+	char *own;
+};
+
 struct iscan {
 	const char *p, *end;
 	char path[160];
 	char *why;
 	size_t why_len;
+	struct kspan *keys; /* of the objects open, outermost first */
+	size_t nkeys, cap;
+	char dup[160]; /* the first key given twice in one object, or "" */
 };
 
 static void scan_blank(struct iscan *s)
@@ -1494,7 +1504,7 @@ static int scan_atom(struct iscan *s, size_t len)
 	if (!digits_above(d, n, *at == '-' ? "9223372036854775808" : "18446744073709551615"))
 		return 0;
 	s->path[len] = '\0';
-	snprintf(s->why, s->why_len, "%s%s is an integer out of range (%s)",
+	snprintf(s->why, s->why_len, "%s%s is out of range (an integer %s)",
 		 len ? "" : "the document", s->path, *at == '-' ? "below -2^63" : "above 2^64-1");
 	return -EINVAL;
 }
@@ -1506,12 +1516,71 @@ static int scan_atom(struct iscan *s, size_t len)
  */
 static int scan_value(struct iscan *s, size_t len, int depth);
 
+/* Keep the key at[0..n) of the object being read, decoded as json-c does. */
+static int scan_key(struct iscan *s, const char *at, size_t n)
+{
+	struct kspan k = { .p = at, .n = n };
+	struct json_object *o;
+	char *quoted;
+
+	if (s->nkeys == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct kspan *keys = realloc(s->keys, cap * sizeof(*keys));
+
+		if (!keys)
+			return -ENOMEM;
+		s->keys = keys;
+		s->cap = cap;
+	}
+	if (memchr(at, '\\', n)) {
+		if (asprintf(&quoted, "\"%.*s\"", (int)n, at) < 0)
+			return -ENOMEM;
+		o = json_tokener_parse(quoted);
+		free(quoted);
+		if (o && json_object_is_type(o, json_type_string))
+			k.own = strdup(json_object_get_string(o));
+		json_object_put(o);
+		if (!k.own)
+			return -ENOMEM;
+		k.p = k.own;
+		k.n = strlen(k.own);
+	}
+	s->keys[s->nkeys++] = k;
+	return 0;
+}
+
+static int kspan_cmp(const void *a, const void *b)
+{
+	const struct kspan *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The object at path[0..len) is read: note a key it has twice, forget its keys. */
+static void scan_keys_done(struct iscan *s, size_t len, size_t base)
+{
+	struct kspan *k = s->keys + base;
+	size_t n = s->nkeys - base;
+
+	if (n > 1)
+		qsort(k, n, sizeof(*k), kspan_cmp);
+	for (size_t i = 1; i < n && !s->dup[0]; i++)
+		if (!kspan_cmp(&k[i - 1], &k[i])) {
+			scan_path_add(s, len, k[i].p, k[i].n, 0);
+			snprintf(s->dup, sizeof(s->dup), "%s", s->path);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(k[i].own);
+	s->nkeys = base;
+}
+
 /* An object or an array, s->p at its opening bracket. */
 static int scan_container(struct iscan *s, size_t len, int depth)
 {
 	bool object = *s->p == '{';
 	const char *key = NULL;
-	size_t n = 0, idx = 0;
+	size_t n = 0, idx = 0, base = s->nkeys;
 	int err;
 
 	s->p++;
@@ -1523,6 +1592,8 @@ static int scan_container(struct iscan *s, size_t len, int depth)
 			if (*s->p != '"')
 				return 1;
 			scan_string(s, &key, &n);
+			if ((err = scan_key(s, key, n)))
+				return err;
 			scan_blank(s);
 			if (s->p >= s->end || *s->p != ':')
 				return 1;
@@ -1537,6 +1608,8 @@ static int scan_container(struct iscan *s, size_t len, int depth)
 	}
 	if (s->p < s->end)
 		s->p++;
+	if (object)
+		scan_keys_done(s, len, base);
 	return 0;
 }
 
@@ -1557,13 +1630,42 @@ static int scan_value(struct iscan *s, size_t len, int depth)
 	return scan_atom(s, len);
 }
 
-/* 0, or -EINVAL with why naming the first integer out of range. */
-static int scan_integers(const char *buf, size_t len, char *why, size_t why_len)
+/*
+ * 0, -EINVAL with why naming the first integer out of range, or -ENOMEM.
+ * The first key given twice in one object goes in dup (else ""): json-c
+ * keeps the last one's value and drops the other without a word.
+ */
+static int scan_text(const char *buf, size_t len, char *dup, size_t dup_len, char *why,
+		     size_t why_len)
 {
 	struct iscan s = { .p = buf, .end = buf + len, .why = why, .why_len = why_len };
+	int err;
 
-	s.path[0] = '\0';
-	return scan_value(&s, 0, 0) < 0 ? -EINVAL : 0;
+	s.path[0] = s.dup[0] = '\0';
+	err = scan_value(&s, 0, 0);
+	for (size_t i = 0; i < s.nkeys; i++)
+		free(s.keys[i].own);
+	free(s.keys);
+	snprintf(dup, dup_len, "%s", s.dup);
+	if (err == -ENOMEM)
+		snprintf(why, why_len, "out of memory");
+	return err < 0 ? err : 0;
+}
+
+/*
+ * Whether doc says it is fsbench's. fsbench writes no key twice (json-c
+ * cannot), so one given twice there is an edit; fio does write some
+ * twice ("filename" in "job options", repeated percentiles), and its
+ * files are read as json-c reads them.
+ */
+static bool says_fsbench(struct json_object *doc)
+{
+	struct json_object *v;
+
+	return json_object_is_type(doc, json_type_object) &&
+	       json_object_object_get_ex(doc, "tool", &v) &&
+	       json_object_is_type(v, json_type_string) &&
+	       !strcmp(json_object_get_string(v), "fsbench");
 }
 
 /* Parse a whole buffer; NULL with why set on failure. */
@@ -1572,7 +1674,9 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 	struct json_tokener *tok;
 	struct json_object *o = NULL;
 	enum json_tokener_error jerr;
+	char dup[160];
 	size_t fed;
+	int err;
 
 	if (len > INT_MAX) {
 		snprintf(why, why_len, "file too large");
@@ -1616,7 +1720,10 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 			 json_tokener_get_parse_end(tok));
 		json_object_put(o);
 		o = NULL;
-	} else if (scan_integers(buf, len, why, why_len)) {
+	} else if ((err = scan_text(buf, len, dup, sizeof(dup), why, why_len)) ||
+		   (dup[0] && says_fsbench(o))) {
+		if (!err)
+			snprintf(why, why_len, "%s appears twice", dup);
 		json_object_put(o);
 		o = NULL;
 	}

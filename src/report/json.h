@@ -59,8 +59,11 @@ struct json_object *fsb_json_read(const char *path);
  * json-c cannot return as an object, "not an fsbench result: the document
  * is null"). A number or literal ending the input is complete ("42" is a
  * number, not "truncated JSON"). An integer json-c would clamp, outside
- * INT64_MIN..UINT64_MAX, is refused naming its key ("host.ram_bytes is an
- * integer out of range (above 2^64-1)"). Prints nothing, touches no file.
+ * INT64_MIN..UINT64_MAX, is refused naming its key ("host.ram_bytes is out
+ * of range (an integer above 2^64-1)"); so is a key given twice in one
+ * object of a document whose tool is "fsbench" ("tests[0].min appears
+ * twice"; json-c would keep the last value). Prints nothing, touches no
+ * file.
  */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len);
 

@@ -87,6 +87,7 @@ edit("p99", lambda c: c["tests"][1]["latency_us"].update(p99=c["tests"][1]["late
 edit("times", times)
 edit("negseed", lambda c: c["params"].update(seed=-1))
 text = json.dumps(d)
+put("dupkey", text.replace('"min": ', '"min": 0, "min": ', 1))
 put("ram", re.sub(r'"ram_bytes": [0-9]+', '"ram_bytes": 18446744073709551616', text))
 put("work", re.sub(r'"work": [0-9]+', '"work": 99999999999999999999999', text, count=1))
 put("neg", re.sub(r'"iodepth": [0-9]+', '"iodepth": -9223372036854775809', text))
@@ -116,9 +117,10 @@ refused p50 "tests[0].latency_us.p50 is greater than tests[0].latency_us.p99"
 refused p99 "tests[1].latency_us.p99 is greater than tests[1].latency_us.p999"
 refused times "tests[0].start_ns[1] is after tests[0].end_ns[1]"
 refused negseed "params.seed is negative"
-refused ram "host.ram_bytes is an integer out of range (above 2^64-1)"
-refused work "tests[0].work is an integer out of range (above 2^64-1)"
-refused neg "params.iodepth is an integer out of range (below -2^63)"
+refused dupkey "tests[0].min appears twice"
+refused ram "host.ram_bytes is out of range (an integer above 2^64-1)"
+refused work "tests[0].work is out of range (an integer above 2^64-1)"
+refused neg "params.iodepth is out of range (an integer below -2^63)"
 
 # The largest seed is no overflow: read and shown as written.
 "$FSBENCH" compare "$T/r.json" >/dev/null 2>"$T/err"
