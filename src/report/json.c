@@ -1414,12 +1414,13 @@ fail:
 }
 
 /*
- * The integer check of the raw text. json-c reads an integer beyond the
- * 64-bit range as the nearest end of it without a word (2^64 becomes
- * 2^64-1, a RAM of "16.0 EiB"), so only the text tells 18446744073709551616
- * from the 18446744073709551615 a --seed may hold. The scan walks a
- * document json-c took whole, keeping the path of the value it is in
- * ("host.ram_bytes", "tests[3].work") to name it.
+ * The scan of the raw text, for what json-c drops without a word: it
+ * reads an integer beyond the 64-bit range as the nearest end of it (2^64
+ * becomes 2^64-1, a RAM of "16.0 EiB"), so only the text tells
+ * 18446744073709551616 from the 18446744073709551615 a --seed may hold;
+ * and of a key given twice in one object it keeps the last value. The
+ * scan walks a document json-c took whole, keeping the path of the value
+ * it is in ("host.ram_bytes", "tests[3].work") to name it.
  */
 #define SCAN_DEPTH 64 /* json-c refuses a document nested deeper than 32 */
 
