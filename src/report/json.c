@@ -977,6 +977,47 @@ static bool is_bytes_of(struct json_object *o, const char *key)
 	return yes;
 }
 
+/*
+ * The parameters fsbench writes as counts and sizes (fsb_result_param_u64
+ * in core/ and report/): a negative number there is no setting fsbench
+ * can have had, and a view would print it as one. Another key's negative
+ * number is a newer writer's and kept as a real.
+ */
+static bool unsigned_param(const char *key)
+{
+	static const char *const keys[] = {
+		"block_size_bytes",
+		"char_size_bytes",
+		"chunk_bytes",
+		"clock_res_ns",
+		"concurrency",
+		"copy_size_bytes",
+		"device_bytes",
+		"erase_bytes",
+		"file_dirs",
+		"file_max_bytes",
+		"file_min_bytes",
+		"files",
+		"io_bytes",
+		"iodepth",
+		"jobs",
+		"members",
+		"mkfs_repeat",
+		"nodes",
+		"ranks",
+		"repeat",
+		"seed",
+		"seekers",
+		"seeks",
+		"size_bytes",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
 static int read_param(struct jread *rd, struct fsb_result *r, struct json_object *o,
 		      const char *key, struct json_object *v)
 {
@@ -985,6 +1026,9 @@ static int read_param(struct jread *rd, struct fsb_result *r, struct json_object
 	double d;
 	int err;
 
+	if ((json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+	    json_object_get_double(v) < 0 && unsigned_param(key))
+		return bad(rd, "params.%s is negative", key);
 	switch (json_object_get_type(v)) {
 	case json_type_int:
 		/* A negative count has no slot in the model; keep it as a real. */
@@ -1282,6 +1326,35 @@ static int read_runs(struct jread *rd, struct json_object *o, const char *path,
 	return 0;
 }
 
+/*
+ * What the figures of one test say of each other, as every writer of the
+ * format makes them: min <= median <= max with every run in between (they
+ * are the runs' own), percentiles that do not fall as they rise, and runs
+ * that end after they start. A file where they disagree was edited or
+ * broken, and a view would show whichever figure it reads as the truth.
+ */
+static int check_test(struct jread *rd, const char *path, const struct fsb_test_result *t)
+{
+	const struct fsb_latency *l = &t->latency;
+
+	if (t->min > t->max)
+		return bad(rd, "%smin is greater than %smax", path, path);
+	if (t->median < t->min || t->median > t->max)
+		return bad(rd, "%smedian is not between %smin and %smax", path, path, path);
+	for (size_t i = 0; i < t->nruns; i++)
+		if (t->runs[i] < t->min || t->runs[i] > t->max)
+			return bad(rd, "%sruns[%zu] is not between %smin and %smax", path, i, path,
+				   path);
+	if (t->has_latency && l->p50_us > l->p99_us)
+		return bad(rd, "%slatency_us.p50 is greater than %slatency_us.p99", path, path);
+	if (t->has_latency && l->p99_us > l->p999_us)
+		return bad(rd, "%slatency_us.p99 is greater than %slatency_us.p999", path, path);
+	for (size_t i = 0; t->start_ns && i < t->nruns; i++)
+		if (t->start_ns[i] > t->end_ns[i])
+			return bad(rd, "%sstart_ns[%zu] is after %send_ns[%zu]", path, i, path, i);
+	return 0;
+}
+
 static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct fsb_result *r)
 {
 	struct fsb_test_result *t;
@@ -1298,6 +1371,16 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 		goto out;
 	if (!id[0]) {
 		err = bad(rd, "%sid is empty", path);
+		goto out;
+	}
+	/* Every view finds a test by its id: a second one would be dropped. */
+	for (size_t i = 0; i < r->ntests; i++) {
+		char shown[48];
+
+		if (strcmp(r->tests[i].id, id))
+			continue;
+		err = bad(rd, "%sid \"%s\" is also tests[%zu].id", path,
+			  fsb_text_safe(id, 32, shown, sizeof(shown)), i);
 		goto out;
 	}
 	t = fsb_result_add_test(r, id, unit);
@@ -1346,6 +1429,7 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 			goto out;
 		t->has_wa = true;
 	}
+	err = check_test(rd, path, t);
 out:
 	free(id);
 	free(unit);
@@ -1453,13 +1537,271 @@ fail:
 	return err;
 }
 
+/*
+ * The scan of the raw text, for what json-c drops without a word: it
+ * reads an integer beyond the 64-bit range as the nearest end of it (2^64
+ * becomes 2^64-1, a RAM of "16.0 EiB"), so only the text tells
+ * 18446744073709551616 from the 18446744073709551615 a --seed may hold;
+ * and of a key given twice in one object it keeps the last value. The
+ * scan walks a document json-c took whole, keeping the path of the value
+ * it is in ("host.ram_bytes", "tests[3].work") to name it.
+ */
+#define SCAN_DEPTH 64 /* json-c refuses a document nested deeper than 32 */
+
+/* A key of an object still open, as json-c decodes it (own: a copy). */
+struct kspan {
+	const char *p;
+	size_t n;
+	char *own;
+};
+
+struct iscan {
+	const char *p, *end;
+	char path[160];
+	char *why;
+	size_t why_len;
+	struct kspan *keys; /* of the objects open, outermost first */
+	size_t nkeys, cap;
+	char dup[160]; /* the first key given twice in one object, or "" */
+};
+
+static void scan_blank(struct iscan *s)
+{
+	while (s->p < s->end && strchr(" \t\r\n", *s->p) && *s->p)
+		s->p++;
+}
+
+/* Past the string s->p starts (at its quote); its inside in *at, *n. */
+static void scan_string(struct iscan *s, const char **at, size_t *n)
+{
+	*at = ++s->p;
+	while (s->p < s->end && *s->p != '"')
+		s->p += *s->p == '\\' && s->p + 1 < s->end ? 2 : 1;
+	*n = (size_t)(s->p - *at);
+	if (s->p < s->end)
+		s->p++;
+}
+
+/* path[0..len) + the key or index, cut to the buffer; the new length. */
+static size_t scan_path_add(struct iscan *s, size_t len, const char *key, size_t n, size_t idx)
+{
+	size_t cap = sizeof(s->path) - 1;
+
+	if (!key) {
+		snprintf(s->path + len, sizeof(s->path) - len, "[%zu]", idx);
+		return strlen(s->path);
+	}
+	if (len && len < cap)
+		s->path[len++] = '.';
+	/* A key is shown as ASCII: it ends up on a terminal. */
+	for (size_t i = 0; i < n && len < cap; i++)
+		s->path[len++] = key[i] >= 0x20 && key[i] < 0x7f ? key[i] : '?';
+	s->path[len] = '\0';
+	return len;
+}
+
+/* Whether the digits d (n of them, no sign) are above the decimal max. */
+static bool digits_above(const char *d, size_t n, const char *max)
+{
+	size_t m = strlen(max);
+
+	while (n > 1 && *d == '0')
+		d++, n--;
+	return n != m ? n > m : memcmp(d, max, n) > 0;
+}
+
+/* A number or literal: refused when an integer out of the 64-bit range. */
+static int scan_atom(struct iscan *s, size_t len)
+{
+	const char *at = s->p, *d;
+	bool integer = true;
+	size_t n;
+
+	while (s->p < s->end && *s->p && !strchr(",]} \t\r\n", *s->p)) {
+		if (!strchr("-0123456789", *s->p))
+			integer = false;
+		s->p++;
+	}
+	d = at + (at < s->p && *at == '-');
+	n = (size_t)(s->p - d);
+	if (!integer || !n || memchr(d, '-', n))
+		return 0;
+	if (!digits_above(d, n, *at == '-' ? "9223372036854775808" : "18446744073709551615"))
+		return 0;
+	s->path[len] = '\0';
+	snprintf(s->why, s->why_len, "%s%s is out of range (an integer %s)",
+		 len ? "" : "the document", s->path, *at == '-' ? "below -2^63" : "above 2^64-1");
+	return -EINVAL;
+}
+
+/*
+ * The scanners return 0 to go on, -EINVAL when refused, and 1 to stop
+ * with no refusal where the text is not as the scan expects (deeper than
+ * SCAN_DEPTH): guessing on from there could take a string for a number.
+ */
+static int scan_value(struct iscan *s, size_t len, int depth);
+
+/* Keep the key at[0..n) of the object being read, decoded as json-c does. */
+static int scan_key(struct iscan *s, const char *at, size_t n)
+{
+	struct kspan k = { .p = at, .n = n };
+	struct json_object *o;
+	char *quoted;
+
+	if (s->nkeys == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct kspan *keys = realloc(s->keys, cap * sizeof(*keys));
+
+		if (!keys)
+			return -ENOMEM;
+		s->keys = keys;
+		s->cap = cap;
+	}
+	if (memchr(at, '\\', n)) {
+		if (asprintf(&quoted, "\"%.*s\"", (int)n, at) < 0)
+			return -ENOMEM;
+		o = json_tokener_parse(quoted);
+		free(quoted);
+		if (o && json_object_is_type(o, json_type_string))
+			k.own = strdup(json_object_get_string(o));
+		json_object_put(o);
+		if (!k.own)
+			return -ENOMEM;
+		k.p = k.own;
+		k.n = strlen(k.own);
+	}
+	s->keys[s->nkeys++] = k;
+	return 0;
+}
+
+static int kspan_cmp(const void *a, const void *b)
+{
+	const struct kspan *x = a, *y = b;
+	int c = memcmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+
+	return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The object at path[0..len) is read: note a key it has twice, forget its keys. */
+static void scan_keys_done(struct iscan *s, size_t len, size_t base)
+{
+	struct kspan *k = s->keys + base;
+	size_t n = s->nkeys - base;
+
+	if (n > 1)
+		qsort(k, n, sizeof(*k), kspan_cmp);
+	for (size_t i = 1; i < n && !s->dup[0]; i++)
+		if (!kspan_cmp(&k[i - 1], &k[i])) {
+			scan_path_add(s, len, k[i].p, k[i].n, 0);
+			snprintf(s->dup, sizeof(s->dup), "%s", s->path);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(k[i].own);
+	s->nkeys = base;
+}
+
+/* An object or an array, s->p at its opening bracket. */
+static int scan_container(struct iscan *s, size_t len, int depth)
+{
+	bool object = *s->p == '{';
+	const char *key = NULL;
+	size_t n = 0, idx = 0, base = s->nkeys;
+	int err;
+
+	s->p++;
+	for (;;) {
+		scan_blank(s);
+		if (s->p >= s->end || *s->p == (object ? '}' : ']'))
+			break;
+		if (object) {
+			if (*s->p != '"')
+				return 1;
+			scan_string(s, &key, &n);
+			if ((err = scan_key(s, key, n)))
+				return err;
+			scan_blank(s);
+			if (s->p >= s->end || *s->p != ':')
+				return 1;
+			s->p++;
+		}
+		if ((err = scan_value(s, scan_path_add(s, len, key, n, idx++), depth + 1)))
+			return err;
+		scan_blank(s);
+		if (s->p >= s->end || *s->p != ',')
+			break;
+		s->p++;
+	}
+	if (s->p < s->end)
+		s->p++;
+	if (object)
+		scan_keys_done(s, len, base);
+	return 0;
+}
+
+static int scan_value(struct iscan *s, size_t len, int depth)
+{
+	const char *at;
+	size_t n;
+
+	scan_blank(s);
+	if (s->p >= s->end || depth > SCAN_DEPTH)
+		return 1;
+	if (*s->p == '{' || *s->p == '[')
+		return scan_container(s, len, depth);
+	if (*s->p == '"') {
+		scan_string(s, &at, &n);
+		return 0;
+	}
+	return scan_atom(s, len);
+}
+
+/*
+ * 0, -EINVAL with why naming the first integer out of range, or -ENOMEM.
+ * The first key given twice in one object goes in dup (else ""): json-c
+ * keeps the last one's value and drops the other without a word.
+ */
+static int scan_text(const char *buf, size_t len, char *dup, size_t dup_len, char *why,
+		     size_t why_len)
+{
+	struct iscan s = { .p = buf, .end = buf + len, .why = why, .why_len = why_len };
+	int err;
+
+	s.path[0] = s.dup[0] = '\0';
+	err = scan_value(&s, 0, 0);
+	for (size_t i = 0; i < s.nkeys; i++)
+		free(s.keys[i].own);
+	free(s.keys);
+	snprintf(dup, dup_len, "%s", s.dup);
+	if (err == -ENOMEM)
+		snprintf(why, why_len, "out of memory");
+	return err < 0 ? err : 0;
+}
+
+/*
+ * Whether doc says it is fsbench's. fsbench writes no key twice (json-c
+ * cannot), so one given twice there is an edit; fio does write some
+ * twice ("filename" in "job options", repeated percentiles), and its
+ * files are read as json-c reads them.
+ */
+static bool says_fsbench(struct json_object *doc)
+{
+	struct json_object *v;
+
+	return json_object_is_type(doc, json_type_object) &&
+	       json_object_object_get_ex(doc, "tool", &v) &&
+	       json_object_is_type(v, json_type_string) &&
+	       !strcmp(json_object_get_string(v), "fsbench");
+}
+
 /* Parse a whole buffer; NULL with why set on failure. */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len)
 {
 	struct json_tokener *tok;
 	struct json_object *o = NULL;
 	enum json_tokener_error jerr;
+	char dup[160];
 	size_t fed;
+	int err;
 
 	if (len > INT_MAX) {
 		snprintf(why, why_len, "file too large");
@@ -1501,6 +1843,12 @@ struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_
 		/* Strict mode stops at a NUL byte; anything after it is not ours. */
 		snprintf(why, why_len, "not valid JSON (data after the document at byte %zu)",
 			 json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		o = NULL;
+	} else if ((err = scan_text(buf, len, dup, sizeof(dup), why, why_len)) ||
+		   (dup[0] && says_fsbench(o))) {
+		if (!err)
+			snprintf(why, why_len, "%s appears twice", dup);
 		json_object_put(o);
 		o = NULL;
 	}

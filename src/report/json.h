@@ -28,6 +28,12 @@ struct json_object *fsb_json_from_result(const struct fsb_result *r);
  * numbers and absurdly large arrays. Keys it does not know are ignored so
  * newer files with added keys still load. Values are taken as stored
  * (median, min, max, cv are not recomputed); "noisy" is derived from cv.
+ * Figures that disagree are refused, naming the key: a test's min above
+ * its max, its median or a run outside them, a latency p50 above its p99
+ * or p99 above its p999, a run's start_ns after its end_ns, a second
+ * test with one id, a negative count among fsbench's own params
+ * ("tests[1].min is greater than tests[1].max", "tests[2].id \"write\" is
+ * also tests[0].id").
  * out is overwritten: on success the caller owns it (fsb_result_release);
  * on failure it is left empty. Returns 0, -EINVAL with a short reason in
  * why ("tests[2].runs is not an array"; a document that is no object:
@@ -52,7 +58,12 @@ struct json_object *fsb_json_read(const char *path);
  * valid JSON (... at byte N)", and for the valid document null, which
  * json-c cannot return as an object, "not an fsbench result: the document
  * is null"). A number or literal ending the input is complete ("42" is a
- * number, not "truncated JSON"). Prints nothing, touches no file.
+ * number, not "truncated JSON"). An integer json-c would clamp, outside
+ * INT64_MIN..UINT64_MAX, is refused naming its key ("host.ram_bytes is out
+ * of range (an integer above 2^64-1)"); so is a key given twice in one
+ * object of a document whose tool is "fsbench" ("tests[0].min appears
+ * twice"; json-c would keep the last value). Prints nothing, touches no
+ * file.
  */
 struct json_object *fsb_json_parse(const char *buf, size_t len, char *why, size_t why_len);
 

@@ -657,6 +657,8 @@ static void test_json_non_finite(void **state)
 	r.tests[0].median = NAN;
 	r.tests[0].runs[1] = INFINITY;
 	r.tests[0].cv = -INFINITY;
+	/* The zeros they become stay between min and max, as the reader checks. */
+	r.tests[0].min = 0;
 	s = render(fsb_json_write, &r, &err);
 	assert_int_equal(err, 0);
 	assert_null(strstr(s, "NaN"));
@@ -861,6 +863,32 @@ static const struct {
 	       "\"latency_hist\": {\"scheme\": \"" FSB_HIST_SCHEME "\", \"count\": 1, "
 	       "\"buckets\": {}}}]}",
 	  "tests[0].latency_hist.buckets is missing or not an array" },
+	/* Figures that disagree with each other (issue 25 item 9). */
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 2, \"min\": 3, \"max\": 1, \"runs\": [2]}]}",
+	  "tests[0].min is greater than tests[0].max" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 5, \"min\": 1, \"max\": 3, \"runs\": [1]}]}",
+	  "tests[0].median is not between tests[0].min and tests[0].max" },
+	{ HEAD "\"tests\": [" TEST_START
+	       "\"median\": 0.5, \"min\": 1, \"max\": 3, \"runs\": [1]}]}",
+	  "tests[0].median is not between tests[0].min and tests[0].max" },
+	{ HEAD "\"tests\": [" MINI_TEST ", " TEST_START
+	       "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1, 4]}]}",
+	  "tests[1].runs[1] is not between tests[1].min and tests[1].max" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_us\": {\"max\": 9, \"p50\": 5, \"p99\": 4, \"p999\": 6}}]}",
+	  "tests[0].latency_us.p50 is greater than tests[0].latency_us.p99" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1], "
+	       "\"latency_us\": {\"max\": 9, \"p50\": 1, \"p99\": 4, \"p999\": 3}}]}",
+	  "tests[0].latency_us.p99 is greater than tests[0].latency_us.p999" },
+	{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1, 2], "
+	       "\"start_ns\": [5, 9], \"end_ns\": [8, 7]}]}",
+	  "tests[0].start_ns[1] is after tests[0].end_ns[1]" },
+	{ HEAD "\"tests\": [" MINI_TEST ", " TEST_START
+	       "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1]}, " MINI_TEST "]}",
+	  "tests[2].id \"write\" is also tests[0].id" },
+	{ HEAD "\"params\": {\"seed\": -1}, \"tests\": []}", "params.seed is negative" },
+	{ HEAD "\"params\": {\"size_bytes\": -0.5}, \"tests\": []}",
+	  "params.size_bytes is negative" },
 };
 
 static void test_json_reader_refusals(void **state)
@@ -970,6 +998,97 @@ static void test_json_document_kinds(void **state)
 	/* A cut-short document is still called that. */
 	assert_null(fsb_json_parse("{\"a\": ", 6, why, sizeof(why)));
 	assert_string_equal(why, "truncated JSON");
+}
+
+/*
+ * json-c clamps an integer beyond 64 bits to the range's end without a
+ * word: the parser refuses one, naming its key, and keeps the largest
+ * value a --seed can hold (issue 25 item 9).
+ */
+static void test_json_parse_integer_range(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ HEAD "\"host\": {\"ram_bytes\": 18446744073709551616}, \"tests\": []}",
+		  "host.ram_bytes is out of range (an integer above 2^64-1)" },
+		{ HEAD "\"tests\": [" MINI_TEST ", " TEST_START "\"median\": 1, \"min\": 1, "
+		       "\"max\": 3, \"runs\": [1, 99999999999999999999999]}]}",
+		  "tests[1].runs[1] is out of range (an integer above 2^64-1)" },
+		{ HEAD "\"params\": {\"x\": -9223372036854775809}, \"tests\": []}",
+		  "params.x is out of range (an integer below -2^63)" },
+		{ HEAD "\"params\": {\"a\\\"b\\u0001\": 100000000000000000000}, \"tests\": []}",
+		  "params.a\\\"b\\u0001 is out of range (an integer above 2^64-1)" },
+		{ "18446744073709551616",
+		  "the document is out of range (an integer above 2^64-1)" },
+		{ "[[1], {\"k\": [0, -99999999999999999999]}]",
+		  "[1].k[1] is out of range (an integer below -2^63)" },
+	};
+	/* At the ends of the range, in strings, as reals: no integer refused. */
+	static const char *const fine = HEAD
+		"\"setup\": {\"label\": \"18446744073709551616, [\\\"x\\\"]\"}, "
+		"\"params\": {\"seed\": 18446744073709551615, \"n\": -9223372036854775808, "
+		"\"r\": 18446744073709551616.0, \"e\": 1e30, \"z\": -0}, \"tests\": []}";
+	struct json_object *doc;
+	struct fsb_result r;
+	char why[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_null(fsb_json_parse(cases[i].text, strlen(cases[i].text), why, sizeof(why)));
+		assert_string_equal(why, cases[i].why);
+	}
+	doc = fsb_json_parse(fine, strlen(fine), why, sizeof(why));
+	if (!doc)
+		fail_msg("refused: %s", why);
+	assert_int_equal(fsb_json_to_result(doc, &r, why, sizeof(why)), 0);
+	json_object_put(doc);
+	assert_true(fsb_result_get_u64(&r, "seed", 0) == UINT64_MAX);
+	assert_string_equal(r.setup.label, "18446744073709551616, [\"x\"]");
+	fsb_result_release(&r);
+}
+
+/*
+ * json-c keeps the last of two values under one key and drops the other:
+ * in a document of fsbench's, which never has one twice, that is refused
+ * naming the key (decoded, as json-c compares keys). fio writes some
+ * twice ("filename" in "job options"), so its documents are read as
+ * before.
+ */
+static void test_json_parse_duplicate_keys(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+		{ HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, \"min\": 2, "
+		       "\"max\": 3, \"runs\": [1]}]}",
+		  "tests[0].min appears twice" },
+		{ HEAD "\"setup\": {\"label\": \"a\", \"fs_type\": \"x\", \"l\\u0061bel\": \"b\"}, "
+		       "\"tests\": []}",
+		  "setup.label appears twice" },
+		{ HEAD "\"tests\": [], \"tests\": []}", "tests appears twice" },
+	};
+	static const char *const fine[] = {
+		/* One key in two objects; keys that differ only once decoded. */
+		HEAD "\"host\": {\"cpu\": \"a\"}, \"setup\": {\"cpu\": \"b\", \"a\\\\\": 1, "
+		     "\"a\\\\\\\\\": 2}, \"tests\": []}",
+		"{\"fio version\": \"fio-3.34\", \"jobs\": [{\"job options\": "
+		"{\"filename\": \"a\", \"filename\": \"b\"}}]}",
+	};
+	struct json_object *doc;
+	char why[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_null(fsb_json_parse(cases[i].text, strlen(cases[i].text), why, sizeof(why)));
+		assert_string_equal(why, cases[i].why);
+	}
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		doc = fsb_json_parse(fine[i], strlen(fine[i]), why, sizeof(why));
+		if (!doc)
+			fail_msg("refused %s: %s", fine[i], why);
+		json_object_put(doc);
+	}
 }
 
 static void test_json_reader_huge_array(void **state)
@@ -1335,6 +1454,8 @@ int main(void)
 		cmocka_unit_test(test_json_reader_refusals),
 		cmocka_unit_test(test_json_reader_ci95_low),
 		cmocka_unit_test(test_json_document_kinds),
+		cmocka_unit_test(test_json_parse_integer_range),
+		cmocka_unit_test(test_json_parse_duplicate_keys),
 		cmocka_unit_test(test_json_reader_huge_array),
 		cmocka_unit_test(test_json_reader_mutations),
 		cmocka_unit_test(test_writer_registry),
