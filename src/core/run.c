@@ -256,59 +256,27 @@ static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size
 /*
  * Whether the filesystem under test turned read-only or its error counters
  * moved since h0 (read before the tests), said in one line naming the
- * test after which it was seen and the test's own error (e: what it
- * failed with, empty when it did not), which is a consequence. Its files
- * stay where the filesystem can no longer remove them (run_one).
+ * test after which it was seen.
  */
-static bool harmed(const char *scratch, const struct fsb_fshealth *h0, const char *test,
-		   const struct fsb_error *e)
+static bool harmed(const char *scratch, const struct fsb_fshealth *h0, const char *test)
 {
 	struct fsb_fshealth h;
-	char moved[128] = "";
 
 	if (fsb_fshealth_read(scratch, &h))
 		return false;
-	if (!h.rdonly && !(h0->have_errors && h.have_errors && h.errors != h0->errors))
-		return false;
-	if (!h.rdonly)
-		snprintf(moved, sizeof(moved), " (%s: %llu, was %llu)", h.what,
-			 (unsigned long long)h.errors, (unsigned long long)h0->errors);
-	fsb_err("%s: filesystem %s after %s%s%s%s; see the kernel log", scratch,
-		h.rdonly ? "turned read-only" : "error counters moved", test, moved,
-		*e->msg ? ", which failed: " : "", e->msg);
-	return true;
-}
-
-static int run_test(struct fsb_runner *rn, const struct fsb_workload_ops *const *ops, size_t n,
-		    size_t i, struct fsb_result *res)
-{
-	int err = fsb_runner_measure(rn, ops[i], res);
-
-	if (!err && !later_user(ops, n, i))
-		err = fsb_runner_release(rn, ops[i]);
-	return err;
-}
-
-/* One test and its release: its errors held (quiet) until it is known
- * whether it harmed the filesystem, which is then the one line said. */
-static int run_one(struct fsb_runner *rn, const struct fsb_workload_ops *const *ops, size_t n,
-		   size_t i, struct fsb_result *res, const struct fsb_fshealth *h0)
-{
-	struct fsb_err_scope scope;
-	struct fsb_error e;
-	int err;
-
-	if (!h0)
-		return run_test(rn, ops, n, i, res);
-	fsb_error_clear(&e);
-	fsb_err_capture_begin(&scope, &e, true);
-	err = run_test(rn, ops, n, i, res);
-	fsb_err_capture_end(&scope, err);
-	if (harmed(rn->dir, h0, ops[i]->name, &e))
-		return -EROFS;
-	if (*e.msg)
-		fsb_err("%s", e.msg);
-	return err;
+	if (h.rdonly) {
+		fsb_err("%s: filesystem turned read-only after %s (see the kernel log)", scratch,
+			test);
+		return true;
+	}
+	if (h0->have_errors && h.have_errors && h.errors != h0->errors) {
+		fsb_err("%s: filesystem error counters moved after %s (%s: %llu, was %llu; see the "
+			"kernel log)",
+			scratch, test, h.what, (unsigned long long)h.errors,
+			(unsigned long long)h0->errors);
+		return true;
+	}
+	return false;
 }
 
 /* The tests through the runner, in order; the first failure stops them.
@@ -335,9 +303,13 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
+		err = fsb_runner_measure(&rn, ops[i], g->rank ? NULL : j->res);
+		if (!err && !later_user(ops, n, i))
+			err = fsb_runner_release(&rn, ops[i]);
 		/* A test that harmed the filesystem stops the run at once,
 		 * failed or not: whatever follows would harm it more. */
-		err = run_one(&rn, ops, n, i, g->rank ? NULL : j->res, watch ? &h0 : NULL);
+		if (watch && harmed(j->scratch, &h0, ops[i]->name))
+			err = -EROFS;
 		if (g->size > 1)
 			err = fsb_group_barrier(g, err, NULL);
 	}
@@ -555,8 +527,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 		err = -ENOMEM;
 out:
 	rm = fsb_scratch_remove(scratch);
-	/* A filesystem harmed (or read-only) keeps the files: said already. */
-	if (rm && !(rm == -EROFS && err == -EROFS)) {
+	if (rm) {
 		fsb_err_errno(rm, "run: cannot remove scratch directory '%s'", scratch);
 		err = err ? err : rm;
 	}
