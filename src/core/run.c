@@ -240,7 +240,12 @@ struct jobs_run {
 	 * one itself (not only the others' failure passed on). */
 	struct fsb_error *errs;
 	bool *own;
+	/* Member 0's harm found after a test that had failed already, for
+	 * the run's one line (HARM_MAX bytes); NULL: said as its own line. */
+	char *harm;
 };
+
+enum { HARM_MAX = 256 };
 
 /* Whether a test after ops[i] works on ops[i]'s scratch file. */
 static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size_t i)
@@ -255,25 +260,27 @@ static bool later_user(const struct fsb_workload_ops *const *ops, size_t n, size
 
 /*
  * Whether the filesystem under test turned read-only or its error counters
- * moved since h0 (read before the tests), said in one line naming the
- * test after which it was seen.
+ * moved since h0 (read before the tests), said in why (naming the test
+ * after which it was seen).
  */
-static bool harmed(const char *scratch, const struct fsb_fshealth *h0, const char *test)
+static bool harmed(const char *scratch, const struct fsb_fshealth *h0, const char *test, char *why,
+		   size_t size)
 {
 	struct fsb_fshealth h;
 
 	if (fsb_fshealth_read(scratch, &h))
 		return false;
 	if (h.rdonly) {
-		fsb_err("%s: filesystem turned read-only after %s (see the kernel log)", scratch,
-			test);
+		snprintf(why, size, "filesystem turned read-only after %s (see the kernel log)",
+			 test);
 		return true;
 	}
 	if (h0->have_errors && h.have_errors && h.errors != h0->errors) {
-		fsb_err("%s: filesystem error counters moved after %s (%s: %llu, was %llu; see the "
-			"kernel log)",
-			scratch, test, h.what, (unsigned long long)h.errors,
-			(unsigned long long)h0->errors);
+		snprintf(why, size,
+			 "filesystem error counters moved after %s (%s: %llu, was %llu; see the "
+			 "kernel log)",
+			 test, h.what, (unsigned long long)h.errors,
+			 (unsigned long long)h0->errors);
 		return true;
 	}
 	return false;
@@ -300,6 +307,7 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 	size_t n = j->p->nops;
 	struct fsb_fshealth h0;
 	bool watch = !g->rank && !fsb_fshealth_read(j->scratch, &h0) && !h0.rdonly;
+	char why[HARM_MAX];
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
@@ -307,9 +315,15 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 		if (!err && !later_user(ops, n, i))
 			err = fsb_runner_release(&rn, ops[i]);
 		/* A test that harmed the filesystem stops the run at once,
-		 * failed or not: whatever follows would harm it more. */
-		if (watch && harmed(j->scratch, &h0, ops[i]->name))
+		 * failed or not: whatever follows would harm it more. After a
+		 * failure already described, the harm joins that line. */
+		if (watch && harmed(j->scratch, &h0, ops[i]->name, why, sizeof(why))) {
+			if (err && j->harm)
+				snprintf(j->harm, HARM_MAX, "%s", why);
+			else
+				fsb_err("%s: %s", j->scratch, why);
 			err = -EROFS;
+		}
 		if (g->size > 1)
 			err = fsb_group_barrier(g, err, NULL);
 	}
@@ -382,7 +396,7 @@ out:
 }
 
 static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, const char *scratch,
-		   const char *statpath, bool cow, struct fsb_result *res)
+		   const char *statpath, bool cow, struct fsb_result *res, char *harm)
 {
 	struct jobs_run j = {
 		.p = p,
@@ -391,6 +405,7 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		.statpath = statpath,
 		.cow = cow,
 		.res = res,
+		.harm = harm,
 	};
 	unsigned n = cfg->jobs ? cfg->jobs : 1;
 	struct fsb_group one;
@@ -443,15 +458,46 @@ static void warn_idle_options(const struct fsb_run_plan *p, const struct fsb_con
 			 "(tests on a file share one with --shared-file)");
 }
 
+/*
+ * The end of a run that made its scratch directory: remove it, then say
+ * the run's one line. Errors were held quiet in *hold since the directory
+ * was made, the first one's text in first: it is the reason, and what
+ * followed it joins that line (the filesystem harmed, the directory left
+ * behind on a filesystem gone read-only), as a second line would break
+ * the rule that a failure is one line.
+ */
+static int end_run(const char *scratch, struct fsb_err_scope *hold, const char *first,
+		   const char *harm, int err)
+{
+	char left[PATH_MAX + 128] = "";
+	int rm;
+
+	fsb_err_capture_end(hold, 0);
+	rm = fsb_scratch_remove(scratch);
+	if (!first[0]) {
+		if (rm)
+			fsb_err_errno(rm, "run: cannot remove scratch directory '%s'", scratch);
+		return err ? err : rm;
+	}
+	if (rm)
+		snprintf(left, sizeof(left), "; cannot remove scratch directory '%s': %s", scratch,
+			 fsb_err_reason(rm));
+	fsb_err("%s%s%s%s", first, *harm ? "; " : "", harm, left);
+	return err ? err : rm;
+}
+
 static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res)
 {
 	struct fsb_config cfg = p->cfg;
 	struct fsb_fsinfo fsi = { 0 };
 	char scratch[PATH_MAX] = "", statpath[PATH_MAX], devname[64], devpath[80];
+	char harm[HARM_MAX] = "";
 	const char *device_note = NULL;
 	const struct fsb_test_result *t;
+	struct fsb_err_scope hold;
+	char first[FSB_ERR_LINE_MAX];
 	bool have_dev, got_dev;
-	int err, rm;
+	int err;
 
 	if (!p->seed_set)
 		cfg.seed = fsb_default_seed();
@@ -471,7 +517,10 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 		fsb_err_errno(err, "run: cannot create a scratch directory in '%s'", dir);
 		return err;
 	}
-	/* From here on every path out removes the scratch directory. */
+	/* From here on every path out removes the scratch directory, and
+	 * says the run's one line after. */
+	fsb_err_capture_begin(&hold, NULL, true);
+	fsb_err_capture_line(&hold, first, sizeof(first));
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
 					  sizeof(devname)) ||
@@ -515,7 +564,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	if (err)
 		goto out;
 	err = measure(p, &cfg, scratch, have_dev ? statpath : NULL, fsb_fsinfo_is_cow(fsi.fs_type),
-		      res);
+		      res, harm);
 	if (!err && fsb_stop_requested())
 		err = -EINTR;
 	if (err)
@@ -526,12 +575,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	if (t && fsb_result_param_u64(res, "char_size_bytes", t->work))
 		err = -ENOMEM;
 out:
-	rm = fsb_scratch_remove(scratch);
-	if (rm) {
-		fsb_err_errno(rm, "run: cannot remove scratch directory '%s'", scratch);
-		err = err ? err : rm;
-	}
-	return err;
+	return end_run(scratch, &hold, first, harm, err);
 }
 
 /* ---- many processes: fsbench-mpi's ranks ---- */

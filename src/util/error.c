@@ -57,7 +57,17 @@ void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool qu
 	s->quiet = quiet;
 	s->pid = getpid();
 	s->outer = scopes;
+	s->line = NULL;
+	s->line_size = 0;
 	scopes = s;
+}
+
+void fsb_err_capture_line(struct fsb_err_scope *s, char *line, size_t size)
+{
+	s->line = size ? line : NULL;
+	s->line_size = size;
+	if (size)
+		line[0] = '\0';
 }
 
 int fsb_err_capture_end(struct fsb_err_scope *s, int rc)
@@ -90,6 +100,8 @@ static void emit(const char *text)
 			continue;
 		if (c->e && !c->e->msg[0])
 			snprintf(c->e->msg, sizeof(c->e->msg), "%s", text);
+		if (c->line && !c->line[0])
+			snprintf(c->line, c->line_size, "%s", text);
 		quiet |= c->quiet;
 	}
 	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */

@@ -54,9 +54,19 @@ struct fsb_err_scope {
 	bool quiet;
 	struct fsb_err_scope *outer;
 	pid_t pid;
+	char *line; /* fsb_err_capture_line's buffer, else NULL */
+	size_t line_size;
 };
 
 void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool quiet);
+
+/*
+ * Also keep the first error's whole text (not cut to e->msg's size, the
+ * size a long path needs: FSB_ERR_LINE_MAX) in line, "" until one is
+ * described; call it right after fsb_err_capture_begin.
+ */
+enum { FSB_ERR_LINE_MAX = 4400 };
+void fsb_err_capture_line(struct fsb_err_scope *s, char *line, size_t size);
 
 /*
  * End the scope (the innermost one: scopes end in reverse order) with the

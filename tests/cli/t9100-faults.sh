@@ -1,6 +1,6 @@
 #!/bin/bash
-# Fault injection (libfiu): EIO and ENOSPC injected at random points of
-# randomized small runs, on the fault-injection build (build/fiu/fsbench:
+# Syscall-level fault injection (libfiu): EIO and ENOSPC injected at
+# random points of randomized small runs, on the fault-injection build (build/fiu/fsbench:
 # unsanitized, ASan and the preload do not mix, with the points of
 # src/util/fault.h compiled in).
 #
@@ -30,7 +30,10 @@
 # repeats a sweep's choices (libfiu draws its own random numbers, so the
 # points that fail may differ). `make fuzz` runs a longer sweep. Runs on
 # a small tmpfs of its own as root (fast, and real ENOSPC for grown work),
-# else in a directory under TMPDIR. Skips when libfiu is missing.
+# else in a directory under TMPDIR. Skips when libfiu is missing. Every
+# case says "syscall-level (libfiu)": the faults stop at the system call
+# fsbench made, the filesystem below never sees them. The device-level
+# faults, where the block layer itself runs out, are t9110's.
 . "$(dirname "$0")/lib.sh"
 
 FIU_BIN=$TOP/build/fiu/fsbench
@@ -41,12 +44,12 @@ MIN=${FIU_MIN:-$((RUNS < 200 ? RUNS : 200))}
 SEED=${FIU_SEED:-$(($(od -An -N2 -tu2 /dev/urandom)))}
 
 if ! command -v fiu-run >/dev/null || [ ! -e /usr/lib/fiu/fiu_posix_preload.so ]; then
-	skip "fault injection" "libfiu is missing (apt-get install libfiu-dev fiu-utils)"
+	skip "syscall-level faults (libfiu)" "libfiu is missing (apt-get install libfiu-dev fiu-utils)"
 	done_testing
 	exit 0
 fi
 if [ ! -x "$FIU_BIN" ]; then
-	skip "fault injection" "$FIU_BIN not built (make build/fiu/fsbench)"
+	skip "syscall-level faults (libfiu)" "$FIU_BIN not built (make build/fiu/fsbench)"
 	done_testing
 	exit 0
 fi
@@ -208,6 +211,7 @@ always() {
 	fi
 	left=$(leftovers)
 	[ -z "$left" ] || why="$why left behind:$left"
+	what="syscall-level (libfiu): $what"
 	if [ -z "$why" ]; then ok "$what"; else nok "$what ($why)"; diag "$LOG/err"; fi
 	rm -rf "${RUN:?}"/* "$RUN"/.[!.]* 2>/dev/null
 }
@@ -286,7 +290,7 @@ while ((i < RUNS)) && (($(date +%s) - start < SECS)); do
 done
 secs=$(($(date +%s) - start))
 
-echo "# fault injection: $i runs in $secs s on $where (seed $SEED, FIU_SEED=$SEED to repeat)"
+echo "# syscall-level fault injection (libfiu): $i runs in $secs s on $where (seed $SEED, FIU_SEED=$SEED to repeat)"
 printf '#   %-44s %5d\n' "exit 0, the fault hit nothing" $n_clean \
 	"exit 0, a grown attempt fell back (warning)" $n_fell \
 	"exit 1, one line naming test and operation" $n_failed \
@@ -297,19 +301,19 @@ for p in "${POINTS[@]}"; do
 done
 
 if ((i >= MIN)); then
-	ok "$i randomized runs with one injected failure point each (at least $MIN)"
+	ok "syscall-level (libfiu): $i randomized runs with one injected failure point each (at least $MIN)"
 else
-	nok "$i randomized runs within $SECS s, want at least $MIN"
+	nok "syscall-level (libfiu): $i randomized runs within $SECS s, want at least $MIN"
 fi
 if ((n_failed > 0)); then
-	ok "faults were injected: $n_failed runs failed through them"
+	ok "syscall-level (libfiu): faults were injected: $n_failed runs failed through them"
 else
-	nok "faults were injected: no run failed (is the preload working?)"
+	nok "syscall-level (libfiu): faults were injected: no run failed (is the preload working?)"
 fi
 if ((n_find == 0)); then
-	ok "every run exited 0, or 1 with one line naming the test and the operation, and left nothing behind"
+	ok "syscall-level (libfiu): every run exited 0, or 1 with one line naming the test and the operation, and left nothing behind"
 else
-	nok "every run exited 0, or 1 with one line, and left nothing behind: $n_find findings"
+	nok "syscall-level (libfiu): every run exited 0, or 1 with one line, and left nothing behind: $n_find findings"
 	sed 's/^/#   /' "$findings" | head -60
 fi
 

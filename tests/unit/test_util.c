@@ -92,6 +92,36 @@ static void held_and_printed(void *arg)
 	s->rc = fsb_err_capture_end(&a, 0);
 }
 
+/* A quiet scope with a line: the whole first line, longer than a
+ * struct fsb_error holds, and nothing printed. */
+static void whole_line(void *arg)
+{
+	char *line = arg, path[900];
+	struct fsb_err_scope a;
+
+	memset(path, 'p', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	fsb_err_capture_begin(&a, NULL, true);
+	fsb_err_capture_line(&a, line, FSB_ERR_LINE_MAX);
+	fsb_err_errno(-ENOSPC, "write: cannot flush '%s'", path);
+	fsb_err("a second error, not kept");
+	fsb_err_capture_end(&a, 0);
+}
+
+static void error_capture_line(void **state)
+{
+	char err[64], *line = malloc(FSB_ERR_LINE_MAX);
+
+	(void)state;
+	assert_non_null(line);
+	stderr_of(whole_line, line, err, sizeof(err));
+	assert_string_equal(err, "");
+	assert_true(strlen(line) > sizeof(((struct fsb_error *)0)->msg));
+	assert_true(!strncmp(line, "write: cannot flush 'ppp", 24));
+	assert_string_equal(line + strlen(line) - 29, "ppp': No space left on device");
+	free(line);
+}
+
 static void error_capture_scopes(void **state)
 {
 	struct scoped s;
@@ -850,6 +880,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(error_capture_scopes),
+		cmocka_unit_test(error_capture_line),
 		cmocka_unit_test(spawn_inherits_no_descriptor),
 		cmocka_unit_test(child_close_fds_keeps_one),
 		cmocka_unit_test(child_close_fds_proc_keeps_one),
