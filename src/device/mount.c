@@ -226,8 +226,7 @@ int fsb_mount_of_dev(dev_t devno, char *where, size_t len)
 	return find_mount(NULL, devno, NULL, where, len);
 }
 
-/* The block device of a mountinfo entry (see struct fsb_mount_ent). */
-static dev_t ent_devno(struct libmnt_fs *fs)
+dev_t fsb_mount_fs_devno(struct libmnt_fs *fs)
 {
 	const char *src = mnt_fs_get_srcpath(fs);
 	struct stat st;
@@ -266,7 +265,7 @@ int fsb_mount_tab_read(const char *path, struct fsb_mount_tab *t)
 			fsb_err("cannot read %s: out of memory", file);
 			break;
 		}
-		v[t->n++].dev = ent_devno(fs);
+		v[t->n++].dev = fsb_mount_fs_devno(fs);
 	}
 	mnt_free_iter(it);
 	mnt_unref_table(tb);

@@ -8,6 +8,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct libmnt_fs;
+
+/* The block device of a libmount mountinfo entry: its source node when
+ * that is a block device (btrfs and others show an anonymous devno), else
+ * its devno when that has a major; 0 when none. */
+dev_t fsb_mount_fs_devno(struct libmnt_fs *fs);
+
 /*
  * Whether `type` appears in the text of /proc/filesystems (one entry per
  * line, optionally flagged "nodev"). Pure.

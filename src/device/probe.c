@@ -1,4 +1,5 @@
 #include "device/probe.h"
+#include "device/mount.h"
 #include "util/error.h"
 
 #include <blkid.h>
@@ -249,19 +250,6 @@ static void add_root_chain(struct devset *s, dev_t d, int depth)
 	closedir(dp);
 }
 
-/* The block device of a mountinfo entry: its devno, or its source node
- * (btrfs and others show an anonymous devno). 0 when none. */
-static dev_t fs_devno(struct libmnt_fs *fs)
-{
-	const char *src = mnt_fs_get_srcpath(fs);
-	struct stat st;
-	dev_t d = mnt_fs_get_devno(fs);
-
-	if (src && !strncmp(src, "/dev/", 5) && !stat(src, &st) && S_ISBLK(st.st_mode))
-		return st.st_rdev;
-	return major(d) ? d : 0;
-}
-
 static int gather_mounts(struct fsb_probe_facts *f, const struct devset *mine, struct devset *root)
 {
 	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
@@ -275,15 +263,15 @@ static int gather_mounts(struct fsb_probe_facts *f, const struct devset *mine, s
 		goto out;
 	}
 	rootfs = mnt_table_find_target(tb, "/", MNT_ITER_BACKWARD);
-	if (rootfs && fs_devno(rootfs)) {
+	if (rootfs && fsb_mount_fs_devno(rootfs)) {
 		const char *src = mnt_fs_get_srcpath(rootfs);
 		snprintf(f->root_dev, sizeof(f->root_dev), "%s on /", src ? src : "?");
-		add_root_chain(root, fs_devno(rootfs), 0);
+		add_root_chain(root, fsb_mount_fs_devno(rootfs), 0);
 	}
 	while (!f->mounted && mnt_table_next_fs(tb, it, &fs) == 0) {
-		int i = set_find(mine, fs_devno(fs));
+		int i = set_find(mine, fsb_mount_fs_devno(fs));
 
-		if (!fs_devno(fs) || i < 0)
+		if (!fsb_mount_fs_devno(fs) || i < 0)
 			continue;
 		f->mounted = true;
 		snprintf(f->mounted_dev, sizeof(f->mounted_dev), "%s", mine->name[i]);

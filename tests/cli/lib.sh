@@ -61,6 +61,17 @@ mount_tmpfs() {
 	on_exit "umount '$1'"
 }
 
+# What this script's fsbench made under $T (a matrix's loop devices,
+# backed by images there, and mounts there), deepest mount first; and
+# release_ours, which unmounts and detaches exactly those (on_exit it).
+our_loops() { losetup -n -O NAME,BACK-FILE 2>/dev/null | awk -v d="$T/" 'index($2, d) == 1 { print $1 }'; }
+our_mounts() { awk -v d="$T/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r; }
+release_ours() {
+	local m l
+	for m in $(our_mounts); do umount "$m" || umount -l "$m"; done
+	for l in $(our_loops); do losetup -d "$l"; done
+}
+
 # loop_attach IMG VAR: attach IMG to a new loop device (direct I/O where
 # the backing filesystem supports it), store the device in VAR; detached at
 # exit. (Not in "$(...)", for the reason given at tmpdir.)

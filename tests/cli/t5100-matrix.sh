@@ -18,13 +18,6 @@ W=$T/work
 mkdir "$W"
 
 # Only ours: loop devices backed by a file under $T, mounts under $T.
-our_loops() { losetup -n -O NAME,BACK-FILE 2>/dev/null | awk -v d="$T/" 'index($2, d) == 1 { print $1 }'; }
-our_mounts() { awk -v d="$T/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r; }
-release_ours() {
-	local m l
-	for m in $(our_mounts); do umount "$m" || umount -l "$m"; done
-	for l in $(our_loops); do losetup -d "$l"; done
-}
 on_exit release_ours
 
 # Nothing of ours left: no mount, no loop device, no image, no scratch dir.

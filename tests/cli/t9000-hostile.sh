@@ -53,8 +53,6 @@ manifest() {
 		printf '%s %s\n' "$(stat -c '%n %F %a %u:%g %s %t:%T' "$p")" "$sum"
 	done
 }
-our_loops() { losetup -n -O NAME,BACK-FILE 2>/dev/null | awk -v d="$T/" 'index($2, d) == 1 { print $1 }'; }
-our_mounts() { awk -v d="$T/" 'index($2, d) == 1 { print $2 }' /proc/mounts; }
 
 # ---------------- plant ----------------
 echo "the user's notes" >"$D/notes.txt"
