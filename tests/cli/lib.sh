@@ -61,6 +61,21 @@ mount_tmpfs() {
 	on_exit "umount '$1'"
 }
 
+# need_mpi WHY: fsbench-mpi scripts need mpirun, the fsbench-mpi binary
+# (MPI_BIN) and root (WHY: what for); otherwise one skip line and exit 0.
+need_mpi() {
+	if ! command -v mpirun >/dev/null || [ ! -x "$MPI_BIN" ]; then
+		skip "fsbench-mpi" "no Open MPI (mpirun) or no fsbench-mpi: make mpi"
+		done_testing
+		exit 0
+	fi
+	if ! is_root; then
+		skip "fsbench-mpi" "needs root ($1)"
+		done_testing
+		exit 0
+	fi
+}
+
 # What this script's fsbench made under $T (a matrix's loop devices,
 # backed by images there, and mounts there), deepest mount first; and
 # release_ours, which unmounts and detaches exactly those (on_exit it).

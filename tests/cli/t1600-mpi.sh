@@ -14,16 +14,7 @@
 MPI_BIN=${FSBENCH_MPI:-$TOP/fsbench-mpi}
 tmpdir T || exit 1
 
-if ! command -v mpirun >/dev/null || [ ! -x "$MPI_BIN" ]; then
-	skip "fsbench-mpi" "no Open MPI (mpirun) or no fsbench-mpi: make mpi"
-	done_testing
-	exit 0
-fi
-if ! is_root; then
-	skip "fsbench-mpi" "needs root (tmpfs and loop devices)"
-	done_testing
-	exit 0
-fi
+need_mpi "tmpfs and loop devices"
 
 check "the plain fsbench links no MPI" bash -c "! ldd '$TOP/fsbench' | grep -qi mpi"
 check "fsbench-mpi links Open MPI" bash -c "ldd '$MPI_BIN' | grep -q libmpi"

@@ -10,16 +10,7 @@
 MPI_BIN=${FSBENCH_MPI:-$TOP/fsbench-mpi}
 tmpdir T || exit 1
 
-if ! command -v mpirun >/dev/null || [ ! -x "$MPI_BIN" ]; then
-	skip "fsbench-mpi" "no Open MPI (mpirun) or no fsbench-mpi: make mpi"
-	done_testing
-	exit 0
-fi
-if ! is_root; then
-	skip "fsbench-mpi" "needs root (tmpfs)"
-	done_testing
-	exit 0
-fi
+need_mpi "tmpfs"
 
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
 # This script's ranks: their command line names its temporary directory.
