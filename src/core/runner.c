@@ -1089,7 +1089,7 @@ static int check_meta(const struct fsb_config *cfg, const struct fsb_workload_op
 {
 	struct fsb_btrfs_meta bm;
 	const char *who = NULL;
-	uint64_t room, usable, need;
+	uint64_t room, usable, need, each;
 	char a[32], b[32], c[32];
 
 	for (size_t i = 0; i < nops && !who; i++)
@@ -1099,7 +1099,8 @@ static int check_meta(const struct fsb_config *cfg, const struct fsb_workload_op
 		return 0;
 	room = fsb_btrfs_meta_room(&bm);
 	usable = room - room / FSB_BTRFS_META_MARGIN;
-	need = sat_mul(sat_mul(cfg->files, jobs), FSB_BTRFS_FILE_META);
+	each = fsb_btrfs_file_meta(cfg->file_min_bytes, cfg->file_max_bytes);
+	need = sat_mul(sat_mul(cfg->files, jobs), each);
 	if (need <= usable)
 		return 0;
 	fsb_size_format_human(need, a, sizeof(a));
@@ -1107,8 +1108,7 @@ static int check_meta(const struct fsb_config *cfg, const struct fsb_workload_op
 	fsb_size_format_human(room - usable, c, sizeof(c));
 	fsb_err("%s: needs %s of btrfs metadata in '%s' (%llu files x %u bytes), only %s free "
 		"of which %s stays free as a margin (use a smaller --files)",
-		who, a, dir, (unsigned long long)sat_mul(cfg->files, jobs), FSB_BTRFS_FILE_META, b,
-		c);
+		who, a, dir, (unsigned long long)sat_mul(cfg->files, jobs), (unsigned)each, b, c);
 	return -ENOSPC;
 }
 

@@ -468,7 +468,9 @@ static bool spare_room(const struct fsb_ctx *ctx, const struct files_set *s)
 	if (!fsb_btrfs_meta_read(ctx->dir, &bm)) {
 		uint64_t meta = fsb_btrfs_meta_room(&bm);
 
-		if ((meta - meta / FSB_BTRFS_META_MARGIN) / room / FSB_BTRFS_FILE_META < s->count)
+		if ((meta - meta / FSB_BTRFS_META_MARGIN) / room /
+			    fsb_btrfs_file_meta(s->min_bytes, s->max_bytes) <
+		    s->count)
 			return false;
 	}
 	/* f_files 0: the filesystem has no inode limit (btrfs). */
@@ -1714,7 +1716,7 @@ static uint64_t files_fit(const struct fsb_ctx *ctx, const struct fsb_space *sha
 	 * ENOSPC on metadata aborts a transaction and forces it read-only. */
 	if (share->meta != UINT64_MAX) {
 		uint64_t fit = (share->meta - share->meta / FSB_BTRFS_META_MARGIN) /
-			       FSB_BTRFS_FILE_META;
+			       fsb_btrfs_file_meta(cfg->file_min_bytes, cfg->file_max_bytes);
 
 		if (fit < cap)
 			cap = fit;

@@ -329,6 +329,19 @@ struct fsb_space {
 /* The share of the metadata room a file set may never take: a margin
  * that stays free for the transactions in flight and everything else. */
 #define FSB_BTRFS_META_MARGIN 4u
+/* btrfs keeps a file's data in its metadata when the file is no larger
+ * than max_inline (2048 bytes by default): a set of such files costs that
+ * much more per file. */
+#define FSB_BTRFS_MAX_INLINE 2048u
+
+/* What one file of a set of files of min..max bytes costs in btrfs
+ * metadata, counted high (the largest file's inline data). */
+static inline uint64_t fsb_btrfs_file_meta(uint64_t min_bytes, uint64_t max_bytes)
+{
+	(void)min_bytes;
+	return FSB_BTRFS_FILE_META +
+	       (max_bytes < FSB_BTRFS_MAX_INLINE ? max_bytes : FSB_BTRFS_MAX_INLINE);
+}
 
 /* How a run's figure is computed. */
 enum fsb_work_unit {

@@ -85,6 +85,24 @@ rc=$?
 no_scratch_left "$M" && [ ! -s "$T/big.out" ] &&
 	ok "--files too large: refused before any work" || nok "--files too large: refused before any work"
 
+# Files no larger than max_inline live in the metadata: a count that fits
+# as empty files (2 KiB each, counted high) but not with 2 KiB of inline
+# data each is refused before any work, the cost per file named.
+n=$(python3 -c '
+import re, sys
+u = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+m = re.search(r"only ([0-9.]+) (\w+) free of which ([0-9.]+) (\w+) stays", open(sys.argv[1]).read())
+print(int((float(m[1]) * u[m[2]] - float(m[3]) * u[m[4]]) / 3072))' "$T/big.err" 2>/dev/null)
+if [ -n "$n" ] && "$FSBENCH" run --files "$n:2k:2k" --tests files "$M" \
+	>"$T/inl.out" 2>"$T/inl.err"; then
+	nok "--files $n of 2 KiB (inline): refused before any work (it ran)"
+elif [ -n "$n" ] && one_line "$T/inl.err" && grep -q "files x 4096 bytes" "$T/inl.err" &&
+	no_scratch_left "$M" && [ ! -s "$T/inl.out" ]; then
+	ok "--files $n of 2 KiB (inline data): refused, 4096 bytes a file, before any work"
+else
+	nok "--files of 2 KiB (inline data): refused, 4096 bytes a file (n=$n)"; diag "$T/inl.err"
+fi
+
 # ---------------- the harm detector: ext4 errors raised during a run ----------------
 # ext4's trigger_fs_error is the kernel's own ext4_error(): errors_count moves
 # (errors=continue), or the filesystem turns read-only (errors=remount-ro).
