@@ -1112,6 +1112,29 @@ static int check_meta(const struct fsb_config *cfg, const struct fsb_workload_op
 	return -ENOSPC;
 }
 
+/*
+ * The bytes a --files N:max set the user gave holds at once (every job's,
+ * each file its average size rounded up to a block, as files_fit counts);
+ * 0 without file data or file tests. The set is made after the block,
+ * random and per-char files are gone: it needs its space alone.
+ */
+static uint64_t files_need(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
+			   size_t nops, uint64_t bsize, uint64_t jobs, const char **who)
+{
+	uint64_t avg = cfg->file_max_bytes / 2 + cfg->file_min_bytes / 2;
+
+	*who = NULL;
+	for (size_t i = 0; i < nops && !*who; i++)
+		if (ops[i]->flags & FSB_WL_NAMES)
+			*who = ops[i]->name;
+	if (!*who || !cfg->files_given || !cfg->files || !cfg->file_max_bytes ||
+	    cfg->links != FSB_LINKS_NONE)
+		return 0;
+	if (!bsize)
+		bsize = 4096;
+	return sat_mul(sat_mul(cfg->files, jobs), (avg / bsize + 1) * bsize);
+}
+
 int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_workload_ops *const *ops,
 			   size_t nops, const char *dir)
 {
@@ -1121,8 +1144,10 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
 	uint64_t size = sat_mul(cfg->size_bytes, jobs);
 	const char *who = NULL;
-	char parts[256] = "", a[64], b[64], each[32] = "";
+	char parts[256] = "", a[96], b[96], each[32] = "";
 	const char *smaller;
+	const char *fwho;
+	uint64_t fneed;
 	bool block, chr, rnd, cow;
 
 	if (check_meta(cfg, ops, nops, dir, jobs))
@@ -1134,7 +1159,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	rnd = has_test(cfg, ops, nops, "randread") || has_test(cfg, ops, nops, "randwrite");
 	chr = cfg->char_size_bytes &&
 	      (has_test(cfg, ops, nops, "putc") || has_test(cfg, ops, nops, "getc"));
-	if (!block && !chr && !rnd)
+	if (!block && !chr && !rnd && !files_need(cfg, ops, nops, 0, jobs, &fwho))
 		return 0;
 	/* Every job has its files (or its range of a shared one). */
 	if (jobs > 1)
@@ -1176,12 +1201,24 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	if (statvfs(dir, &vfs) < 0)
 		return 0;
 	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	fneed = files_need(cfg, ops, nops, vfs.f_frsize, jobs, &fwho);
+	if (fneed > need) {
+		need = fneed, who = fwho, parts[0] = '\0';
+		char mx[32];
+
+		snprintf(a, sizeof(a), "for --files: %llu files of up to %s%s",
+			 (unsigned long long)cfg->files,
+			 fsb_size_format_human(cfg->file_max_bytes, mx, sizeof(mx)), each);
+		add_part(parts, sizeof(parts), fneed, a);
+	}
 	total = sat_add(sat_add(need, need / 50), 1u << 20);
 	if (total <= free_bytes)
 		return 0;
 	add_part(parts, sizeof(parts), total - need, "to spare");
 	fsb_size_format_pair(total, free_bytes, a, b, sizeof(a));
-	if ((block || rnd) && chr)
+	if (need == fneed)
+		smaller = jobs > 1 ? "--files or --jobs" : "--files";
+	else if ((block || rnd) && chr)
 		smaller = jobs > 1 ? "--size, --char-size or --jobs" : "--size or --char-size";
 	else if (block || rnd)
 		smaller = jobs > 1 ? "--size or --jobs" : "--size";

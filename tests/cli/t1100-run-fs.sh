@@ -170,6 +170,16 @@ empty_dir "$SMALLFS" || why="$why tmpfs not empty: $(ls -A "$SMALLFS");"
 [ -z "$why" ] && ok "ENOSPC up front: 8 MiB tmpfs, --size 64m: exit 1, one line, test and space named, nothing left" ||
 	{ nok "ENOSPC up front ($why)"; diag "$T/err"; }
 
+# A file set of the user's (--files N:max, x jobs) that cannot fit is
+# refused up front too, not by ENOSPC in the middle of seq-create.
+"$FSBENCH" run --files 8:1m --tests files --jobs 2 "$SMALLFS" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && one_line "$T/err" && empty_dir "$SMALLFS" &&
+	grep -q "^fsbench: seq-create: needs .* for --files: 8 files of up to 1.0 MiB x 2 jobs.*(use a smaller --files or --jobs)" "$T/err"; then
+	ok "ENOSPC up front: --files 8:1m x 2 jobs on 8 MiB: exit 1, one line naming --files, nothing left"
+else
+	nok "ENOSPC up front: --files 8:1m x 2 jobs on 8 MiB (exit $rc)"; diag "$T/err"
+fi
+
 # Auto --char-size never asks for more than the free space.
 "$FSBENCH" run --quiet --size 64m --tests putc,getc --repeat 2 --min-time 0.05 --format json \
 	-o "$T/smallchar.json" "$SMALLFS" 2>"$T/err"; rc=$?
