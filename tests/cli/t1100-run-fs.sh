@@ -261,7 +261,9 @@ for t in d["tests"]:
 '
 PASSFS=$T/pass
 mkdir "$PASSFS" && mount_tmpfs "$PASSFS" size=1280m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
-"$FSBENCH" run --size 512m --tests rewrite,read,seeks --repeat 2 --seekers 3 --progress never \
+# --min-time 2: one psync pass of 512 MiB is shorter than that even on a
+# loaded machine (at 0.5 s, 0.7 GB/s of rewrite was not).
+"$FSBENCH" run --size 512m --tests rewrite,read,seeks --repeat 2 --min-time 2 --seekers 3 --progress never \
 	"$PASSFS" >"$T/passes.txt" 2>"$T/passes.err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^Runs went over their file again, pass after pass' "$T/passes.txt" &&
 	grep -Eq '^  rewrite over 512(\.0)? MiB,$' "$T/passes.txt" &&
@@ -321,14 +323,20 @@ CHARFS=$T/charpass
 mkdir "$CHARFS" && mount_tmpfs "$CHARFS" size=900m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
 "$FSBENCH" run --tests putc,getc --repeat 1 --min-time 5 --progress never --format json \
 	-o "$T/passes-getc.json" "$CHARFS" 2>"$T/passes-getc.err"; rc=$?
-if [ $rc -eq 0 ] && pycheck "$T/passes-getc.json" '
+# How far putc grows in 5 s is the machine's speed: under 256 MiB (a
+# loaded machine) getc has no file of half 512 MiB to make whole.
+grown=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tests"][0]["work"] >> 20)' \
+	"$T/passes-getc.json" 2>/dev/null)
+if [ $rc -eq 0 ] && [ -n "$grown" ] && [ "$grown" -lt 256 ]; then
+	skip "tmpfs: getc makes putc's char.dat 512 MiB" "putc grew to only $grown MiB in 5 s here"
+elif [ $rc -eq 0 ] && pycheck "$T/passes-getc.json" '
 p, g = d["tests"]
 assert p["id"] == "putc" and g["id"] == "getc", (p["id"], g["id"])
 assert "file_bytes" not in p, p["file_bytes"]
 assert 256 << 20 <= p["work"] < 512 << 20, p["work"]
 assert g.get("file_bytes") == 512 << 20, g.get("file_bytes")
 assert g["work"] > g["file_bytes"] and len(g["runs"]) == 1 and g["median"] > 0, g
-assert 5.8 < g["elapsed_s"] < 8, g["elapsed_s"]
+assert 5.8 < g["elapsed_s"] < 15, g["elapsed_s"]
 '; then
 	ok "tmpfs: getc makes putc's char.dat of 256-512 MiB 512 MiB and goes over it again, its open first run kept"
 else
