@@ -206,6 +206,10 @@ static int resolve_setup(struct fsb_ini_loader *ld, const struct fsb_ini_section
 			     out->mkfs, why, out->devices);
 			return -EINVAL;
 		}
+		if (!used && out->devices == 1) {
+			fail(ld, line, "[%s]: mkfs names no device: use {dev}", s->name);
+			return -EINVAL;
+		}
 		if ((unsigned)used < out->devices) {
 			fail(ld, line,
 			     "[%s]: mkfs names %d of its %u devices: use {devs}, or "

@@ -78,6 +78,8 @@ bad_ini "key set twice" "3: key 'run' set twice in \[ext2\] (first on line 2)" \
 	'[ext2]\nrun = a\nrun = b\n'
 bad_ini "template names one of two devices" "4: \[b\]: mkfs names 1 of its 2 devices" \
 	'[b]\ntype = btrfs\ndevices = 2\nmkfs = mkfs.btrfs {dev}\nrun = a\n'
+bad_ini "template names no device" "3: \[e\]: mkfs names no device: use {dev}\$" \
+	'[e]\ntype = ext4\nmkfs = mkfs.ext4 /dev/null\nrun = a\n'
 bad_ini "reserved run option" "2: run: option '--output'" '[global]\nrun = --output x\n[ext2]\n'
 # Parsed by fsbench run itself before anything is made.
 bad_ini "run option refused by run" "2: run: invalid --chunk" \
