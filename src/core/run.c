@@ -486,6 +486,35 @@ static int end_run(const char *scratch, struct fsb_err_scope *hold, const char *
 	return err ? err : rm;
 }
 
+/*
+ * The block device whose counters are the test's (its stat file and name),
+ * or false with *note saying why there is none. *found (may be NULL): a
+ * device was found, its counters used or not. Device truth only where the
+ * device is the test's own: the disk that holds / also carries the
+ * system's and everyone's I/O, so its counters would be charged to the
+ * test (a "write amplification" of 2 that is just the journal of someone
+ * else's work); a btrfs over several devices has no one device's.
+ */
+static bool test_device(const char *scratch, const struct fsb_fsinfo *fsi, char *statpath,
+			size_t len, char *devname, size_t name_len, bool *found, const char **note)
+{
+	int err = fsb_diskstat_path_for(scratch, statpath, len, devname, name_len);
+
+	if (err)
+		err = fsb_diskstat_path_for_mount(fsi->fs_type, fsi->source, statpath, len, devname,
+						  name_len);
+	if (found)
+		*found = !err;
+	if (err == -EXDEV)
+		*note = "off: the filesystem spans several devices (one device's counters are "
+			"a part)";
+	else if (err)
+		*note = "off: no block device behind the filesystem";
+	else if (shares_root(scratch))
+		*note = "off: the filesystem of / (its I/O is not only the test's)";
+	return !err && !shares_root(scratch);
+}
+
 static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_result *res)
 {
 	struct fsb_config cfg = p->cfg;
@@ -522,25 +551,10 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	fsb_err_capture_begin(&hold, NULL, true);
 	fsb_err_capture_line(&hold, first, sizeof(first));
 	fsb_fsinfo_for_path(scratch, &fsi);
-	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
-					  sizeof(devname)) ||
-		   !fsb_diskstat_path_for_mount(fsi.fs_type, fsi.source, statpath, sizeof(statpath),
-						devname, sizeof(devname));
-	got_dev = have_dev;
-	/*
-	 * Device truth only where the device is the test's own: the disk that
-	 * holds / also carries the system's and everyone's I/O, so its counters
-	 * would be charged to the test (a "write amplification" of 2 that is
-	 * just the journal of someone else's work).
-	 */
-	if (have_dev && shares_root(scratch)) {
-		have_dev = false;
-		device_note = "off: the filesystem of / (its I/O is not only the test's)";
-	}
+	have_dev = test_device(scratch, &fsi, statpath, sizeof(statpath), devname, sizeof(devname),
+			       &got_dev, &device_note);
 	if (have_dev)
 		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
-	if (!have_dev && !device_note)
-		device_note = "off: no block device behind the filesystem";
 	if (fsb_result_init(res, "run") ||
 	    fill_result(p, &cfg, scratch, &fsi, have_dev ? devpath : NULL, res) ||
 	    fsb_result_param_str(res, "device_stats", have_dev ? "on" : device_note)) {
@@ -814,12 +828,8 @@ static int execute_world(const struct fsb_run_plan *p, const char *dir, struct f
 		w.read_rank = other;
 	}
 	fsb_fsinfo_for_path(scratch, &fsi);
-	have_dev = !fsb_diskstat_path_for(scratch, statpath, sizeof(statpath), devname,
-					  sizeof(devname));
-	if (have_dev && shares_root(scratch)) {
-		have_dev = false;
-		device_note = "off: the filesystem of / (its I/O is not only the test's)";
-	}
+	have_dev = test_device(scratch, &fsi, statpath, sizeof(statpath), devname, sizeof(devname),
+			       NULL, &device_note);
 	/* Rank 0 reads the counters of its own host's device: with ranks on
 	 * several hosts they are not the run's (write amplification would
 	 * come out divided by the hosts). */
@@ -829,8 +839,6 @@ static int execute_world(const struct fsb_run_plan *p, const char *dir, struct f
 	}
 	if (have_dev)
 		snprintf(devpath, sizeof(devpath), "/dev/%s", devname);
-	if (!have_dev && !device_note)
-		device_note = "off: no block device behind the filesystem";
 	if (lead && (fsb_result_init(res, "run") ||
 		     fill_result(p, &cfg, scratch, &fsi, have_dev ? devpath : NULL, res) ||
 		     fsb_result_param_str(res, "device_stats", have_dev ? "on" : device_note) ||

@@ -156,5 +156,5 @@ int fsb_diskstat_path_for_mount(const char *fs_type, const char *source, char *o
 	err = stat_path_of(st.st_rdev, out, len, name, name_len);
 	if (err)
 		return err;
-	return btrfs_alone_on(name) ? 0 : -ENODEV;
+	return btrfs_alone_on(name) ? 0 : -EXDEV;
 }

@@ -38,8 +38,9 @@ int fsb_diskstat_path_for(const char *path, char *out, size_t len, char *name, s
  * The same for a filesystem whose st_dev is anonymous but whose data is on
  * one block device: a btrfs on a single device (the mount's source, e.g.
  * "/dev/loop3", named in /sys/fs/btrfs/FSID/devices/ alone). Returns 0, or
- * -ENODEV for any other filesystem, a source that is no block device, or
- * a btrfs over several devices (one device's counters would be a part).
+ * -ENODEV for any other filesystem or a source that is no block device,
+ * -EXDEV for a btrfs over several devices (one device's counters would be
+ * a part).
  */
 int fsb_diskstat_path_for_mount(const char *fs_type, const char *source, char *out, size_t len,
 				char *name, size_t name_len);

@@ -73,6 +73,11 @@ for t in d["tests"]:
         assert t.get("short_reason"), (t["id"], t["elapsed_s"])
 ' "$([ "$tests" = files ] && echo 6 || echo 12)"
 	no_scratch_left "$M" && ok "btrfs $name: no scratch left" || nok "btrfs $name: no scratch left"
+	# One device's counters are the test's; of two, either is only a part.
+	want="on"; [ "$n" -gt 1 ] && want="off: the filesystem spans several devices"
+	check "btrfs $name: device_stats says '$want'" pycheck "$T/$name.json" '
+assert d["params"]["device_stats"].startswith(argv[0]), d["params"]["device_stats"]
+' "$want"
 done
 
 # ---------------- a --files the metadata cannot hold ----------------
