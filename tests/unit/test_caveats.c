@@ -237,8 +237,17 @@ static void test_short_space(void **state)
 	assert_null(has(&r, "short-space", NULL));
 	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "space"), 0);
 	assert_non_null(c = has(&r, "short-space", "write"));
-	assert_non_null(strstr(c->evidence, "mean run 0.210 s"));
+	assert_non_null(strstr(c->evidence, "shortest run 0.210 s, mean 0.210 s"));
 	assert_non_null(strstr(c->evidence, "--min-time 0.5 s"));
+	/* Runs of 0.6, 0.45 and 0.6 s: the mean is over --min-time, the
+	 * shortest is the one that is not, and the evidence names it. */
+	t->elapsed_s = 0.55;
+	assert_int_equal(
+		fsb_test_set_times(t, (const uint64_t[]){ 0, 1000000000, 2000000000 },
+				   (const uint64_t[]){ 600000000, 1450000000, 2600000000 }),
+		0);
+	assert_non_null(c = has(&r, "short-space", "write"));
+	assert_non_null(strstr(c->evidence, "shortest run 0.450 s, mean 0.550 s"));
 	fsb_result_release(&r);
 }
 
