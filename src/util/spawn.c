@@ -406,9 +406,30 @@ static void drain(int fd, pid_t pid, struct buf *err_text)
 	}
 }
 
+/* The first line a tool wrote that is not blank (its reason, before any
+ * usage text: mkfs.xfs's "Filesystem must be larger than 300MB."), for
+ * the one-line error; "" when it wrote none. */
+static void first_line(const char *text, char *out, size_t len)
+{
+	size_t n;
+
+	*out = '\0';
+	while (text && *text) {
+		text += strspn(text, " \t\r\n");
+		n = strcspn(text, "\n");
+		while (n && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\r'))
+			n--;
+		if (n) {
+			snprintf(out, len, "%.*s", (int)n, text);
+			return;
+		}
+	}
+}
+
 int fsb_tool_run(const char *what, const char *path, char *const *argv)
 {
 	struct buf err_text = { 0 };
+	char said[160];
 	int pipefd[2] = { -1, -1 }, status = 0, err;
 	pid_t pid;
 
@@ -445,11 +466,13 @@ int fsb_tool_run(const char *what, const char *path, char *const *argv)
 		goto out;
 	}
 	err = -EIO;
+	first_line(err_text.s, said, sizeof(said));
 	if (WIFEXITED(status))
-		fsb_err("%s failed: '%s' exited with status %d", what, argv[0],
-			WEXITSTATUS(status));
+		fsb_err("%s failed: '%s' exited with status %d%s%s", what, argv[0],
+			WEXITSTATUS(status), *said ? ": " : "", said);
 	else
-		fsb_err("%s failed: '%s' was killed by signal %d", what, argv[0], WTERMSIG(status));
+		fsb_err("%s failed: '%s' was killed by signal %d%s%s", what, argv[0],
+			WTERMSIG(status), *said ? ": " : "", said);
 	if (err_text.len) {
 		fflush(stdout);
 		/* What the tool said, line by line, without its control bytes. */

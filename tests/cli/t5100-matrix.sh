@@ -169,6 +169,23 @@ else
 	nok "a failed step: exit 1, the report says the step and its error, nothing left (exit $rc)"
 	diag "$T/fail.out"; diag "$T/fail.err"; why_left
 fi
+# The tool's own reason is in the report's line, not only in what it
+# printed after (mkfs.xfs: its reason, then 40 lines of usage).
+printf '[global]\nworkdir = %s\nimage_size = 64m\nrun = --size 4m --files 64 --repeat 1\n[xfs]\n' \
+	"$W" >"$T/small.ini"
+if command -v mkfs.xfs >/dev/null; then
+	"$FSBENCH" matrix --progress never "$T/small.ini" >"$T/small.out" 2>"$T/small.err"; rc=$?
+	if [ $rc -eq 1 ] && nothing_left &&
+		grep -q "^  xfs: failed: mkfs: mkfs failed: 'mkfs.xfs' exited with status 1: .*larger than" \
+			"$T/small.out"; then
+		ok "an xfs image too small: the report's line carries mkfs.xfs's reason"
+	else
+		nok "an xfs image too small: the report's line carries mkfs.xfs's reason (exit $rc)"
+		diag "$T/small.out"; why_left
+	fi
+else
+	skip "an xfs image too small" "no mkfs.xfs"
+fi
 
 # ---------------- the small matrix: JSON, then CSV ----------------
 cat >"$T/m.ini" <<EOF

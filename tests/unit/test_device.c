@@ -329,8 +329,10 @@ static void run_tool(void **state)
 	assert_int_equal(run_capturing(t->dir, "/bin/true", ok, text, sizeof(text)), 0);
 	assert_string_equal(text, "");
 	assert_int_equal(run_capturing(t->dir, script, bad, text, sizeof(text)), -EIO);
-	/* One fsbench line first, then the tool's own stderr, stdout dropped. */
-	assert_non_null(strstr(text, "fsbench: mkfs failed: 'mkfs.bad' exited with status 3\n"));
+	/* One fsbench line first, with the tool's first line as its reason,
+	 * then the tool's own stderr, stdout dropped. */
+	assert_non_null(strstr(text, "fsbench: mkfs failed: 'mkfs.bad' exited with status 3: "
+				     "[a;b][$HOME][`id`][x > y][*]not a filesystem\n"));
 	/* Every argument arrived as one word, nothing expanded or run. */
 	assert_non_null(strstr(text, "[a;b][$HOME][`id`][x > y][*]not a filesystem\n"));
 	assert_null(strstr(text, "on stdout"));
