@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* Stacked mounts on one target are undone one at a time; this many at most. */
@@ -235,17 +236,71 @@ static bool pending_mount(const struct cands *cs, const char *target)
 	return false;
 }
 
+/* The kernel's name of block device dev ("loop3", "loop3p1"), or "". */
+static void dev_name(dev_t dev, char *out, size_t len)
+{
+	char link[64], to[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = readlink(link, to, sizeof(to) - 1);
+	*out = '\0';
+	if (n > 0) {
+		to[n] = '\0';
+		snprintf(out, len, "%.63s", strrchr(to, '/') ? strrchr(to, '/') + 1 : to);
+	}
+}
+
+/*
+ * Whether what is mounted on top at target sits on a loop device the
+ * marker lists (or one of its partitions): a mount there of anything else
+ * (a bind mount of the disk, another device) is not fsbench's to undo. A
+ * marker without loop devices (lifecycle --device) proves nothing more
+ * than the path.
+ */
+static bool mounted_ours(const struct fsb_mount_tab *t, const struct fsb_marker *m,
+			 const char *target, char *name, size_t len)
+{
+	dev_t dev = 0;
+	bool loops = false;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].target, target))
+			dev = t->v[i].dev;
+	dev_name(dev, name, len);
+	for (size_t i = 0; i < m->nclaims; i++) {
+		const char *l = m->claims[i].path + 5; /* past "/dev/" */
+		size_t ln;
+
+		if (m->claims[i].kind != FSB_CLAIM_LOOP)
+			continue;
+		loops = true;
+		ln = strlen(l);
+		if (dev && !strncmp(name, l, ln) && (!name[ln] || name[ln] == 'p'))
+			return true;
+	}
+	return !loops;
+}
+
 static void decide_mount(struct ctx *x, struct cand *k, size_t i)
 {
 	const struct fsb_claim *cl = &k->m.claims[i];
 	size_t rl = strlen(k->real);
+	char name[64], why[128];
 
-	if (strncmp(cl->path, k->real, rl) || cl->path[rl] != '/')
+	if (strncmp(cl->path, k->real, rl) || cl->path[rl] != '/') {
 		set(&k->d[i], V_REFUSE, "mount point outside the directory");
-	else if (k->state == FSB_OWNER_OTHER_BOOT)
+	} else if (k->state == FSB_OWNER_OTHER_BOOT) {
 		set(&k->d[i], V_NOTE, "listed by a run of an earlier boot: not acted on");
-	else
-		set(&k->d[i], tab_has(&x->tab, cl->path) ? V_UNDO : V_NONE, NULL);
+	} else if (!tab_has(&x->tab, cl->path)) {
+		set(&k->d[i], V_NONE, NULL);
+	} else if (!mounted_ours(&x->tab, &k->m, cl->path, name, sizeof(name))) {
+		snprintf(why, sizeof(why), "mounted there is %s%.40s, no loop device it lists",
+			 *name ? "" : "a filesystem without a block device", name);
+		set(&k->d[i], V_REFUSE, why);
+	} else {
+		set(&k->d[i], V_UNDO, NULL);
+	}
 }
 
 static void decide_loop(struct cand *k, size_t i)

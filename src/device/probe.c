@@ -349,10 +349,49 @@ size_t fsb_blockdev_family(dev_t d, dev_t *out, size_t max)
 	return n;
 }
 
+/*
+ * A process other than this one with one of mine open (a descriptor in
+ * /proc/PID/fd on the block device): its pid, or 0. Detaching a loop
+ * device held open only marks it to go when the holder closes it, and the
+ * holder still reads and writes through it.
+ */
+static pid_t open_by(const struct devset *mine)
+{
+	DIR *proc = opendir("/proc"), *fds;
+	struct dirent *p, *e;
+	char path[PATH_MAX];
+	pid_t self = getpid(), who = 0;
+	struct stat st;
+
+	if (!proc)
+		return 0;
+	while (!who && (p = readdir(proc))) {
+		pid_t pid = (pid_t)atoi(p->d_name);
+
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+		if (!(fds = opendir(path)))
+			continue;
+		while (!who && (e = readdir(fds))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/fd/%s", (int)pid, e->d_name);
+			if (!stat(path, &st) && S_ISBLK(st.st_mode) &&
+			    set_find(mine, st.st_rdev) >= 0)
+				who = pid;
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	return who;
+}
+
 int fsb_blockdev_user(const dev_t *devs, size_t n, char *why, size_t len)
 {
 	struct fsb_probe_facts *f = calloc(1, sizeof(*f));
 	struct devset *s = calloc(1, sizeof(*s));
+	pid_t holder = 0;
 	int used = 0;
 
 	if (f && s) {
@@ -363,7 +402,9 @@ int fsb_blockdev_user(const dev_t *devs, size_t n, char *why, size_t len)
 			snprintf(why, len, "held by '%s'", f->holder);
 		else if (!gather_swaps(f, s) && f->swap)
 			snprintf(why, len, "in use as swap");
-		used = f->held || f->swap;
+		else if ((holder = open_by(s)))
+			snprintf(why, len, "held open by process %d", (int)holder);
+		used = f->held || f->swap || holder;
 	}
 	free(f);
 	free(s);

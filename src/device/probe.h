@@ -109,8 +109,9 @@ size_t fsb_blockdev_family(dev_t d, dev_t *out, size_t max);
 
 /*
  * Whether one of devs[0..n) is in use other than mounted: held (sysfs
- * holders: md RAID, device mapper) or swap (/proc/swaps). 1 with what
- * uses it in why ("held by 'dm-2'", "in use as swap"), 0 when neither.
+ * holders: md RAID, device mapper), swap (/proc/swaps) or open in another
+ * process (/proc/PID/fd). 1 with what uses it in why ("held by 'dm-2'",
+ * "in use as swap", "held open by process 42"), 0 when none.
  */
 int fsb_blockdev_user(const dev_t *devs, size_t n, char *why, size_t len);
 

@@ -374,6 +374,48 @@ else
 		nok "the dry run's lines are the real run's (with 'would')"
 		diff <(norm <<<"$dry") <(sort <<<"$real") | sed 's/^/#   /'
 	fi
+
+	# ---- 5. what only looks like the marker's: held open, mounted over ----
+	tmpdir R5 || exit 1
+	on_exit "for img in '$R5'/fsbench.*/img; do for d in \$(losetup -j \"\$img\" -O NAME -n); do losetup -d \"\$d\"; done; done"
+	on_exit "for m in \$(awk '\$5 ~ \"^$R5/\" { print \$5 }' /proc/self/mountinfo | sort -r); do umount \"\$m\"; done"
+	R=$R5
+	# 5a: its loop device held open by another process (no mount).
+	HELD=$R/fsbench.$$.heldop
+	marker "$HELD"
+	leftover_loop "$HELD" HELDDEV || exit 1
+	sleep 600 9<"$HELDDEV" &
+	holder=$!
+	on_exit "kill $holder"
+	# 5b: its listed mount point with a bind mount of the disk on it.
+	OVER=$R/fsbench.$$.overmt
+	marker "$OVER" "mount=$OVER/mnt"
+	mkdir "$OVER/mnt" "$R/victim"
+	echo precious >"$R/victim/file"
+	leftover_loop "$OVER" OVERDEV && mount --bind "$R/victim" "$OVER/mnt" || exit 1
+	dry=$("$FSBENCH" clean --dry-run "$R" 2>&1)
+	drc=$?
+	real=$("$FSBENCH" clean "$R" 2>&1)
+	rc=$?
+	why=""
+	[ $drc -eq 1 ] && [ $rc -eq 1 ] || why="$why exit $drc and $rc, want 1;"
+	grep -qF "would refuse loop device '$HELDDEV': in use: held open by process $holder" <<<"$dry" ||
+		why="$why dry run: no refusal naming the holder;"
+	grep -qF "refused loop device '$HELDDEV': in use: held open by process $holder" <<<"$real" ||
+		why="$why no refusal naming the holder;"
+	[ "$(losetup -j "$HELD/img" -O NAME -n)" = "$HELDDEV" ] && [ -f "$HELD/img" ] ||
+		why="$why detached or its image gone;"
+	[ -z "$why" ] && ok "a loop device held open elsewhere: refused alike, left bound, its image kept" ||
+		{ nok "a loop device held open elsewhere: refused alike ($why)"; sed 's/^/#   /' <<<"$dry$real"; }
+	why=""
+	grep -qF "would refuse mount '$OVER/mnt': mounted there is" <<<"$dry" ||
+		why="$why dry run: no refusal of the mount;"
+	grep -qF "refused mount '$OVER/mnt': mounted there is" <<<"$real" || why="$why no refusal of the mount;"
+	awk -v p="$OVER/mnt" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo &&
+		[ "$(cat "$OVER/mnt/file" 2>/dev/null)" = precious ] || why="$why the bind mount is gone;"
+	[ -z "$why" ] && ok "a bind mount over a listed mount point: not its loop device's, refused alike, left" ||
+		{ nok "a bind mount over a listed mount point: refused alike ($why)"; sed 's/^/#   /' <<<"$dry$real"; }
+	kill $holder 2>/dev/null
 fi
 
 done_testing
