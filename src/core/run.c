@@ -243,6 +243,9 @@ struct jobs_run {
 	/* Member 0's harm found after a test that had failed already, for
 	 * the run's one line (HARM_MAX bytes); NULL: said as its own line. */
 	char *harm;
+	/* The filesystem's health before anything of the run touched it
+	 * (NULL: read when the tests start), for the harm detector. */
+	const struct fsb_fshealth *h0;
 };
 
 enum { HARM_MAX = 256 };
@@ -305,11 +308,16 @@ static int run_tests(const struct jobs_run *j, struct fsb_group *g, const char *
 	};
 	const struct fsb_workload_ops *const *ops = j->p->ops;
 	size_t n = j->p->nops;
-	struct fsb_fshealth h0;
-	bool watch = !g->rank && !fsb_fshealth_read(j->scratch, &h0) && !h0.rdonly;
+	struct fsb_fshealth h0 = { 0 };
+	bool watch = false;
 	char why[HARM_MAX];
 	int err = 0;
 
+	if (!g->rank && j->h0)
+		h0 = *j->h0, watch = true;
+	else if (!g->rank)
+		watch = !fsb_fshealth_read(j->scratch, &h0);
+	watch = watch && !h0.rdonly;
 	for (size_t i = 0; i < n && !err; i++) {
 		err = fsb_runner_measure(&rn, ops[i], g->rank ? NULL : j->res);
 		if (!err && !later_user(ops, n, i))
@@ -396,7 +404,8 @@ out:
 }
 
 static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, const char *scratch,
-		   const char *statpath, bool cow, struct fsb_result *res, char *harm)
+		   const char *statpath, bool cow, struct fsb_result *res, char *harm,
+		   const struct fsb_fshealth *h0)
 {
 	struct jobs_run j = {
 		.p = p,
@@ -406,6 +415,7 @@ static int measure(const struct fsb_run_plan *p, const struct fsb_config *cfg, c
 		.cow = cow,
 		.res = res,
 		.harm = harm,
+		.h0 = h0,
 	};
 	unsigned n = cfg->jobs ? cfg->jobs : 1;
 	struct fsb_group one;
@@ -525,7 +535,8 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	const struct fsb_test_result *t;
 	struct fsb_err_scope hold;
 	char first[FSB_ERR_LINE_MAX];
-	bool have_dev, got_dev;
+	struct fsb_fshealth h0;
+	bool have_dev, got_dev, have_h0;
 	int err;
 
 	if (!p->seed_set)
@@ -550,6 +561,9 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	 * says the run's one line after. */
 	fsb_err_capture_begin(&hold, NULL, true);
 	fsb_err_capture_line(&hold, first, sizeof(first));
+	/* Before the device capability and the rest: an error the filesystem
+	 * counts from here on is the run's doing. */
+	have_h0 = !fsb_fshealth_read(scratch, &h0);
 	fsb_fsinfo_for_path(scratch, &fsi);
 	have_dev = test_device(scratch, &fsi, statpath, sizeof(statpath), devname, sizeof(devname),
 			       &got_dev, &device_note);
@@ -578,7 +592,7 @@ static int execute(const struct fsb_run_plan *p, const char *dir, struct fsb_res
 	if (err)
 		goto out;
 	err = measure(p, &cfg, scratch, have_dev ? statpath : NULL, fsb_fsinfo_is_cow(fsi.fs_type),
-		      res, harm);
+		      res, harm, have_h0 ? &h0 : NULL);
 	if (!err && fsb_stop_requested())
 		err = -EINTR;
 	if (err)

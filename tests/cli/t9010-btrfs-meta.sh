@@ -140,4 +140,22 @@ for mode in continue remount-ro; do
 		ok "harm detector (ext4 errors=$mode): stops at once, exit 1, one line, '$want'" ||
 		{ nok "harm detector (ext4 errors=$mode): '$want' (exit $rc)"; diag "$T/h-$mode.err"; }
 done
+# An error raised before the tests start (while the device's own figures
+# are measured) is the run's too: the baseline is read before that.
+M=$T/e-continue
+dev=$(findmnt -n -o SOURCE "$M" 2>/dev/null); dev=$(basename "$(realpath "$dev" 2>/dev/null)")
+if [ -w "/sys/fs/ext4/$dev/trigger_fs_error" ]; then
+	( wait_for 20 compgen -G "$M/fsbench.*" >/dev/null
+	  echo 1 >"/sys/fs/ext4/$dev/trigger_fs_error" ) &
+	trig=$!
+	"$FSBENCH" run --size 8m --files 0 --tests write --repeat 1 --min-time 0.05 "$M" \
+		>/dev/null 2>"$T/h-early.err"
+	rc=$?
+	wait $trig
+	[ $rc -eq 1 ] && grep -qE "^fsbench: .*filesystem error counters moved after write" "$T/h-early.err" &&
+		ok "harm detector: an error raised before the first test is caught after it, exit 1" ||
+		{ nok "harm detector: an error raised before the first test (exit $rc)"; diag "$T/h-early.err"; }
+else
+	skip "harm detector: an error before the first test" "no trigger_fs_error"
+fi
 done_testing
