@@ -46,6 +46,24 @@ struct piece {
 	char esc[8];
 };
 
+/* The code point of the bidirectional control at s (n bytes of UTF-8):
+ * U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069; 0 for any other. */
+static unsigned bidi(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
+
+	if (n == 2 && u[0] == 0xd8 && u[1] == 0x9c)
+		return 0x061c;
+	if (n != 3 || u[0] != 0xe2)
+		return 0;
+	cp = 0x2000u | ((u[1] & 0x3fu) << 6) | (u[2] & 0x3fu);
+	return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+			       (cp >= 0x2066 && cp <= 0x2069)
+		       ? cp
+		       : 0;
+}
+
 /* The piece at s (not NUL); returns how many bytes of s it stands for. */
 static size_t next_piece(const char *s, bool keep_nl, struct piece *pc)
 {
@@ -65,6 +83,10 @@ static size_t next_piece(const char *s, bool keep_nl, struct piece *pc)
 	if (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0) {
 		/* A C1 control in UTF-8: some terminals obey U+009B as CSI. */
 		snprintf(pc->esc, sizeof(pc->esc), "\\u%04x", (unsigned char)s[1]);
+	} else if (bidi(s, n)) {
+		/* A bidirectional control reorders what follows it on the line
+		 * (a name that reads as another: "Trojan Source"). */
+		snprintf(pc->esc, sizeof(pc->esc), "\\u%04x", bidi(s, n));
 	} else if (n > 1) {
 		pc->p = s;
 		pc->n = n;

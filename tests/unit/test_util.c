@@ -597,6 +597,13 @@ static void text_escapes_terminal_controls(void **state)
 	expect_put("x\xc2\x9b"
 		   "2J\xc2\x85",
 		   "x\\u009b2J\\u0085", 15);
+	/* Bidirectional controls (U+202E, U+2066, U+061C), which reorder
+	 * what follows; U+2010 (a hyphen) beside them is kept. */
+	expect_put("a\xe2\x80\xae"
+		   "b\xe2\x81\xa6"
+		   "c\xd8\x9c"
+		   "d\xe2\x80\x90",
+		   "a\\u202eb\\u2066c\\u061cd\xe2\x80\x90", 23);
 	/* Valid UTF-8 text is kept: U+00A0 and above are not controls. */
 	expect_put("m\xc3\xbcller 5 \xc2\xb5s", "m\xc3\xbcller 5 \xc2\xb5s", 11);
 	/* Invalid bytes: lone continuation, overlong '<', surrogate, cut short. */
