@@ -319,9 +319,10 @@ static void set_everywhere(struct fsb_ini_loader *ld, int k, const char *v, bool
 			return;
 	}
 	if (n)
-		fsb_warn("--set %s=...: %s set their own %s; it is replaced there too (%s+= "
-			 "appends instead; SETUP.%s= sets one setup's)",
-			 keys[k].name, mine, keys[k].name, keys[k].name, keys[k].name);
+		fsb_warn("--set %s=...: %s set their own %s; it is replaced there too (%s%s"
+			 "SETUP.%s= sets one setup's)",
+			 keys[k].name, mine, keys[k].name, suite ? keys[k].name : "",
+			 suite ? "+= appends instead; " : "", keys[k].name);
 }
 
 /* One --set item, checked as a line of the file is (the key's section,
