@@ -432,6 +432,58 @@ static int add_run(struct fsb_test_result *t, const struct job *j, const struct 
 	return 0;
 }
 
+/* An earlier copy of j running at the same time (numjobs > 1 without
+ * group_reporting: one entry per copy, one name, the same options), whose
+ * tests j's figures join; NULL when j is no such copy. */
+static struct job *copy_of(struct job *jobs, size_t idx)
+{
+	const struct job *j = &jobs[idx];
+
+	if (!j->key[4] || !strcmp(j->key[4], "1"))
+		return NULL;
+	for (size_t i = 0; i < idx; i++) {
+		bool same = !jobs[i].error && !strcmp(jobs[i].name, j->name);
+
+		for (size_t k = 0; k < 7 && same; k++)
+			same = same_str(jobs[i].key[k], j->key[k]);
+		if (same)
+			return &jobs[i];
+	}
+	return NULL;
+}
+
+/*
+ * The copies of one job ran at once: their figure is the sum of theirs
+ * (fio's group_reporting), as fsbench's --jobs figure is the jobs'
+ * aggregate, never one copy's beside it. j's rate joins the last run of
+ * the first copy's test; %CPU and latency stay the first copy's.
+ */
+static int add_copy(struct fsb_result *r, struct job *j, const struct job *first)
+{
+	for (int d = 0; d < NDIRS; d++) {
+		struct fsb_test_result *t;
+		const struct side *s = &j->side[d];
+		double *runs;
+		int err;
+
+		if (!first->test_of[d] || !s->present || s->io_bytes <= 0)
+			continue;
+		t = &r->tests[first->test_of[d] - 1];
+		if (!t->nruns)
+			continue;
+		if (!(runs = malloc(t->nruns * sizeof(*runs))))
+			return -ENOMEM;
+		memcpy(runs, t->runs, t->nruns * sizeof(*runs));
+		runs[t->nruns - 1] += !strcmp(t->unit, "B/s") ? s->bw_bytes : s->iops;
+		err = fsb_test_set_runs(t, runs, t->nruns);
+		free(runs);
+		if (err)
+			return err;
+		j->test_of[d] = first->test_of[d];
+	}
+	return 0;
+}
+
 static int merge_job(struct fsb_result *r, struct job *j, const struct job *first)
 {
 	int err;
@@ -460,6 +512,8 @@ static int job_tests(struct rd *rd, struct fsb_result *r, struct job *jobs, size
 		     "job '%s' ended with error %lld", j->name, (long long)j->error);
 		return 0;
 	}
+	if ((first = copy_of(jobs, idx)))
+		return add_copy(r, j, first);
 	if ((first = alike(jobs, idx)))
 		return merge_job(r, j, first);
 	mapped = mapped_id(j->kind, &d, &unit);
