@@ -450,6 +450,7 @@ void fsb_compare_table_release(struct fsb_compare_table *t)
 static const char *const chars_tests[] = { "putc", "getc", NULL };
 static const char *const io_tests[] = { "write",    "rewrite",	 "read", "seeks",
 					"randread", "randwrite", NULL };
+static const char *const write_tests[] = { "write", "rewrite", "randwrite", NULL };
 static const char *const data_tests[] = { "write",	 "rewrite",   "read",	    "seeks",
 					  "randread",	 "randwrite", "seq-create", "seq-stat",
 					  "rand-create", "rand-stat", NULL };
@@ -469,6 +470,7 @@ static const struct work_param work_params[FSB_WORK_NPARAMS] = {
 	[FSB_WORK_DATA] = { "data", data_tests, false },
 	[FSB_WORK_CACHE] = { "cache", NULL, true },
 	[FSB_WORK_JOBS] = { "jobs", NULL, true },
+	[FSB_WORK_FSYNC] = { "fsync", write_tests, true },
 };
 
 const char *fsb_work_param_name(enum fsb_work_param p)
@@ -619,6 +621,17 @@ static bool fio_value(const struct fsb_result *r, const struct fsb_test_result *
 		v = fio_option(r, t, "numjobs", opt, sizeof(opt));
 		snprintf(buf, len, "%s", v ? v : "1");
 		break;
+	case FSB_WORK_FSYNC:
+		/* fio flushes only when told: end_fsync, fsync=N, fdatasync=N. */
+		if ((v = fio_option(r, t, "fsync", opt, sizeof(opt))) && strcmp(v, "0"))
+			snprintf(buf, len, "every %s writes", v);
+		else if ((v = fio_option(r, t, "fdatasync", opt, sizeof(opt))) && strcmp(v, "0"))
+			snprintf(buf, len, "fdatasync every %s writes", v);
+		else if ((v = fio_option(r, t, "end_fsync", opt, sizeof(opt))) && strcmp(v, "0"))
+			snprintf(buf, len, "at the end");
+		else
+			snprintf(buf, len, "none");
+		break;
 	default:
 		return false;
 	}
@@ -690,6 +703,10 @@ static bool own_value(const struct fsb_result *r, const struct fsb_test_result *
 		break;
 	case FSB_WORK_JOBS:
 		snprintf(buf, len, "%u", fsb_result_jobs(r));
+		break;
+	case FSB_WORK_FSYNC:
+		/* Every writing test fsyncs before its clock stops. */
+		snprintf(buf, len, "at the end");
 		break;
 	default:
 		return false;

@@ -89,6 +89,8 @@ enum fsb_work_param {
 	FSB_WORK_DATA,	  /* --data */
 	FSB_WORK_CACHE,	  /* --cache, fio's direct */
 	FSB_WORK_JOBS,	  /* --jobs x MPI ranks, fio's numjobs, bonnie++'s -c */
+	FSB_WORK_FSYNC,	  /* writes: fsbench's fsync before the clock stops,
+			   * fio's end_fsync / fsync / fdatasync */
 	FSB_WORK_NPARAMS
 };
 

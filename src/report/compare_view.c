@@ -596,7 +596,7 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 				   "figures have at least 2 runs and their [min, max] ranges "
 				   "do not overlap; no ratio where the work differs "
 				   "(work_differs: char-io, I/O size, engine, iodepth, data, "
-				   "cache, jobs)"));
+				   "cache, jobs, fsync)"));
 	inputs = json_object_new_array();
 	put(&b, doc, "inputs", inputs);
 	for (size_t c = 0; !b.err && c < t->ncols; c++) {

@@ -622,9 +622,8 @@ static int option_param(struct rd *rd, struct fsb_result *r, const struct job *j
 static int params(struct rd *rd, struct fsb_result *r, const struct job *jobs, size_t n,
 		  const bool *kept, struct json_object *global, const char *date)
 {
-	static const char *const keys[] = {
-		"bs", "iodepth", "numjobs", "ioengine", "direct", "size"
-	};
+	static const char *const keys[] = { "bs",   "iodepth", "numjobs",   "ioengine", "direct",
+					    "size", "fsync",   "fdatasync", "end_fsync" };
 	char list[MAX_PARAM] = "";
 	int err;
 

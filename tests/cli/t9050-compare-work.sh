@@ -6,7 +6,7 @@
 #    own cost (text, json, csv, markdown, bonnie, bonnie++, html report),
 #    and compare takes no ratio between it and a real run, saying why;
 #  - compare gives no ratio and no verdict across a difference in the
-#    work (char-io, I/O size, engine, iodepth, data, cache, jobs) and says
+#    work (char-io, I/O size, engine, iodepth, data, cache, jobs, fsync) and says
 #    where the inputs differ, per row; inputs of the same work keep theirs;
 #  - bonnie++ 2.00a's per-char tests (one-byte syscalls) are not fsbench's
 #    stdio putc, and the bonnie++ view names the per-char mode;
@@ -220,6 +220,31 @@ fi
 "$FSBENCH" compare "$T/fio.json" "$T/real.json" >"$T/f.txt" 2>"$T/err"
 check "compare text: 'I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' under the table" \
 	grep -q '^  write: I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' "$T/f.txt"
+
+# ---------------- fio's flushes: end_fsync is other work ----------------
+# fsbench's writing tests fsync before the clock stops; a fio job without
+# end_fsync (fsync=, fdatasync=) measured none: no ratio across it. Two
+# fio files of one job, with and without end_fsync, the same bs.
+python3 - "$T" <<'EOF'
+import json, sys
+t = sys.argv[1]
+d = json.load(open(t + '/fio.json'))
+d["jobs"] = [d["jobs"][0]]
+json.dump(d, open(t + '/nofs.json', 'w'))
+d["global options"]["end_fsync"] = "1"
+json.dump(d, open(t + '/endfs.json', 'w'))
+EOF
+"$FSBENCH" compare -f json -o "$T/fs.json" "$T/nofs.json" "$T/endfs.json" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && pycheck "$T/fs.json" '
+w = {r["id"]: r for r in d["rows"]}["write"]
+c = w["cells"][1]
+assert c["verdict"] == "different-work" and "fsync" in c["work_differs"] and "ratio" not in c, c
+assert w["work_differs"]["fsync"] == ["none", "at the end"], w["work_differs"]
+'; then
+	ok "fio import: end_fsync against none is other work: no ratio, 'fsync' named"
+else
+	nok "fio import: end_fsync against none is other work (exit $rc)"; diag "$T/err"
+fi
 
 # ---------------- the null engine takes no space ----------------
 # Nothing is written through it: a --size far over the free space runs,
