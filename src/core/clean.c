@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -424,6 +425,7 @@ static int foreign_mount(const struct ctx *x, const char *real, const struct can
 static void decide(struct ctx *x, struct cand *k)
 {
 	const char *why = "";
+	struct statvfs sv;
 	bool ok = true;
 
 	if (read_cand(k, &why)) {
@@ -465,6 +467,9 @@ static void decide(struct ctx *x, struct cand *k)
 	if (!ok)
 		set(&k->dir, V_REFUSE,
 		    "its marker lists something that cannot be proven fsbench's: left as it is");
+	else if (!statvfs(k->real, &sv) && (sv.f_flag & ST_RDONLY))
+		/* Nothing in it can be removed: said alike in the dry run. */
+		set(&k->dir, V_REFUSE, "on a read-only filesystem: left as it is");
 	else
 		set(&k->dir, V_UNDO, NULL);
 }

@@ -416,6 +416,23 @@ else
 	[ -z "$why" ] && ok "a bind mount over a listed mount point: not its loop device's, refused alike, left" ||
 		{ nok "a bind mount over a listed mount point: refused alike ($why)"; sed 's/^/#   /' <<<"$dry$real"; }
 	kill $holder 2>/dev/null
+
+	# 5c: a leftover on a filesystem remounted read-only: nothing can be
+	# removed, and the dry run says so as the real run does.
+	mkdir "$R/ro" && mount -t tmpfs -o size=1m fsbench-test "$R/ro" || exit 1
+	marker "$R/ro/fsbench.$$.rdonly"
+	mount -o remount,ro "$R/ro" || exit 1
+	dry=$("$FSBENCH" clean --dry-run "$R/ro" 2>&1)
+	drc=$?
+	real=$("$FSBENCH" clean "$R/ro" 2>&1)
+	rc=$?
+	if [ $drc -eq $rc ] && grep -qF "would refuse directory '$R/ro/fsbench.$$.rdonly': on a read-only filesystem" <<<"$dry" &&
+		grep -qF "refused directory '$R/ro/fsbench.$$.rdonly': on a read-only filesystem" <<<"$real"; then
+		ok "a leftover on a read-only filesystem: dry run and real run refuse alike (exit $rc)"
+	else
+		nok "a leftover on a read-only filesystem: refused alike (exit $drc and $rc)"
+		sed 's/^/#   /' <<<"$dry$real"
+	fi
 fi
 
 done_testing
