@@ -402,7 +402,7 @@ static int record_cache(const struct fsb_result *res, struct fsb_test_result *t)
 
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
 		  const struct job_rec *recs, const struct fsb_hist *all, const struct fsb_ctx *ctx,
-		  bool space_short, const char *repeat_stop, struct fsb_result *res)
+		  const char *short_why, const char *repeat_stop, struct fsb_result *res)
 {
 	const struct fsb_workload_ops *ops = m->ops;
 	unsigned njobs = m->g->size;
@@ -469,7 +469,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	err = -ENOMEM;
 	t->work = ctx->work;
 	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
-	if (space_short && fsb_strset(&t->short_reason, "space"))
+	if (short_why && fsb_strset(&t->short_reason, short_why))
 		goto out;
 	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(res, t))
 		goto out;
@@ -697,6 +697,7 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	/* That attempt was open: its work was a bound, not a size tried. */
 	bool failed_open = false;
 	size_t nfits = 0;
+	const char *short_why;
 	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, short_run, shared,
 	     root;
 	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
@@ -986,7 +987,14 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 						 : "the free space allows",
 				 work);
 	}
-	err = report(&m, runs, repeat, recs, all, &ctx, space_short, why, res);
+	/* Why the runs are under --min-time, in the result: the free space,
+	 * the workload's own limit (every block once), or growth that did
+	 * not lengthen them. */
+	short_why = !short_run					  ? NULL
+		    : space_short				  ? "space"
+		    : attempts >= MAX_ATTEMPTS && ctx.work < hard ? "time"
+								  : "limit";
+	err = report(&m, runs, repeat, recs, all, &ctx, short_why, why, res);
 out:
 	if (root)
 		fsb_prog_test_end(rn->prog, err, fsb_clock_ns());

@@ -171,6 +171,18 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/* Why a test's runs are under --min-time (short_reason), in words. */
+static const char *short_words(const char *why)
+{
+	if (!strcmp(why, "space"))
+		return "the free space ran out";
+	if (!strcmp(why, "limit"))
+		return "it did the largest work it can (every block or chunk once)";
+	if (!strcmp(why, "time"))
+		return "growing its work did not lengthen its runs";
+	return NULL;
+}
+
 static void short_runs(const struct fsb_result *r, struct cav_list *l)
 {
 	const struct fsb_param *mt = fsb_result_param(r, "min_time_s");
@@ -178,10 +190,10 @@ static void short_runs(const struct fsb_result *r, struct cav_list *l)
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
-
+		const char *words = t->short_reason ? short_words(t->short_reason) : NULL;
 		double lo = t->elapsed_s;
 
-		if (!t->short_reason || strcmp(t->short_reason, "space"))
+		if (!words)
 			continue;
 		/* The shortest run is the one under --min-time: the mean may
 		 * be over it (the runs differ). */
@@ -194,11 +206,11 @@ static void short_runs(const struct fsb_result *r, struct cav_list *l)
 				lo = s;
 		}
 		snprintf(ev, sizeof(ev),
-			 "short_reason space, shortest run %.3f s, mean %.3f s, --min-time %.3g s",
-			 lo, t->elapsed_s, mt && mt->type == FSB_PARAM_DOUBLE ? mt->d : 0.0);
-		add(l, "short-space", t->id, ev,
-		    "%s ran shorter than --min-time: the free space ran out",
-		    title(t, name, sizeof(name)));
+			 "short_reason %.8s, shortest run %.3f s, mean %.3f s, --min-time %.3g s",
+			 t->short_reason, lo, t->elapsed_s,
+			 mt && mt->type == FSB_PARAM_DOUBLE ? mt->d : 0.0);
+		add(l, strcmp(t->short_reason, "space") ? "short-run" : "short-space", t->id, ev,
+		    "%s ran shorter than --min-time: %s", title(t, name, sizeof(name)), words);
 	}
 }
 

@@ -736,6 +736,10 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	print_passes(out, r);
 	print_cold(out, r);
 	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space", NULL);
+	print_cut(out, r, "Runs under --min-time at the largest work the test can do:", false,
+		  "limit", NULL);
+	print_cut(out, r, "Runs under --min-time however far their work grew:", false, "time",
+		  NULL);
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
 		  "stonewall", "The jobs stopped did less than the work column says.\n");
 	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline",

@@ -248,6 +248,17 @@ static void test_short_space(void **state)
 		0);
 	assert_non_null(c = has(&r, "short-space", "write"));
 	assert_non_null(strstr(c->evidence, "shortest run 0.450 s, mean 0.550 s"));
+	/* Short at the test's own limit, or however far it grew: said too. */
+	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "limit"), 0);
+	assert_null(has(&r, "short-space", "write"));
+	assert_non_null(c = has(&r, "short-run", "write"));
+	assert_non_null(strstr(c->text, "did the largest work it can"));
+	assert_non_null(strstr(c->evidence, "short_reason limit"));
+	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "time"), 0);
+	assert_non_null(c = has(&r, "short-run", "write"));
+	assert_non_null(strstr(c->text, "did not lengthen its runs"));
+	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "other"), 0);
+	assert_null(has(&r, "short-run", "write"));
 	fsb_result_release(&r);
 }
 

@@ -1105,7 +1105,8 @@ static void out_of_space_at_the_first_work_is_an_error(void **state)
 }
 
 /* A workload's own limit (every block once) is not free space: it is
- * reached, not halved, and the runs are not "short because of space". */
+ * reached, not halved, and the runs are short at the limit, not "short
+ * because of space". */
 static uint64_t five_thousand(const struct fsb_ctx *ctx)
 {
 	(void)ctx;
@@ -1130,7 +1131,8 @@ static void own_limit_is_not_halved(void **state)
 	t = fsb_result_find(&res, "fake");
 	assert_non_null(t);
 	assert_int_equal(t->work, 5000);
-	assert_null(t->short_reason);
+	assert_non_null(t->short_reason);
+	assert_string_equal(t->short_reason, "limit");
 	fsb_result_release(&res);
 }
 
