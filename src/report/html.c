@@ -284,12 +284,25 @@ static void th_label(struct fsb_html_out *w, const char *label, size_t col, bool
 static void write_hosts(struct page *p)
 {
 	struct fsb_html_out *w = p->w;
-	bool all_same = true;
+	const struct fsb_host *first = NULL;
+	bool all_same = true, unknown = false;
 
-	for (size_t i = 1; i < p->n && all_same; i++)
-		all_same = same_host(&p->docs[0]->host, &p->docs[i]->host);
+	/* An input that records no host (a fio import) is no other host. */
+	for (size_t i = 0; i < p->n && all_same; i++) {
+		const struct fsb_host *h = &p->docs[i]->host;
+
+		if (!h->kernel && !h->cpu && !h->hostname)
+			unknown = true;
+		else if (!first)
+			first = h;
+		else
+			all_same = same_host(first, h);
+	}
 	if (all_same) {
-		write_host_list(p, &p->docs[0]->host);
+		write_host_list(p, first ? first : &p->docs[0]->host);
+		if (unknown && first)
+			fsb_html_lit(w, "<p>Some inputs record no host (imported results): the "
+					"host above is the others'.</p>\n");
 		return;
 	}
 	/* Results from different machines: say so plainly, one row each. */

@@ -221,6 +221,11 @@ fi
 check "compare text: 'I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' under the table" \
 	grep -q '^  write: I/O size 1.0 MiB (fio.json), 8.0 KiB (real)' "$T/f.txt"
 
+# A fio file records no host: beside fsbench's, no "different hosts".
+"$FSBENCH" report -o "$T/fh.html" "$T/real.json" "$T/fio.json" 2>"$T/err"
+check "html report with a fio input: no 'different hosts', the host not recorded said" \
+	bash -c "! grep -q 'different hosts' '$T/fh.html' && grep -q 'Some inputs record no host' '$T/fh.html'"
+
 # ---------------- fio's flushes: end_fsync is other work ----------------
 # fsbench's writing tests fsync before the clock stops; a fio job without
 # end_fsync (fsync=, fdatasync=) measured none: no ratio across it. Two
