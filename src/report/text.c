@@ -701,7 +701,14 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 	if (cache) {
 		fputs("Cache mode ", out);
 		fsb_text_put(out, cache);
-		if (!put_loop_direct(out, r, cache))
+		if (put_loop_direct(out, r, cache))
+			;
+		else if (r->setup.ram_backed && !strcmp(cache, "direct"))
+			/* On memory storage there is no cache to bypass. */
+			fputs(" (O_DIRECT; the storage is memory: its page cache is the storage); "
+			      "each",
+			      out);
+		else
 			fprintf(out, "%s; each", cache_words(cache));
 	} else {
 		fputs("Each", out);

@@ -70,6 +70,14 @@ assert not [t["id"] for t in d["tests"] if "file_bytes" in t], d["tests"]
 '
 fi
 empty_dir "$TMPFS" && ok "$FSTYPE: empty after the run" || nok "$FSTYPE: empty after the run"
+# O_DIRECT on memory storage bypasses no cache: the text view says so.
+if [ "$FSTYPE" = tmpfs ]; then
+	"$FSBENCH" run --quiet --size 8m --files 0 --tests read --repeat 1 --min-time 0.01 \
+		--cache direct "$TMPFS" >"$T/direct.txt" 2>"$T/direct.err"
+	check "tmpfs, --cache direct: 'the storage is memory', not 'page cache bypassed'" \
+		bash -c "grep -q '^Cache mode direct (O_DIRECT; the storage is memory' '$T/direct.txt' &&
+			! grep -q 'page cache bypassed' '$T/direct.txt'"
+fi
 
 # --char-io syscall --char-size 64k: one-byte syscalls, exactly 64 KiB.
 if run_json syscall "$TMPFS" --size 8m --repeat 2 --min-time 0.05 --tests putc,getc \
