@@ -988,10 +988,11 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 				 work);
 	}
 	/* Why the runs are under --min-time, in the result: the free space,
-	 * the workload's own limit (every block once), or growth that did
-	 * not lengthen them. */
+	 * the exact size the user gave, the workload's own limit (every block
+	 * once), or growth that did not lengthen them. */
 	short_why = !short_run					  ? NULL
 		    : space_short				  ? "space"
+		    : fixed					  ? "given"
 		    : attempts >= MAX_ATTEMPTS && ctx.work < hard ? "time"
 								  : "limit";
 	err = report(&m, runs, repeat, recs, all, &ctx, short_why, why, res);

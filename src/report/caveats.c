@@ -180,6 +180,8 @@ static const char *short_words(const char *why)
 		return "it did the largest work it can (every block or chunk once)";
 	if (!strcmp(why, "time"))
 		return "growing its work did not lengthen its runs";
+	if (!strcmp(why, "given"))
+		return "its work is the exact size given";
 	return NULL;
 }
 

@@ -747,6 +747,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 		  "limit", NULL);
 	print_cut(out, r, "Runs under --min-time however far their work grew:", false, "time",
 		  NULL);
+	print_cut(out, r, "Runs under --min-time at the exact size given:", false, "given", NULL);
 	print_cut(out, r, "Every job stopped when the first finished (--stonewall):", true,
 		  "stonewall", "The jobs stopped did less than the work column says.\n");
 	print_cut(out, r, "Every job stopped at --deadline:", true, "deadline",

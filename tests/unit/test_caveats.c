@@ -257,6 +257,9 @@ static void test_short_space(void **state)
 	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "time"), 0);
 	assert_non_null(c = has(&r, "short-run", "write"));
 	assert_non_null(strstr(c->text, "did not lengthen its runs"));
+	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "given"), 0);
+	assert_non_null(c = has(&r, "short-run", "write"));
+	assert_non_null(strstr(c->text, "exact size given"));
 	assert_int_equal(fsb_strset(&r.tests[0].short_reason, "other"), 0);
 	assert_null(has(&r, "short-run", "write"));
 	fsb_result_release(&r);
