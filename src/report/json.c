@@ -1685,7 +1685,8 @@ static int kspan_cmp(const void *a, const void *b)
 /* The object at path[0..len) is read: note a key it has twice, forget its keys. */
 static void scan_keys_done(struct iscan *s, size_t len, size_t base)
 {
-	struct kspan *k = s->keys + base;
+	/* No key seen yet (an empty object): no array to offset. */
+	struct kspan *k = s->keys ? s->keys + base : NULL;
 	size_t n = s->nkeys - base;
 
 	if (n > 1)
