@@ -30,7 +30,7 @@
 /*
  * The ranges read: those that hold data. A loop device over a sparse file
  * reads its holes as zeros without any I/O, so a figure read from them is
- * the CPU's, not the device's (13.4 then 1.5 GiB/s on one image). cum[i]
+ * the CPU's, not the device's, and it changes with what is cached. cum[i]
  * is the bytes of the ranges before range i.
  */
 struct cap_data {

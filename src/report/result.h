@@ -212,9 +212,9 @@ struct fsb_devcap {
 	double seconds; /* each round's */
 	/*
 	 * Each figure is the median of its rounds (JSON "rounds", a list per
-	 * figure; "spread", (max - min) / median, is derived): one figure
-	 * alone was once 13.4 GiB/s and then 1.5 on the same device. nrounds
-	 * 0: an older file, the figure alone.
+	 * figure; "spread", (max - min) / median, is derived): one reading
+	 * of a device can be another's several times over, and only rounds
+	 * show it. nrounds 0: an older file, the figure alone.
 	 */
 	unsigned nrounds[FSB_DEVCAP_FIGS];
 	double rounds[FSB_DEVCAP_FIGS][FSB_DEVCAP_ROUNDS_MAX];

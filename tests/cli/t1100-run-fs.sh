@@ -269,8 +269,8 @@ for t in d["tests"]:
 '
 PASSFS=$T/pass
 mkdir "$PASSFS" && mount_tmpfs "$PASSFS" size=1280m || { echo "Bail out! cannot mount tmpfs"; exit 1; }
-# --min-time 2: one psync pass of 512 MiB is shorter than that even on a
-# loaded machine (at 0.5 s, 0.7 GB/s of rewrite was not).
+# --min-time 2: one psync pass of 512 MiB must be shorter than the minimum
+# for passes to happen, and 0.5 s is not on a loaded machine.
 "$FSBENCH" run --size 512m --tests rewrite,read,seeks --repeat 2 --min-time 2 --seekers 3 --progress never \
 	"$PASSFS" >"$T/passes.txt" 2>"$T/passes.err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^Runs went over their file again, pass after pass' "$T/passes.txt" &&

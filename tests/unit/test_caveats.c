@@ -505,7 +505,7 @@ static void test_device_spread(void **state)
 	assert_string_equal(c->text, "the device's own sequential read varied by 21% over its "
 				     "rounds: \"% of the device\" is unreliable");
 	assert_non_null(strstr(c->evidence, "device_capability.rounds.seq_read_Bps: 3 rounds"));
-	/* The 13.4 then 1.5 GiB/s of holes: far over. */
+	/* Rounds far apart (a device read from holes): far over 20%. */
 	memcpy(r.devcap.rounds[FSB_DEVCAP_RAND_READ], (double[]){ 2000, 10000, 13000 },
 	       3 * sizeof(double));
 	r.devcap.nrounds[FSB_DEVCAP_RAND_READ] = 3;
