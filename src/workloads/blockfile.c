@@ -141,16 +141,6 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 		if ((uint64_t)st.st_size < bytes && ftruncate(fd, (off_t)bytes) < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot size '%s'", test, path);
-		} else if (!fstat(fd, &st) && (uint64_t)st.st_blocks * 512 > (1u << 20) &&
-			   (uint64_t)st.st_blocks * 512 > bytes / 2) {
-			/* A filesystem without sparse files (vfat) allocated
-			 * the size: growth would fill it with nothing read. */
-			err = -ENOTSUP;
-			fsb_err("%s: '%s' is not sparse on this filesystem: --engine null needs "
-				"sparse files",
-				test, path);
-			if (ftruncate(fd, 0) < 0)
-				err = -errno;
 		}
 		goto out;
 	}
