@@ -2,6 +2,7 @@
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/spawn.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -17,67 +18,6 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* A growable string and a growable vector of strings. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-struct vec {
-	char **v;
-	size_t n, cap;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 32;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p)
-			return -ENOMEM;
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-static int vec_push(struct vec *v, char *s)
-{
-	if (v->n + 2 > v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		char **p = realloc(v->v, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		v->v = p;
-		v->cap = cap;
-	}
-	v->v[v->n++] = s;
-	v->v[v->n] = NULL;
-	return 0;
-}
-
-/* Move the word being built into the vector (an empty word too). */
-static int vec_take(struct vec *v, struct buf *b)
-{
-	char *s = b->s ? b->s : strdup("");
-
-	if (!s || vec_push(v, s)) {
-		if (s != b->s)
-			free(s);
-		return -ENOMEM;
-	}
-	memset(b, 0, sizeof(*b));
-	return 0;
-}
 
 /*
  * Length of the placeholder at s ("{dev}", "{devs}", "{devN}") and which
@@ -110,8 +50,8 @@ static size_t placeholder(const char *s, long *which)
 int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, char ***out,
 		    const char **why)
 {
-	struct vec v = { 0 };
-	struct buf b = { 0 };
+	struct fsb_strvec v = { 0 };
+	struct fsb_strbuf b = { 0 };
 	int err = 0;
 
 	*why = NULL;
@@ -125,7 +65,7 @@ int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, c
 				goto nodev;
 			for (size_t d = 0; d < ndevs; d++) {
 				char *s = strdup(devs[d]);
-				if (!s || vec_push(&v, s)) {
+				if (!s || fsb_strvec_push(&v, s)) {
 					free(s);
 					err = -ENOMEM;
 					goto out;
@@ -133,13 +73,13 @@ int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, c
 			}
 			continue;
 		}
-		if ((err = buf_add(&b, "", 0)))
+		if ((err = fsb_strbuf_add(&b, "", 0)))
 			goto out;
 		while (*p) {
 			size_t n = placeholder(p, &which);
 
 			if (!n) {
-				if ((err = buf_add(&b, p++, 1)))
+				if ((err = fsb_strbuf_add(&b, p++, 1)))
 					goto out;
 				continue;
 			}
@@ -153,13 +93,13 @@ int fsb_mkfs_expand(char *const *words, const char *const *devs, size_t ndevs, c
 			for (size_t d = 0; d < ndevs; d++) {
 				if (which >= 0 && d != (size_t)(which ? which - 1 : 0))
 					continue;
-				if ((which < 0 && d && (err = buf_add(&b, " ", 1))) ||
-				    (err = buf_add(&b, devs[d], strlen(devs[d]))))
+				if ((which < 0 && d && (err = fsb_strbuf_add(&b, " ", 1))) ||
+				    (err = fsb_strbuf_add(&b, devs[d], strlen(devs[d]))))
 					goto out;
 			}
 			p += n;
 		}
-		if ((err = vec_take(&v, &b)))
+		if ((err = fsb_strvec_take(&v, &b)))
 			goto out;
 	}
 	if (!v.n) {

@@ -1,6 +1,7 @@
 #include "util/spawn.h"
 #include "util/error.h"
 #include "util/signals.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 
 #include <dirent.h>
@@ -184,62 +185,6 @@ pid_t fsb_spawn(const char *path, char *const argv[], const int fds[3], unsigned
 
 /* ---- words: a command line split as a shell would, nothing more ---- */
 
-/* A growable string and a growable vector of strings. */
-struct buf {
-	char *s;
-	size_t len, cap;
-};
-
-struct vec {
-	char **v;
-	size_t n, cap;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 32;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p)
-			return -ENOMEM;
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-	return 0;
-}
-
-/* Move the word being built into the vector (an empty word too). */
-static int vec_take(struct vec *v, struct buf *b)
-{
-	char *s = b->s ? b->s : strdup("");
-
-	if (!s)
-		return -ENOMEM;
-	if (v->n + 2 > v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		char **p = realloc(v->v, cap * sizeof(*p));
-
-		if (!p) {
-			if (s != b->s)
-				free(s);
-			return -ENOMEM;
-		}
-		v->v = p;
-		v->cap = cap;
-	}
-	v->v[v->n++] = s;
-	v->v[v->n] = NULL;
-	memset(b, 0, sizeof(*b));
-	return 0;
-}
-
 void fsb_words_free(char **argv)
 {
 	if (!argv)
@@ -256,8 +201,8 @@ static bool is_blank(char c)
 
 int fsb_words_split(const char *tmpl, char ***out, const char **why)
 {
-	struct vec v = { 0 };
-	struct buf b = { 0 };
+	struct fsb_strvec v = { 0 };
+	struct fsb_strbuf b = { 0 };
 	bool in_word = false;
 	const char *p = tmpl;
 	int err = 0;
@@ -267,7 +212,7 @@ int fsb_words_split(const char *tmpl, char ***out, const char **why)
 		char c = *p;
 
 		if (is_blank(c)) {
-			if (in_word && (err = vec_take(&v, &b)))
+			if (in_word && (err = fsb_strvec_take(&v, &b)))
 				goto out;
 			in_word = false;
 			p++;
@@ -280,7 +225,7 @@ int fsb_words_split(const char *tmpl, char ***out, const char **why)
 				err = -EINVAL;
 				goto out;
 			}
-			if ((err = buf_add(&b, p + 1, 1)))
+			if ((err = fsb_strbuf_add(&b, p + 1, 1)))
 				goto out;
 			p += 2;
 		} else if (c == '\'') {
@@ -292,11 +237,11 @@ int fsb_words_split(const char *tmpl, char ***out, const char **why)
 				goto out;
 			}
 			/* An empty '' still makes the word exist. */
-			if ((err = buf_add(&b, p + 1, (size_t)(end - p - 1))))
+			if ((err = fsb_strbuf_add(&b, p + 1, (size_t)(end - p - 1))))
 				goto out;
 			p = end + 1;
 		} else if (c == '"') {
-			if ((err = buf_add(&b, "", 0)))
+			if ((err = fsb_strbuf_add(&b, "", 0)))
 				goto out;
 			for (p++; *p != '"'; p++) {
 				if (!*p) {
@@ -306,17 +251,17 @@ int fsb_words_split(const char *tmpl, char ***out, const char **why)
 				}
 				if (*p == '\\' && p[1] && strchr("\"\\$`\n", p[1]))
 					p++;
-				if ((err = buf_add(&b, p, 1)))
+				if ((err = fsb_strbuf_add(&b, p, 1)))
 					goto out;
 			}
 			p++;
 		} else {
-			if ((err = buf_add(&b, p, 1)))
+			if ((err = fsb_strbuf_add(&b, p, 1)))
 				goto out;
 			p++;
 		}
 	}
-	if (in_word && (err = vec_take(&v, &b)))
+	if (in_word && (err = fsb_strvec_take(&v, &b)))
 		goto out;
 	if (!v.n) {
 		*why = "no program named";
@@ -383,7 +328,7 @@ int fsb_which(const char *prog, char *out, size_t len)
 
 /* Read the child's stderr to EOF (keeping the first STDERR_MAX bytes). On
  * a stop request, ask the child to go and keep draining until it has. */
-static void drain(int fd, pid_t pid, struct buf *err_text)
+static void drain(int fd, pid_t pid, struct fsb_strbuf *err_text)
 {
 	char chunk[4096];
 	bool killed = false;
@@ -401,7 +346,7 @@ static void drain(int fd, pid_t pid, struct buf *err_text)
 			break;
 		if (err_text->len < STDERR_MAX) {
 			size_t keep = STDERR_MAX - err_text->len;
-			(void)buf_add(err_text, chunk, (size_t)n < keep ? (size_t)n : keep);
+			(void)fsb_strbuf_add(err_text, chunk, (size_t)n < keep ? (size_t)n : keep);
 		}
 	}
 }
@@ -428,7 +373,7 @@ static void first_line(const char *text, char *out, size_t len)
 
 int fsb_tool_run(const char *what, const char *path, char *const *argv)
 {
-	struct buf err_text = { 0 };
+	struct fsb_strbuf err_text = { 0 };
 	char said[160];
 	int pipefd[2] = { -1, -1 }, status = 0, err;
 	pid_t pid;

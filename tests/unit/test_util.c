@@ -1,7 +1,7 @@
 /*
  * Unit tests: size parsing and formatting, scratch directories, stop
- * signals, child processes that die with their parent, terminal-safe text,
- * vocabularies, the version line.
+ * signals, growable strings, child processes that die with their parent,
+ * terminal-safe text, vocabularies, the version line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +30,7 @@
 #include "util/signals.h"
 #include "util/size.h"
 #include "util/spawn.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 #include "util/version.h"
 #include "util/vocab.h"
@@ -765,6 +766,39 @@ static void vocab_join_find_describe(void **state)
 	assert_int_equal(strlen(fsb_vocab_describe(buf, small, sizeof(small))), sizeof(small) - 1);
 }
 
+/* The growable string grows past its first size and keeps a NUL; the
+ * vector takes an empty word as "" and stays NULL-terminated. */
+static void strbuf_grows_and_vec_takes(void **state)
+{
+	struct fsb_strbuf b = { 0 };
+	struct fsb_strvec v = { 0 };
+	char big[100];
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(fsb_strvec_take(&v, &b), 0);
+	assert_int_equal(fsb_strbuf_add(&b, "ab", 2), 0);
+	assert_int_equal(fsb_strbuf_add(&b, big, sizeof(big)), 0);
+	assert_int_equal(b.len, 102);
+	assert_int_equal(b.s[102], '\0');
+	assert_memory_equal(b.s, "abxxx", 5);
+	assert_int_equal(fsb_strvec_take(&v, &b), 0);
+	assert_null(b.s);
+	assert_int_equal(b.len, 0);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(fsb_strbuf_add(&b, "w", 1), 0);
+		assert_int_equal(fsb_strvec_take(&v, &b), 0);
+	}
+	assert_int_equal(v.n, 22);
+	assert_string_equal(v.v[0], "");
+	assert_int_equal(strlen(v.v[1]), 102);
+	assert_string_equal(v.v[21], "w");
+	assert_null(v.v[22]);
+	for (size_t i = 0; i < v.n; i++)
+		free(v.v[i]);
+	free(v.v);
+}
+
 static void version_line(void **state)
 {
 	const char *line = fsb_version_line(), *commit = fsb_version_commit();
@@ -909,6 +943,7 @@ int main(void)
 		cmocka_unit_test(utf8_clean_replaces_invalid_bytes),
 		cmocka_unit_test(base64_round_trip_and_strict),
 		cmocka_unit_test(vocab_join_find_describe),
+		cmocka_unit_test(strbuf_grows_and_vec_takes),
 		cmocka_unit_test(version_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
