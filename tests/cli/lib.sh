@@ -87,14 +87,23 @@ release_ours() {
 	for l in $(our_loops); do losetup -d "$l"; done
 }
 
+# detach_own DEV IMG: detach DEV only if it is still backed by IMG (an
+# absolute path), so a cleanup never detaches a device number that was
+# freed and then reused by someone else.
+detach_own() {
+	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
+}
+
 # loop_attach IMG VAR: attach IMG to a new loop device (direct I/O where
 # the backing filesystem supports it), store the device in VAR; detached at
-# exit. (Not in "$(...)", for the reason given at tmpdir.)
+# exit if still backed by IMG. (Not in "$(...)", for the reason given at
+# tmpdir.)
 loop_attach() {
-	local _dev
-	_dev=$(losetup --find --show --direct-io=on "$1" 2>/dev/null) ||
-		_dev=$(losetup --find --show "$1") || return 1
-	on_exit "losetup -d '$_dev'"
+	local _dev _img
+	_img=$(realpath "$1") || return 1
+	_dev=$(losetup --find --show --direct-io=on "$_img" 2>/dev/null) ||
+		_dev=$(losetup --find --show "$_img") || return 1
+	on_exit "detach_own '$_dev' '$_img'"
 	printf -v "$2" '%s' "$_dev"
 }
 
@@ -108,9 +117,9 @@ make_fs() {
 	loop_attach "$FS_IMG" FS_DEV || return 1
 	case $type in
 	xfs) mkfs.xfs -q -f "$FS_DEV" ;;
-	btrfs) mkfs.btrfs -q -f "$FS_DEV" >/dev/null ;;
+	btrfs) mkfs.btrfs -q -f "$FS_DEV" ;;
 	*) "mkfs.$type" -q -F "$FS_DEV" ;;
-	esac || return 1
+	esac >/dev/null || return 1
 	FS_MNT=$dir/mnt
 	mkdir "$FS_MNT" && mount -t "$type" "$FS_DEV" "$FS_MNT" || return 1
 	on_exit "umount '$FS_MNT'"

@@ -9,30 +9,6 @@
 # the rest runs in a temp dir on /dev/shm (tmpfs) when there is one.
 . "$(dirname "$0")/lib.sh"
 
-# detach_own DEV IMG: detach DEV only if it is still backed by our IMG.
-detach_own() {
-	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
-}
-
-# new_fs TYPE SIZE: image + loop device + mkfs + mount in a temp dir; sets
-# FS_MNT; everything released at exit (umount first, then detach).
-new_fs() {
-	local type=$1 size=$2 dir img dev
-	tmpdir dir || return 1
-	img=$dir/img
-	truncate -s "$size" "$img" || return 1
-	dev=$(losetup --find --show --direct-io=on "$img" 2>/dev/null) ||
-		dev=$(losetup --find --show "$img") || return 1
-	on_exit "detach_own '$dev' '$img'"
-	case $type in
-	xfs) mkfs.xfs -q -f "$dev" ;;
-	*) "mkfs.$type" -q -F "$dev" ;;
-	esac >/dev/null 2>&1 || return 1
-	FS_MNT=$dir/mnt
-	mkdir "$FS_MNT" && mount -t "$type" "$dev" "$FS_MNT" || return 1
-	on_exit "umount '$FS_MNT'"
-}
-
 IDS="seq-create seq-stat seq-delete rand-create rand-stat rand-delete"
 
 # The six figures are there, in order, each > 0 ops/s, with work >= MIN.
@@ -197,14 +173,14 @@ sigint_case rand-delete 300k
 
 # --- root: tmpfs, ext4 and xfs on loop devices; inode exhaustion --------------------
 if is_root; then
-	if new_fs ext4 256m; then
+	if make_fs ext4 256m; then
 		suite_on ext4 "$FS_MNT" --files 1k
 		MINWORK=2048 suite_on ext4-data "$FS_MNT" --files 2k:4k:1k:4
 		suite_on ext4-hard "$FS_MNT" --files 1k --links hard
 	else
 		nok "ext4 on a loop device"
 	fi
-	if new_fs xfs 512m; then
+	if make_fs xfs 512m; then
 		suite_on xfs "$FS_MNT" --files 1k
 		MINWORK=2048 suite_on xfs-data "$FS_MNT" --files 2k:4k:1k:4
 		suite_on xfs-soft "$FS_MNT" --files 1k --links soft

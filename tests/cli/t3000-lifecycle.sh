@@ -9,11 +9,6 @@
 # is ever unmounted or detached.
 . "$(dirname "$0")/lib.sh"
 
-# detach_own DEV IMG: detach DEV only if it is still backed by our IMG.
-detach_own() {
-	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
-}
-
 # umount_own DIR: unmount DIR only if something is mounted exactly there.
 umount_own() {
 	awk -v d="$1" '$2 == d { f = 1 } END { exit !f }' /proc/mounts && umount "$1"
@@ -301,8 +296,7 @@ fi
 # ---------------- --device ----------------
 DIMG=$T/dev.img
 truncate -s 64m "$DIMG"
-DEV=$(losetup --find --show "$DIMG") || { echo "Bail out! cannot attach a loop device"; exit 1; }
-on_exit "detach_own '$DEV' '$DIMG'"
+loop_attach "$DIMG" DEV || { echo "Bail out! cannot attach a loop device"; exit 1; }
 mkfs.ext4 -q -F "$DEV"
 
 "$FSBENCH" lifecycle --fs ext4 --device "$DEV" --repeat 1 >"$T/out" 2>"$T/err"; rc=$?
