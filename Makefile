@@ -71,6 +71,7 @@ FIU_RUNS     ?= 2000
 FIU_SECONDS  ?= 900
 
 .PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
+	check-commits \
 	fiu-build completion dist mpi
 
 all:
@@ -196,6 +197,13 @@ test:
 	@if command -v $(MPICC) >/dev/null; then $(MAKE) --no-print-directory fsbench-mpi; \
 		else echo "fsbench: no $(MPICC) (Open MPI): the MPI tests will be skipped" >&2; fi
 	@./tests/run-all.sh $(UNIT_BIN)
+
+# The commit messages since scripts/check-commits.sh was added (subject
+# <= 72 characters, no final period, a blank line, a body); `make test`
+# runs it as tests/cli/t0060-commits.sh, skipped where there is no .git
+# (a release tarball).
+check-commits:
+	@./scripts/check-commits.sh
 
 bench:
 	@./scripts/deps.sh bench
