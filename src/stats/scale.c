@@ -15,7 +15,8 @@ uint64_t fsb_scale_next(uint64_t work, uint64_t elapsed_ns, uint64_t need_ns, ui
 	 * target x min_ns: the margin keeps the next runs of that
 	 * work above --min-time when they are faster than this one (a short
 	 * kept run starts the measuring over). Doubling instead
-	 * overshot: a run of 0.45 s for a 0.5 s minimum became runs of 0.9 s.
+	 * overshoots: a run just short of the minimum becomes runs of
+	 * nearly twice it.
 	 */
 	factor = elapsed_ns ? target * (double)min_ns / (double)elapsed_ns : FSB_SCALE_MAX_GROWTH;
 	if (factor > FSB_SCALE_MAX_GROWTH && (double)elapsed_ns * FSB_SCALE_TRUST < (double)min_ns)

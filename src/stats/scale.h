@@ -9,10 +9,9 @@
 /*
  * The run the next attempt aims at, in units of --min-time. The run that
  * predicts the work (an attempt, or the series' first run) and the runs
- * after it differ by a few percent on this VM: with 1.4, 1.25 and 1.15 over
- * 3 default suites each on tmpfs, no series started over, the kept runs
- * lasted 0.69, 0.63 and 0.59 s on average, and the suite took 43.2, 37.9
- * and 37.8 s (medians). 1.2 keeps most of that gain; a test whose series
+ * after it differ by a few percent, so a margin keeps the later runs over
+ * --min-time; every point of margin lengthens every kept run, so it stays
+ * small (the suites that chose 1.2: bench/NOTES.md). A test whose series
  * still starts over (a later run fell short) aims at FSB_SCALE_RETRY from
  * then on, so a noisy machine pays one series, not one a growth.
  */
@@ -29,12 +28,11 @@
 /*
  * The margin over --min-time a series' first run must leave to be kept:
  * barely long enough, a later run would fall short and start the series
- * over, wasting the runs before it. Over 23 default suites on tmpfs here,
- * the shorter of a series' second and third runs lasted 0.97-0.98 of the
- * first (median) and under 0.95 of it in 10-25% of the series, by test: a
- * first run kept at 1.05 starts over in about one series in five, at the
- * cost of a run or two; discarding every one under 1.1 costs a run each
- * time, plus the files of a create test made again.
+ * over, wasting the runs before it. The later runs of a series are a few
+ * percent shorter than its first, and a minority far shorter: a first run
+ * kept at 1.05 starts a series over now and then, at the cost of a run or
+ * two, while discarding every one under 1.1 costs a run each time, plus
+ * the files of a create test made again (bench/NOTES.md).
  */
 #define FSB_SCALE_KEEP 1.05
 /* The most one attempt may grow the work: a run can be short because of a
@@ -44,9 +42,8 @@
  * Except an attempt that lasted at least 1/FSB_SCALE_TRUST of --min-time
  * (15.6 ms at 0.5 s): its rate is measured well enough to predict from in
  * one step (at most FSB_SCALE_TRUST x the aim, 38x at 1.2). Capped at 16x,
- * 16384 file creates in 30 ms on tmpfs grew to 262144 (0.5 s, short of
- * the margin), whose set was then made and removed for nothing: 1.2 s of
- * each create test.
+ * a fast create test grew to a work still short of the margin, whose file
+ * set was then made and removed for nothing (bench/NOTES.md).
  */
 #define FSB_SCALE_TRUST 32.0
 

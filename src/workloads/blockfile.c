@@ -207,8 +207,8 @@ static uint64_t pass_of(const struct fsb_ctx *ctx, uint64_t have, uint64_t granu
 	if (fsb_blockfile_passes(ctx, have))
 		return have;
 	/*
-	 * A file of half FSB_BLOCKFILE_PASS_MIN or more (putc's char.dat,
-	 * 500-570 MB on tmpfs here) is made that long first: what growth
+	 * A file of half FSB_BLOCKFILE_PASS_MIN or more (putc's char.dat on
+	 * a filesystem in memory) is made that long first: what growth
 	 * past it would make, untimed, in the setup's prepare. A smaller one
 	 * grows as the work needs: a run may need far less than the rest.
 	 */

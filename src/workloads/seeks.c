@@ -122,8 +122,9 @@ static uint64_t pass_chunks(const struct fsb_config *cfg)
  * then goes over its chunks again, in a new order. On a filesystem in
  * memory a file under FSB_BLOCKFILE_PASS_MIN grows to hold the work, up
  * to that size, and passes go over it from there, as read's does: capped
- * at every chunk of a small file once, seeks on tmpfs ran 0.046 s under
- * --min-time 0.05 at "the largest work possible". The one computation of
+ * at every chunk of a small file once, seeks on memory, where a chunk
+ * costs little, end short of --min-time at the largest work possible. The
+ * one computation of
  * max_work, the space a work needs and setup, so that the work the
  * runner allows is the work setup's seekers can do.
  */

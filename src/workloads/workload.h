@@ -288,8 +288,8 @@ enum {
 	FSB_WL_WRITES = 1u << 0,
 	/* The first run is a discarded warm-up even when long enough: a test
 	 * that allocates fresh memory (page cache of a new file) runs slow the
-	 * first time the machine hands it pages it never touched (seen on VMs:
-	 * 1.0 then 2.1 GB/s), which is not the filesystem's cost. For the
+	 * first time the machine hands it pages it never touched (seen on
+	 * VMs), which is not the filesystem's cost. For the
 	 * same reason the first run at a grown work is discarded when it was
 	 * far slower than the next (runner.c, FIRST_TOUCH). */
 	FSB_WL_WARMUP = 1u << 1,
@@ -301,9 +301,9 @@ enum {
 	 * series' first run (runner.c, open_work; growth to ready work is
 	 * open for every test). For a test whose first run is like the runs
 	 * after it: not rewrite, whose first pass over the file write left
-	 * ran 10-13% slower than the passes after it on tmpfs here (each page
-	 * rewritten a first time), so that the next run fell under
-	 * --min-time and the series started over. */
+	 * is slower than the passes after it (each page rewritten a first
+	 * time), so that the next run would fall under --min-time and start
+	 * the series over. */
 	FSB_WL_OPEN = 1u << 3,
 	/* Its I/O goes through --engine: with an engine that moves no data
 	 * (null) the test takes no space and writes nothing to the device. */
@@ -320,10 +320,10 @@ struct fsb_space {
 };
 
 /*
- * What one file costs in btrfs metadata, counted high: 30000 empty files
- * took 362 bytes each once committed (RAID-1, 16 KiB nodes), but the
- * reservations of transactions in flight allocated chunks for about 1.2
- * KiB each before the metadata ran out (163840 files on 2 x 256 MiB).
+ * What one file costs in btrfs metadata, counted high: a committed empty
+ * file takes a few hundred bytes, but the reservations of transactions in
+ * flight allocate chunks for several times that before the metadata runs
+ * out (the measurement: bench/NOTES.md).
  */
 #define FSB_BTRFS_FILE_META 2048u
 /* The share of the metadata room a file set may never take: a margin
