@@ -409,6 +409,30 @@ static int record_cache(const struct fsb_result *res, struct fsb_test_result *t)
 	return how && fsb_strset(&t->metadata_cold, how) ? -ENOMEM : 0;
 }
 
+/* How the work was chosen and why, and why the runs are short (if so). */
+static int record_choice(const struct measure *m, struct fsb_test_result *t, const char *short_why)
+{
+	const struct fsb_cal *c = &m->cal;
+	const char *how, *why;
+
+	if (short_why && fsb_strset(&t->short_reason, short_why))
+		return -ENOMEM;
+	if (!c->p.grows)
+		return 0;
+	if (c->p.fixed) {
+		how = "given";
+		why = "the value given, run exactly";
+	} else if (c->work != c->p.asked) {
+		how = "grown";
+		why = c->work < c->p.asked ? "the default cut to what fits or what a run can do"
+					   : "left out: grown until runs met --min-time";
+	} else {
+		how = "default";
+		why = "left out: the default met --min-time";
+	}
+	return fsb_strset(&t->chosen_how, how) || fsb_strset(&t->chosen_why, why) ? -ENOMEM : 0;
+}
+
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
 		  const struct job_rec *recs, const struct fsb_hist *all, const struct fsb_ctx *ctx,
 		  const char *short_why, const char *repeat_stop, struct fsb_result *res)
@@ -478,7 +502,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	err = -ENOMEM;
 	t->work = ctx->work;
 	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
-	if (short_why && fsb_strset(&t->short_reason, short_why))
+	if (record_choice(m, t, short_why))
 		goto out;
 	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(res, t))
 		goto out;
@@ -807,6 +831,10 @@ static void warn_sizing(const struct measure *m, const char *short_why, uint64_t
 			 "attempts to grow the work (its time does not follow it): the "
 			 "figure is less certain",
 			 ops->name, (double)shortest_ns / 1e9, work, c->attempts);
+	} else if (short_why && !strcmp(short_why, "given")) {
+		fsb_warn("%s: runs last %.3f s, under --min-time, at the work given (%s): the "
+			 "figure is less certain",
+			 ops->name, (double)shortest_ns / 1e9, work);
 	} else if (short_why) {
 		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
 			 "(%s): the figure is less certain",

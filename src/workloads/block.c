@@ -136,6 +136,13 @@ static uint64_t size_work(const struct fsb_ctx *ctx)
 	return ctx->cfg->size_bytes;
 }
 
+/* A --size the user gave is run exactly (max_work == initial_work: no
+ * growth, no share of the free space); 0: grown from the default. */
+static uint64_t size_max(const struct fsb_ctx *ctx)
+{
+	return ctx->cfg->size_given ? ctx->cfg->size_bytes : 0;
+}
+
 /*
  * The O_TRUNC of the next attempt frees the file's blocks for it, except on
  * a copy-on-write filesystem, where they come back only when the
@@ -212,6 +219,7 @@ const struct fsb_workload_ops fsb_wl_write = {
 	.flags = FSB_WL_WRITES | FSB_WL_WARMUP | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = size_work,
+	.max_work = size_max,
 	.space_fit = write_fit,
 	.scratch_file = FSB_BLOCKFILE_NAME,
 	.priv_size = sizeof(struct block_priv),
@@ -395,6 +403,7 @@ const struct fsb_workload_ops fsb_wl_rewrite = {
 	.flags = FSB_WL_WRITES | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
+	.max_work = size_max,
 	.space_fit = rewrite_fit,
 	.ready_work = pass_ready,
 	.pass_file = pass_file,
@@ -445,6 +454,7 @@ const struct fsb_workload_ops fsb_wl_read = {
 	.flags = FSB_WL_OPEN | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
+	.max_work = size_max,
 	.space_fit = existing_fit,
 	.ready_work = pass_ready,
 	.pass_file = pass_file,

@@ -72,6 +72,7 @@ struct fsb_config {
 	const char *label;
 	/* throughput suite */
 	uint64_t size_bytes;	  /* --size: the block test file set */
+	bool size_given;	  /* --size was given: the block tests run it exactly */
 	uint64_t chunk_bytes;	  /* --chunk */
 	uint64_t char_size_bytes; /* --char-size; 0 = auto */
 	enum fsb_char_io char_io;
