@@ -191,6 +191,12 @@ for t in d["tests"]:
         assert t["elapsed_s"] >= 0.05, (t["id"], t["elapsed_s"])
 '
 
+# The text view says in one line how the work was chosen.
+D=$T/run_chosen; mkdir "$D"
+"$FSBENCH" run --size 4m --repeat 1 --min-time 0.05 --tests write --quiet "$D" >"$T/chosen.txt" 2>"$T/err"
+grep -q "^Work: given for write\.$" "$T/chosen.txt" && ok "text: one line says the given --size was used" ||
+	{ nok "text: one line says the given --size was used"; diag "$T/chosen.txt"; }
+
 # Seeks on a filesystem in memory: a small block file grows to hold the
 # work (passes from 512 MiB on), so the runs last --min-time. Capped at
 # every chunk of --size's 4 MiB once, they ran 0.007 s "at the largest
