@@ -78,7 +78,7 @@ void fsb_cal_init(struct fsb_cal *c, const struct fsb_cal_params *p,
 	c->probe = *probe;
 	c->target = FSB_SCALE_TARGET;
 	c->warm = !p->warmup;
-	if (p->grows && !p->fixed)
+	if (p->grows && !p->fixed && !p->file_given)
 		space = probe->space(probe->arg, p->asked);
 	/* A first work that does not fit is the workload's default (the
 	 * user's sizes are checked up front): it starts at the share growth
@@ -91,7 +91,7 @@ void fsb_cal_init(struct fsb_cal *c, const struct fsb_cal_params *p,
 	/* Two runs started in one directory at once must both fit: growth
 	 * may take only a share of what fits. The workload's own limit is no
 	 * space: it is not shared out. */
-	c->cap = p->fixed ? c->start : fsb_scale_share(space, c->start, g);
+	c->cap = p->fixed || p->file_given ? c->start : fsb_scale_share(space, c->start, g);
 	if (p->hard < c->cap)
 		c->cap = p->hard;
 	if (p->grows && !p->fixed && c->warm) {
@@ -140,7 +140,7 @@ static uint64_t next_work(struct fsb_cal *c, const struct fsb_cal_run *r, unsign
 	if (index && r->wall_ns < need)
 		c->target = FSB_SCALE_RETRY;
 	next = fsb_scale_next(c->work, pace, need, min, c->target, g, c->cap);
-	if (next != c->work && !c->p.fixed) {
+	if (next != c->work && !c->p.fixed && !c->p.file_given) {
 		/* Ask again: another process may have taken space. */
 		uint64_t now = fsb_scale_share(c->probe.space(c->probe.arg, 0), c->work, g);
 
@@ -233,10 +233,11 @@ const char *fsb_cal_short_why(const struct fsb_cal *c, uint64_t shortest_ns, boo
 	/* Short because of space: a grown attempt ran out of it, or the work
 	 * stopped at the space cap (not at the workload's own limit, nor at a
 	 * work the user gave, nor for want of attempts). */
-	space = c->failed_at || (!c->p.fixed && c->cap < c->p.hard && c->work >= c->cap);
+	space = c->failed_at ||
+		(!c->p.fixed && !c->p.file_given && c->cap < c->p.hard && c->work >= c->cap);
 	if (space)
 		return "space";
-	if (c->p.fixed)
+	if (c->p.fixed || c->p.file_given)
 		return "given";
 	if (c->attempts >= FSB_CAL_MAX_ATTEMPTS && c->work < c->p.hard)
 		return "time";

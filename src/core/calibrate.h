@@ -61,6 +61,9 @@ struct fsb_cal_params {
 	 * --min-time set, a workload with ready work. */
 	bool may_open;
 	bool has_ready; /* the workload has ready_work */
+	/* The user gave the file the work goes over: it is not grown (no
+	 * share of the space), but ready work (passes over it) may be. */
+	bool file_given;
 };
 
 struct fsb_cal {

@@ -419,9 +419,10 @@ static int record_choice(const struct measure *m, struct fsb_test_result *t, con
 		return -ENOMEM;
 	if (!c->p.grows)
 		return 0;
-	if (c->p.fixed) {
+	if (c->p.fixed || c->p.file_given) {
 		how = "given";
-		why = "the value given, run exactly";
+		why = c->work > c->p.asked ? "the file given, gone over in passes"
+					   : "the value given, run exactly";
 	} else if (c->work != c->p.asked) {
 		how = "grown";
 		why = c->work < c->p.asked ? "the default cut to what fits or what a run can do"
@@ -677,6 +678,7 @@ static void size_test(struct measure *m, struct fsb_ctx *ctx)
 	 * user's --deadline, nor without --min-time (nothing would stop it). */
 	p.may_open = m->g->size == 1 && !cfg->deadline_ns && cfg->min_time_ns;
 	p.has_ready = ops->ready_work != NULL;
+	p.file_given = (ops->flags & FSB_WL_GIVEN_FILE) && cfg->size_given;
 	fsb_cal_init(&m->cal, &p, &probe);
 	ctx->work = m->cal.work;
 	if (m->g->rank == 0 && p.asked > p.hard && ops->work_cut)
