@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"%s"
 	"\n"
 	"Options:\n"
-	"  -s, --size SIZE        block test file size (default 1g; k, m, g suffixes)\n"
+	"  -s, --size SIZE        block test file size, used exactly when given\n"
+	"                         (default 1g, grown to --min-time; k, m, g suffixes)\n"
 	"      --chunk SIZE       block I/O size, a power of two >= 512 (default 8k)\n"
 	"      --char-size SIZE   per-char test size (default auto: grows to --min-time)\n"
 	"      --char-io MODE     stdio (putc/getc, default) or syscall (1-byte read/write)\n"
@@ -168,6 +169,7 @@ static int run_option(void *ctx, int c, const char *arg)
 
 	switch (c) {
 	case 's':
+		cfg->size_given = true;
 		return fsb_opt_size("--size", arg, &cfg->size_bytes);
 	case OPT_CHUNK:
 		return fsb_opt_size("--chunk", arg, &cfg->chunk_bytes);

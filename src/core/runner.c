@@ -1,4 +1,5 @@
 #include "core/runner.h"
+#include "core/calibrate.h"
 #include "core/env.h"
 #include "device/btrfs_space.h"
 #include "device/cache.h"
@@ -22,21 +23,6 @@
 #include <string.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-
-/* A calibration that has not converged after this many attempts (series
- * started over) keeps the last one: each attempt predicts the work from
- * the last one's rate (up to 16x), so only a workload whose time does not
- * follow its work gets here. Kept runs are no attempts: a --repeat of 60
- * checks every run against --min-time. */
-#define MAX_ATTEMPTS 12
-/* A warm-up workload's first run at a grown work that lasted this many
- * times the second is a first touch of the grown part, not the filesystem
- * (see FSB_WL_WARMUP). */
-#define FIRST_TOUCH 1.5
-/* The most an open attempt may have, in works of the one before it: its
- * time ends it long before (seeks start at 8192, and 16x that lasted
- * 0.17 s on tmpfs here). */
-#define OPEN_GROWTH 1024u
 
 /* A histogram is words only (stats/hist.h), so the members merge theirs
  * with one reduce: counts and sums add up, the least min, the greatest max. */
@@ -109,12 +95,62 @@ struct measure {
 	struct fsb_group *g;
 	const struct fsb_workload_ops *ops;
 	char inflight_path[PATH_MAX]; /* "" when the device is unknown */
-	/* The next run is an open attempt (open_work): it stops this long
+	/* The next run is an open attempt (calibrate.c): it stops this long
 	 * after its start, but not before it has done open_least. 0: it does
 	 * its work, however long. */
 	uint64_t open_ns, open_least;
-	bool meta_capped; /* the last space_limit: btrfs metadata was the limit */
+	bool meta_capped;    /* the last space_limit: btrfs metadata was the limit */
+	struct fsb_cal cal;  /* the sizer's state (core/calibrate.h) */
+	struct fsb_ctx *ctx; /* this member's context, for the sizer's questions */
+	uint64_t granule;    /* grown work is a multiple of this */
 };
+
+/*
+ * Every member's setup of one run (untimed): what the jobs share is made
+ * by the first member's setup, the others find it. *set_up: whether
+ * teardown is owed, a setup that ran, failed or not; never one that did
+ * not (no memory, or the first member's shared setup failed): a zeroed
+ * priv would have it close descriptor 0. Returns this member's status.
+ */
+static int set_up_all(struct measure *m, struct fsb_ctx *ctx, void **privp, bool *set_up)
+{
+	const struct fsb_workload_ops *ops = m->ops;
+	struct fsb_group *g = m->g;
+	bool root = g->rank == 0;
+	void *priv = NULL;
+	int own = 0, st;
+
+	if (ops->priv_size && !(priv = calloc(1, ops->priv_size)))
+		own = -ENOMEM;
+	*privp = priv;
+	*set_up = !own && !ops->setup;
+	if (ctx->shared && g->size > 1) {
+		if (root && !own && ops->setup) {
+			*set_up = true;
+			own = ops->setup(ctx, priv);
+		}
+		st = fsb_group_barrier(g, own, NULL);
+		if (!root && !own && !st && ops->setup) {
+			*set_up = true;
+			own = ops->setup(ctx, priv);
+		}
+	} else if (!own && ops->setup) {
+		*set_up = true;
+		own = ops->setup(ctx, priv);
+	}
+	return own;
+}
+
+/* A run's time at its last quarter's pace (0: no mark was passed). */
+static uint64_t last_quarter_pace(const struct fsb_sink *sink, uint64_t t1)
+{
+	uint64_t done = fsb_sink_done(sink);
+
+	if (!sink->mark_ns || t1 <= sink->mark_ns || done <= sink->mark_done)
+		return 0;
+	return (uint64_t)((double)(t1 - sink->mark_ns) * (double)done /
+			  (double)(done - sink->mark_done));
+}
 
 /*
  * setup (untimed) -> start gate -> run (timed) -> everybody ended ->
@@ -146,28 +182,7 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	int own = 0, st;
 
 	memset(res, 0, sizeof(*res));
-	if (ops->priv_size && !(priv = calloc(1, ops->priv_size)))
-		own = -ENOMEM;
-	/* Teardown undoes a setup that ran, failed or not; never one that
-	 * did not (no memory, or the first member's shared setup failed):
-	 * a zeroed priv would have it close descriptor 0. */
-	set_up = !own && !ops->setup;
-	/* What the jobs share is made by the first member's setup; the
-	 * others find it. */
-	if (ctx->shared && g->size > 1) {
-		if (root && !own && ops->setup) {
-			set_up = true;
-			own = ops->setup(ctx, priv);
-		}
-		st = fsb_group_barrier(g, own, NULL);
-		if (!root && !own && !st && ops->setup) {
-			set_up = true;
-			own = ops->setup(ctx, priv);
-		}
-	} else if (!own && ops->setup) {
-		set_up = true;
-		own = ops->setup(ctx, priv);
-	}
+	own = set_up_all(m, ctx, &priv, &set_up);
 	if (!own && fsb_stop_requested())
 		own = -EINTR;
 	/* Every setup is done (or one failed: then nobody runs); the kernel's
@@ -236,13 +251,7 @@ static int run_once(struct measure *m, struct fsb_ctx *ctx, struct fsb_hist *his
 	/* The run at its last quarter's pace, which its start-up (a new
 	 * file's first pages, a new directory, the pattern's first chunks)
 	 * no longer slowed. */
-	if (sink.mark_ns && t1 > sink.mark_ns) {
-		uint64_t done = fsb_sink_done(&sink);
-
-		if (done > sink.mark_done)
-			pace = (uint64_t)((double)(t1 - sink.mark_ns) * (double)done /
-					  (double)(done - sink.mark_done));
-	}
+	pace = last_quarter_pace(&sink, t1);
 	me.start_ns = t0 - origin;
 	me.end_ns = t1 - origin;
 out:
@@ -400,6 +409,31 @@ static int record_cache(const struct fsb_result *res, struct fsb_test_result *t)
 	return how && fsb_strset(&t->metadata_cold, how) ? -ENOMEM : 0;
 }
 
+/* How the work was chosen and why, and why the runs are short (if so). */
+static int record_choice(const struct measure *m, struct fsb_test_result *t, const char *short_why)
+{
+	const struct fsb_cal *c = &m->cal;
+	const char *how, *why;
+
+	if (short_why && fsb_strset(&t->short_reason, short_why))
+		return -ENOMEM;
+	if (!c->p.grows)
+		return 0;
+	if (c->p.fixed || c->p.file_given) {
+		how = "given";
+		why = c->work > c->p.asked ? "the file given, gone over in passes"
+					   : "the value given, run exactly";
+	} else if (c->work != c->p.asked) {
+		how = "grown";
+		why = c->work < c->p.asked ? "the default cut to what fits or what a run can do"
+					   : "left out: grown until runs met --min-time";
+	} else {
+		how = "default";
+		why = "left out: the default met --min-time";
+	}
+	return fsb_strset(&t->chosen_how, how) || fsb_strset(&t->chosen_why, why) ? -ENOMEM : 0;
+}
+
 static int report(struct measure *m, const struct one_run *runs, unsigned repeat,
 		  const struct job_rec *recs, const struct fsb_hist *all, const struct fsb_ctx *ctx,
 		  const char *short_why, const char *repeat_stop, struct fsb_result *res)
@@ -469,7 +503,7 @@ static int report(struct measure *m, const struct one_run *runs, unsigned repeat
 	err = -ENOMEM;
 	t->work = ctx->work;
 	t->file_bytes = ops->pass_file ? ops->pass_file(ctx) : 0;
-	if (short_why && fsb_strset(&t->short_reason, short_why))
+	if (record_choice(m, t, short_why))
 		goto out;
 	if ((stopped && fsb_strset(&t->stopped_by, stopped)) || record_cache(res, t))
 		goto out;
@@ -551,80 +585,6 @@ static enum auto_stop auto_stop(const struct fsb_workload_ops *ops, const struct
 	return AUTO_MORE;
 }
 
-/*
- * Given that growth aims at `aim`, a work the workload has ready (no
- * preparation, no space) between the least that should still meet
- * --min-time with FSB_SCALE_READY's margin and `aim` (the aim itself when
- * that least is past it: a step capped at FSB_SCALE_MAX_GROWTH, worth
- * taking ready all the same), or 0. The members take the least of their
- * answers, 0 when one has none: a smaller ready work is ready for all. A
- * collective.
- */
-static uint64_t ready(struct measure *m, struct fsb_ctx *ctx, uint64_t pace_ns, uint64_t aim,
-		      uint64_t granule)
-{
-	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
-	uint64_t low = fsb_scale_work_for(ctx->work, pace_ns, FSB_SCALE_READY,
-					  m->rn->cfg->min_time_ns, granule);
-	uint64_t v;
-
-	if (low < ctx->work + 1)
-		low = ctx->work + 1;
-	if (low > aim)
-		low = aim;
-	v = m->ops->ready_work(ctx, low, aim);
-	fsb_group_reduce(m->g, 0, &v, how, 1);
-	return v >= low && v <= aim ? v : 0;
-}
-
-/*
- * The work of an open attempt from `start`, or 0. Where a run may do far
- * more work than start with nothing prepared and no space taken
- * (ready_work: passes over a file in memory, the sets a stat test finds),
- * the attempt takes all that work and stops at open_next()'s time after
- * its start, as a run --deadline cuts does: it finishes what is in flight
- * and its work done counts (workload.h); never before it has done start
- * (fsb_sink.least: runs never do less than the first work, --size's file,
- * --seeks, the set). The series then does that work, and that attempt is
- * its first run: no attempt too short to keep, nor runs longer than the
- * margin. One that ends before its time is an attempt like any other,
- * grown from. A first attempt is open only for a test whose first run is
- * like the later ones (FSB_WL_OPEN); growth to ready work follows a run
- * over the same data, so it may always be. Not for jobs (each would stop
- * at its own work), nor under the user's --deadline.
- */
-static uint64_t open_work(const struct measure *m, const struct fsb_ctx *ctx, uint64_t start,
-			  uint64_t hard, bool first)
-{
-	uint64_t most = start > UINT64_MAX / OPEN_GROWTH ? UINT64_MAX : start * OPEN_GROWTH;
-	uint64_t v;
-
-	if (most > hard)
-		most = hard;
-	/* (No --min-time: nothing would stop it.) */
-	if ((first && !(m->ops->flags & FSB_WL_OPEN)) || m->g->size != 1 ||
-	    m->rn->cfg->deadline_ns || !m->rn->cfg->min_time_ns || !m->ops->ready_work || !start ||
-	    most <= start)
-		return 0;
-	v = m->ops->ready_work(ctx, start + 1, most);
-	return v > start && v <= most ? v : 0;
-}
-
-/*
- * Make the next run an open attempt from `least` (open_work), of what
- * growth aims at (FSB_SCALE_TARGET, or the retry's margin once the series
- * started over). It is the run that sets the work, as a grown attempt's
- * prediction is, and a later run that falls short costs it and a new
- * series: not FSB_SCALE_READY's slimmer margin. At 1.1 x, rand-stat's open
- * first run lasted 1-17% longer than the shorter of the next two here,
- * and its series started over in 5 of 10 default suites on tmpfs.
- */
-static void open_next(struct measure *m, double target, uint64_t least)
-{
-	m->open_ns = (uint64_t)(target * (double)m->rn->cfg->min_time_ns);
-	m->open_least = least;
-}
-
 /* Whether the members of g work on one file or directory for ops. */
 static bool is_shared(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
 		      const struct fsb_group *g)
@@ -668,43 +628,260 @@ int fsb_runner_release(const struct fsb_runner *rn, const struct fsb_workload_op
 	return g ? fsb_group_barrier(g, err, NULL) : err;
 }
 
-int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
-		       struct fsb_result *res)
+/* The sizer's questions (core/calibrate.h), answered for this test: a
+ * collective, as every member asks the same after the same run. */
+static uint64_t probe_space(void *arg, uint64_t keep)
+{
+	struct measure *m = arg;
+
+	m->ctx->work = m->cal.work;
+	return space_limit(m, m->ctx, m->granule, keep);
+}
+
+/* The members take the least of their answers, 0 when one has none: a
+ * smaller ready work is ready for all. */
+static uint64_t probe_ready(void *arg, uint64_t low, uint64_t high)
+{
+	static const enum fsb_group_op how[1] = { FSB_GROUP_MIN };
+	struct measure *m = arg;
+	uint64_t v;
+
+	m->ctx->work = m->cal.work;
+	v = m->ops->ready_work(m->ctx, low, high);
+	fsb_group_reduce(m->g, 0, &v, how, 1);
+	return v;
+}
+
+/* The first work and the sizing rules of this test (a collective). */
+static void size_test(struct measure *m, struct fsb_ctx *ctx)
 {
 	static const enum fsb_group_op min2[2] = { FSB_GROUP_MIN, FSB_GROUP_MIN };
+	const struct fsb_workload_ops *ops = m->ops;
+	const struct fsb_config *cfg = m->rn->cfg;
+	struct fsb_cal_probe probe = { .space = probe_space, .ready = probe_ready, .arg = m };
+	struct fsb_cal_params p = { .granule = m->granule, .min_ns = cfg->min_time_ns };
+	uint64_t lim[2];
+
+	lim[0] = ops->initial_work ? ops->initial_work(ctx) : 0;
+	lim[1] = ops->max_work ? ops->max_work(ctx) : 0;
+	if (!lim[1])
+		lim[1] = UINT64_MAX;
+	fsb_group_reduce(m->g, 0, lim, min2, 2);
+	p.asked = lim[0];
+	p.hard = lim[1];
+	p.grows = ops->work_unit != FSB_WORK_TIME;
+	/* max_work == initial_work: an exact size the user gave, not grown. */
+	p.fixed = ops->max_work && p.hard == p.asked;
+	p.warmup = ops->flags & FSB_WL_WARMUP;
+	p.open_first = ops->flags & FSB_WL_OPEN;
+	/* Not for jobs (each would stop at its own work), nor under the
+	 * user's --deadline, nor without --min-time (nothing would stop it). */
+	p.may_open = m->g->size == 1 && !cfg->deadline_ns && cfg->min_time_ns;
+	p.has_ready = ops->ready_work != NULL;
+	p.file_given = (ops->flags & FSB_WL_GIVEN_FILE) && cfg->size_given;
+	fsb_cal_init(&m->cal, &p, &probe);
+	ctx->work = m->cal.work;
+	if (m->g->rank == 0 && p.asked > p.hard && ops->work_cut)
+		ops->work_cut(ctx, p.asked, p.hard);
+}
+
+/* How a run ended, for the sizer. */
+static enum fsb_cal_end run_end(int err, const struct one_run *r)
+{
+	if (err)
+		return out_of_space(err) && !fsb_stop_requested() ? FSB_CAL_NOSPACE
+								  : FSB_CAL_FAILED;
+	return r->halt == FSB_HALT_DEADLINE ? FSB_CAL_DEADLINE : FSB_CAL_DONE;
+}
+
+/* The runs of one measurement and where they stand. */
+struct series {
+	struct one_run *runs;
+	struct job_rec *recs; /* member 0: every member's record of every run */
+	struct fsb_hist *all, *hist;
+	unsigned repeat; /* the room; at the end, the runs kept */
+	const char *why; /* --repeat auto: why it stopped */
+};
+
+/* One run of the series at the sizer's work, and its decision. */
+static int one_step(struct measure *m, struct fsb_ctx *ctx, struct progress_state *ps,
+		    struct series *s, unsigned i, struct fsb_cal_decision *d)
+{
+	bool grown = fsb_cal_grown(&m->cal);
+	struct one_run *r = &s->runs[i];
+	struct fsb_cal_run cr = { .index = i };
+	int err;
+
+	ctx->work = m->cal.work;
+	m->open_ns = m->cal.open_ns;
+	m->open_least = m->cal.open_least;
+	ctx->run_index = i;
+	fsb_hist_init(s->hist);
+	/* A grown attempt's error waits: out of space, it is forgiven. */
+	if (grown)
+		fsb_err_hold();
+	err = run_once(m, ctx, s->hist, ps, r, s->recs ? s->recs + (size_t)i * m->g->size : NULL);
+	m->open_ns = 0;
+	if (grown)
+		fsb_err_release(!out_of_space(err) || fsb_stop_requested());
+	cr.end = run_end(err, r);
+	cr.done = m->ops->work_unit == FSB_WORK_BYTES ? r->bytes : r->ops;
+	cr.wall_ns = r->wall_ns;
+	cr.pace_ns = r->pace_ns;
+	cr.first_wall_ns = i == 1 ? s->runs[0].wall_ns : 0;
+	*d = fsb_cal_decide(&m->cal, &cr);
+	ctx->work = m->cal.work;
+	if (d->timed)
+		r->halt = FSB_HALT_NONE;
+	if (d->drop_first) {
+		s->runs[0] = s->runs[1];
+		if (s->recs)
+			memcpy(s->recs, s->recs + m->g->size, m->g->size * sizeof(*s->recs));
+	}
+	return d->action == FSB_CAL_STOP ? err : 0;
+}
+
+/* Run the series: the sizer's decisions carried out until the runs are
+ * kept, --repeat's or --repeat auto's. */
+static int run_series(struct measure *m, struct fsb_ctx *ctx, struct progress_state *ps,
+		      struct series *s)
+{
 	static const enum fsb_group_op max1[1] = { FSB_GROUP_MAX };
-	const struct fsb_config *cfg = rn->cfg;
-	/* --repeat auto: room for the most runs; auto_stop says when. */
-	bool autorep = cfg->repeat_auto;
-	unsigned repeat = autorep ? FSB_RUNNER_AUTO_MAX_RUNS : cfg->repeat ? cfg->repeat : 1;
+	const struct fsb_config *cfg = m->rn->cfg;
 	uint64_t budget = cfg->repeat_budget_ns ? cfg->repeat_budget_ns
 						: FSB_RUNNER_AUTO_BUDGET * cfg->min_time_ns;
 	uint64_t series_ns = 0;
-	const char *why = NULL;
-	unsigned i = 0, attempts = 0;
-	struct measure m = { .rn = rn, .g = rn->group, .ops = ops };
-	struct fsb_group single;
+	unsigned i = 0;
+	int err;
+
+	while (i < s->repeat) {
+		struct fsb_cal_decision d;
+
+		/* The measured series starts (over) here: its time budget too. */
+		if (!i)
+			series_ns = fsb_clock_ns();
+		ps->run = i + 1;
+		/* auto: the runs still certain are the least it takes (the
+		 * progress line and its ETA), not the most it may take. */
+		if (cfg->repeat_auto)
+			ps->runs = i + 1 > FSB_RUNNER_AUTO_MIN_RUNS ? i + 1
+								    : FSB_RUNNER_AUTO_MIN_RUNS;
+		if ((err = one_step(m, ctx, ps, s, i, &d)))
+			return err;
+		if (d.drop_first) {
+			fsb_hist_init(s->all);
+			i = 0;
+		}
+		if (d.action != FSB_CAL_KEEP) {
+			fsb_hist_init(s->all);
+			i = 0;
+			continue;
+		}
+		fsb_hist_merge(s->all, s->hist);
+		i++;
+		if (cfg->repeat_auto && i >= FSB_RUNNER_AUTO_MIN_RUNS) {
+			/* Every member stops after the same run: the clocks differ. */
+			uint64_t code = auto_stop(m->ops, s->runs, i, fsb_clock_ns() - series_ns,
+						  budget);
+
+			fsb_group_reduce(m->g, 0, &code, max1, 1);
+			if (code != AUTO_MORE) {
+				s->why = auto_stops[code];
+				break;
+			}
+		}
+	}
+	s->repeat = i;
+	return 0;
+}
+
+/* The shortest kept run the deadline did not cut (where growth stopped at
+ * a cap, a later run may be the short one). */
+static unsigned shortest_run(const struct one_run *runs, unsigned n)
+{
+	unsigned shortest = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		if (runs[k].halt != FSB_HALT_DEADLINE &&
+		    (runs[k].wall_ns < runs[shortest].wall_ns ||
+		     runs[shortest].halt == FSB_HALT_DEADLINE))
+			shortest = k;
+	return shortest;
+}
+
+/* Member 0: the warning for runs that fell back or are under --min-time. */
+static void warn_sizing(const struct measure *m, const char *short_why, uint64_t shortest_ns)
+{
+	const struct fsb_workload_ops *ops = m->ops;
+	const struct fsb_cal *c = &m->cal;
+	char at[40] = "", work[32];
+
+	fmt_work(ops, c->work, work, sizeof(work));
+	if (c->failed_at) {
+		char was[32];
+
+		/* Not for an open attempt: its work was a bound, not what ran
+		 * out of space. */
+		if (!c->failed_open) {
+			fmt_work(ops, c->failed_at, was, sizeof(was));
+			snprintf(at, sizeof(at), " at %s", was);
+		}
+		fsb_warn("%s: out of space%s while growing: measured runs of %s instead%s",
+			 ops->name, at, work, short_why ? ", shorter than --min-time" : "");
+	} else if (short_why && !strcmp(short_why, "time")) {
+		fsb_warn("%s: runs last %.3f s, under --min-time, at %s after %u "
+			 "attempts to grow the work (its time does not follow it): the "
+			 "figure is less certain",
+			 ops->name, (double)shortest_ns / 1e9, work, c->attempts);
+	} else if (short_why && !strcmp(short_why, "given")) {
+		fsb_warn("%s: runs last %.3f s, under --min-time, at the work given (%s): the "
+			 "figure is less certain",
+			 ops->name, (double)shortest_ns / 1e9, work);
+	} else if (short_why) {
+		fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
+			 "(%s): the figure is less certain",
+			 ops->name, (double)shortest_ns / 1e9,
+			 strcmp(short_why, "space") ? "possible"
+			 : m->meta_capped ? "the btrfs metadata space allows, with a margin"
+					  : "the free space allows",
+			 work);
+	}
+}
+
+/* Where this member's test works (its directory, another's to read). */
+static void place_ctx(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
+		      const struct fsb_group *g, struct fsb_ctx *ctx)
+{
+	bool shared = is_shared(rn, ops, g);
+
+	ctx->dir = own_dir(rn, shared);
+	ctx->job = ctx->data_job = g->rank;
+	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES))) {
+		/* Another's files, written with its data (getc compares every
+		 * byte with it). */
+		ctx->dir = rn->read_dir;
+		ctx->data_job = rn->read_job;
+	}
+	ctx->njobs = g->size;
+	ctx->shared = shared;
+}
+
+int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_ops *ops,
+		       struct fsb_result *res)
+{
+	const struct fsb_config *cfg = rn->cfg;
+	/* --repeat auto: room for the most runs; auto_stop says when. */
+	unsigned repeat = cfg->repeat_auto ? FSB_RUNNER_AUTO_MAX_RUNS
+			  : cfg->repeat	   ? cfg->repeat
+					   : 1;
 	struct fsb_ctx ctx = { .cfg = cfg, .ext = rn->ext, .cow = rn->cow };
+	struct measure m = { .rn = rn, .g = rn->group, .ops = ops, .ctx = &ctx };
 	struct progress_state ps = { .rn = rn, .ops = ops, .runs = repeat };
-	struct fsb_hist *all = NULL, *hist = NULL;
-	struct one_run *runs = NULL;
-	struct job_rec *recs = NULL;
-	uint64_t asked, hard, space, cap, start, lim[2];
-	uint64_t granule = ops->work_granule ? ops->work_granule : cfg->chunk_bytes;
-	/* Works that completed, ascending (growth only goes up): where a grown
-	 * attempt that runs out of space falls back to. */
-	uint64_t fits[MAX_ATTEMPTS + 1], failed_at = 0;
-	/* That attempt was open: its work was a bound, not a size tried. */
-	bool failed_open = false;
-	size_t nfits = 0;
+	struct series s = { .repeat = repeat };
+	struct fsb_group single;
 	const char *short_why;
-	bool warm = !(ops->flags & FSB_WL_WARMUP), fixed, grows, space_short, short_run, shared,
-	     root;
-	unsigned shortest = 0; /* the shortest kept run the deadline did not cut */
-	/* The series started at a grown work of a warm-up workload. */
-	bool touch = false;
-	/* What growth aims at: more margin once a series started over. */
-	double target = FSB_SCALE_TARGET;
+	unsigned shortest;
+	bool root;
 	int err = 0;
 
 	if (!m.g) {
@@ -718,291 +895,38 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_prog_test_start(rn->prog, ops->name, fsb_clock_ns());
 		fsb_cache_note_reset(); /* before any member's setup (the barrier below) */
 	}
-	shared = is_shared(rn, ops, m.g);
-	ctx.dir = own_dir(rn, shared);
-	ctx.job = ctx.data_job = m.g->rank;
-	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES))) {
-		/* Another's files, written with its data (getc compares every
-		 * byte with it). */
-		ctx.dir = rn->read_dir;
-		ctx.data_job = rn->read_job;
-	}
-	ctx.njobs = m.g->size;
-	ctx.shared = shared;
+	place_ctx(rn, ops, m.g, &ctx);
 	ps.njobs = m.g->size;
+	m.granule = ops->work_granule ? ops->work_granule : cfg->chunk_bytes;
 	if (rn->diskstat_path &&
 	    fsb_inflight_path(rn->diskstat_path, m.inflight_path, sizeof(m.inflight_path)))
 		m.inflight_path[0] = '\0';
-
-	all = malloc(sizeof(*all));
-	hist = malloc(sizeof(*hist));
-	runs = calloc(repeat, sizeof(*runs));
+	s.all = malloc(sizeof(*s.all));
+	s.hist = malloc(sizeof(*s.hist));
+	s.runs = calloc(repeat, sizeof(*s.runs));
 	if (root)
-		recs = calloc((size_t)repeat * m.g->size, sizeof(*recs));
+		s.recs = calloc((size_t)repeat * m.g->size, sizeof(*s.recs));
 	/* Whether every member has its memory is agreed on, like the rest. */
-	err = fsb_group_barrier(m.g, !all || !hist || !runs || (root && !recs) ? -ENOMEM : 0, NULL);
+	err = fsb_group_barrier(
+		m.g, !s.all || !s.hist || !s.runs || (root && !s.recs) ? -ENOMEM : 0, NULL);
 	if (err)
 		goto out;
-	fsb_hist_init(all);
-	grows = ops->work_unit != FSB_WORK_TIME;
-	lim[0] = ops->initial_work ? ops->initial_work(&ctx) : 0;
-	lim[1] = ops->max_work ? ops->max_work(&ctx) : 0;
-	if (!lim[1])
-		lim[1] = UINT64_MAX;
-	fsb_group_reduce(m.g, 0, lim, min2, 2);
-	asked = lim[0];
-	hard = lim[1];
-	/* max_work == initial_work: an exact size the user gave, not grown. */
-	fixed = ops->max_work && hard == asked;
-	space = grows && !fixed ? space_limit(&m, &ctx, granule, asked) : UINT64_MAX;
-	/* A first work that does not fit is the workload's default (the
-	 * user's sizes are checked up front): it starts at the share that
-	 * growth may take (below), not at all the space, so that a second
-	 * run in the same directory fits too. */
-	ctx.work = start = asked <= space ? asked : fsb_scale_share(space, granule, granule);
-	/* Never past the workload's own limit (seeks: every chunk once). */
-	if (start > hard)
-		ctx.work = start = hard;
-	if (root && asked > hard && ops->work_cut)
-		ops->work_cut(&ctx, asked, hard);
-	/*
-	 * Two runs started in one directory at once must both fit: growth may
-	 * take only a share of what fits (the first work, which the user
-	 * asked for and the up-front check let through, is never cut). The
-	 * workload's own limit is no space: it is not shared out.
-	 */
-	cap = fixed ? start : fsb_scale_share(space, start, granule);
-	if (hard < cap)
-		cap = hard;
-	/* The first attempt may be open: it stops at a time, not a work. */
-	if (grows && !fixed && warm) {
-		uint64_t open = open_work(&m, &ctx, start, hard, true);
-
-		if (open) {
-			ctx.work = open;
-			open_next(&m, target, start);
-		}
-	}
-
-	while (i < repeat) {
-		bool grown = ctx.work > start, opened;
-
-		/* The measured series starts (over) here: its time budget too. */
-		if (!i)
-			series_ns = fsb_clock_ns();
-		ps.run = i + 1;
-		/* auto: the runs still certain are the least it takes (the
-		 * progress line and its ETA), not the most it may take. */
-		if (autorep)
-			ps.runs = i + 1 > FSB_RUNNER_AUTO_MIN_RUNS ? i + 1
-								   : FSB_RUNNER_AUTO_MIN_RUNS;
-		ctx.run_index = i;
-		fsb_hist_init(hist);
-		/* A grown attempt's error waits: out of space, it is forgiven. */
-		if (grown)
-			fsb_err_hold();
-		opened = m.open_ns != 0;
-		err = run_once(&m, &ctx, hist, &ps, &runs[i],
-			       recs ? recs + (size_t)i * m.g->size : NULL);
-		m.open_ns = 0;
-		if (grown)
-			fsb_err_release(!out_of_space(err) || fsb_stop_requested());
-		if (err && grown && out_of_space(err) && !fsb_stop_requested()) {
-			/* The largest work below this one that completed, or the
-			 * first: measure that, and grow no more. */
-			while (nfits && fits[nfits - 1] >= ctx.work)
-				nfits--;
-			failed_at = ctx.work;
-			failed_open = opened;
-			ctx.work = cap = nfits ? fits[nfits - 1] : start;
-			warm = true;
-			i = 0;
-			fsb_hist_init(all);
-			continue;
-		}
-		if (err)
-			goto out;
-		if (opened) {
-			/* Stopped at its time, the open attempt did the series'
-			 * work: its first run. Done before it, it was an attempt
-			 * at the work it had, grown from as any. */
-			uint64_t done = ops->work_unit == FSB_WORK_BYTES ? runs[i].bytes
-									 : runs[i].ops;
-
-			/* (It did at least the work before it: fsb_sink.least.) */
-			if (runs[i].halt == FSB_HALT_DEADLINE && done) {
-				runs[i].halt = FSB_HALT_NONE;
-				ctx.work = done;
-			}
-		}
-		if (!nfits || (fits[nfits - 1] < ctx.work && nfits < MAX_ATTEMPTS + 1))
-			fits[nfits++] = ctx.work;
-		/*
-		 * The warm-up ran at a smaller work: the first run at a grown
-		 * one was the first to touch its grown part (the memory a VM
-		 * hands out slowly the first time). When it lasted far longer
-		 * than the run after it, it is discarded as the warm-up is,
-		 * and the series goes on from that second run.
-		 */
-		if (touch && i == 1) {
-			touch = false;
-			if ((double)runs[0].wall_ns > FIRST_TOUCH * (double)runs[1].wall_ns) {
-				runs[0] = runs[1];
-				if (recs)
-					memcpy(recs, recs + m.g->size, m.g->size * sizeof(*recs));
-				fsb_hist_init(all);
-				i = 0;
-			}
-		}
-		/*
-		 * No '+++++': a run shorter than --min-time is discarded, the
-		 * work grown, and measuring starts over, so that every kept run
-		 * does the same work and lasts long enough. This also catches a
-		 * slow first run (cold allocation) hiding fast later ones. A run
-		 * the deadline cut lasted as long as the user allows: no growth.
-		 */
-		if (grows && !failed_at && runs[i].halt != FSB_HALT_DEADLINE &&
-		    attempts < MAX_ATTEMPTS) {
-			/* A series' first run must also leave FSB_SCALE_KEEP's
-			 * margin: barely long enough, a later run would likely
-			 * fall short and start the series over. */
-			uint64_t need = i || !warm ? cfg->min_time_ns
-						   : (uint64_t)(FSB_SCALE_KEEP *
-								(double)cfg->min_time_ns);
-			/* A run that fell short predicts the work at its last
-			 * quarter's pace: its start-up is no cost a larger work
-			 * pays in proportion (putc's 16 MiB and seq-create's
-			 * 16384 files ran at about half their later rate, and
-			 * the work they predicted fell short again). */
-			uint64_t pace = runs[i].wall_ns < need ? runs[i].pace_ns : runs[i].wall_ns;
-			uint64_t next;
-			bool open = false;
-
-			/* A later run fell short: this test's runs differ more
-			 * than the target's margin allows; aim higher from now
-			 * on. */
-			if (i && runs[i].wall_ns < need)
-				target = FSB_SCALE_RETRY;
-			next = fsb_scale_next(ctx.work, pace, need, cfg->min_time_ns, target,
-					      granule, cap);
-			if (next != ctx.work && !fixed) {
-				/* Ask again: another process may have taken space. */
-				uint64_t now = space_limit(&m, &ctx, granule, 0);
-
-				now = fsb_scale_share(now, ctx.work, granule);
-				if (now < cap) {
-					cap = now;
-					next = fsb_scale_next(ctx.work, pace, need,
-							      cfg->min_time_ns, target, granule,
-							      cap);
-				}
-			}
-			if (ops->ready_work) {
-				/* Work that is ready takes no space: the space's
-				 * cap is not its limit. */
-				uint64_t aim = fsb_scale_next(ctx.work, pace, need,
-							      cfg->min_time_ns, target, granule,
-							      hard);
-				uint64_t r = aim != ctx.work ? ready(&m, &ctx, pace, aim, granule)
-							     : 0;
-
-				if (r) {
-					/* Ready, it may as well be open: the run
-					 * before it was the first over its data. */
-					uint64_t o = open_work(&m, &ctx, ctx.work, hard, false);
-
-					open = o > r;
-					next = open ? o : r;
-				}
-			}
-			if (next != ctx.work || !warm) {
-				if (open)
-					open_next(&m, target, ctx.work);
-				attempts++;
-				touch = next != ctx.work && (ops->flags & FSB_WL_WARMUP);
-				ctx.work = next;
-				warm = true;
-				i = 0;
-				fsb_hist_init(all);
-				continue;
-			}
-		}
-		fsb_hist_merge(all, hist);
-		i++;
-		if (autorep && i >= FSB_RUNNER_AUTO_MIN_RUNS) {
-			/* Every member stops after the same run: the clocks differ. */
-			uint64_t code = auto_stop(ops, runs, i, fsb_clock_ns() - series_ns, budget);
-
-			fsb_group_reduce(m.g, 0, &code, max1, 1);
-			if (code != AUTO_MORE) {
-				why = auto_stops[code];
-				break;
-			}
-		}
-	}
-	repeat = i;
-	/* Where growth stopped (a cap), a later run may be the short one. */
-	for (unsigned k = 1; k < repeat; k++)
-		if (runs[k].halt != FSB_HALT_DEADLINE &&
-		    (runs[k].wall_ns < runs[shortest].wall_ns ||
-		     runs[shortest].halt == FSB_HALT_DEADLINE))
-			shortest = k;
-	short_run = grows && runs[shortest].wall_ns < cfg->min_time_ns &&
-		    runs[shortest].halt != FSB_HALT_DEADLINE;
-	/*
-	 * Short runs because of space: a grown attempt ran out of it, or the
-	 * work stopped at the space cap (not at the workload's own limit, nor
-	 * at an exact size the user gave, nor for want of attempts).
-	 */
-	space_short = short_run && (failed_at || (!fixed && cap < hard && ctx.work >= cap));
-	if (!root)
+	fsb_hist_init(s.all);
+	size_test(&m, &ctx);
+	if ((err = run_series(&m, &ctx, &ps, &s)) || !root)
 		goto out;
-	if (failed_at) {
-		char at[40] = "", work[32];
-
-		/* Not for an open attempt: its work was a bound ("at 425.5 GiB"
-		 * of a 900 MiB tmpfs), not what ran out of space. */
-		if (!failed_open) {
-			fmt_work(ops, failed_at, work, sizeof(work));
-			snprintf(at, sizeof(at), " at %s", work);
-		}
-		fmt_work(ops, ctx.work, work, sizeof(work));
-		fsb_warn("%s: out of space%s while growing: measured runs of %s instead%s",
-			 ops->name, at, work, short_run ? ", shorter than --min-time" : "");
-	} else if (short_run) {
-		char work[32];
-
-		fmt_work(ops, ctx.work, work, sizeof(work));
-		if (attempts >= MAX_ATTEMPTS && !space_short && ctx.work < hard)
-			fsb_warn("%s: runs last %.3f s, under --min-time, at %s after %u "
-				 "attempts to grow the work (its time does not follow it): the "
-				 "figure is less certain",
-				 ops->name, (double)runs[shortest].wall_ns / 1e9, work, attempts);
-		else
-			fsb_warn("%s: runs last %.3f s, under --min-time, at the largest work %s "
-				 "(%s): the figure is less certain",
-				 ops->name, (double)runs[shortest].wall_ns / 1e9,
-				 !space_short	 ? "possible"
-				 : m.meta_capped ? "the btrfs metadata space allows, with a margin"
-						 : "the free space allows",
-				 work);
-	}
-	/* Why the runs are under --min-time, in the result: the free space,
-	 * the exact size the user gave, the workload's own limit (every block
-	 * once), or growth that did not lengthen them. */
-	short_why = !short_run					  ? NULL
-		    : space_short				  ? "space"
-		    : fixed					  ? "given"
-		    : attempts >= MAX_ATTEMPTS && ctx.work < hard ? "time"
-								  : "limit";
-	err = report(&m, runs, repeat, recs, all, &ctx, short_why, why, res);
+	shortest = shortest_run(s.runs, s.repeat);
+	short_why = fsb_cal_short_why(&m.cal, s.runs[shortest].wall_ns,
+				      s.runs[shortest].halt == FSB_HALT_DEADLINE);
+	warn_sizing(&m, short_why, s.runs[shortest].wall_ns);
+	err = report(&m, s.runs, s.repeat, s.recs, s.all, &ctx, short_why, s.why, res);
 out:
 	if (root)
 		fsb_prog_test_end(rn->prog, err, fsb_clock_ns());
-	free(all);
-	free(hist);
-	free(runs);
-	free(recs);
+	free(s.all);
+	free(s.hist);
+	free(s.runs);
+	free(s.recs);
 	if (m.g == &single)
 		fsb_group_single_release(&single);
 	return err;

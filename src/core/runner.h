@@ -74,6 +74,10 @@ struct fsb_runner {
  * its error, which it describes; --stonewall and --deadline stop all
  * members early and the work done so far counts.
  *
+ * Sizing: every decision (grow, keep, fall back) is core/calibrate.c's;
+ * this carries them out. A work the user gave is run exactly, never
+ * grown (a given --size file may be gone over in passes, not grown).
+ *
  * Space: growth goes up to the workload's max_work but uses at most half
  * of what its space_fit says fits in each member's share of the free
  * space (fsb_scale_share), asked again before each grown attempt (after a

@@ -361,6 +361,10 @@ static void build_test(struct jbuild *b, struct json_object *arr, const struct f
 		put_u64(b, o, "file_bytes", t->file_bytes);
 	if (t->short_reason)
 		put_str(b, o, "short_reason", t->short_reason);
+	if (t->chosen_how && (sub = new_obj(b, o, "chosen"))) {
+		put_str(b, sub, "how", t->chosen_how);
+		put_str(b, sub, "why", t->chosen_why);
+	}
 	if (t->start_ns && t->end_ns) {
 		put(b, o, "start_ns", u64_array(b, t->start_ns, t->nruns));
 		put(b, o, "end_ns", u64_array(b, t->end_ns, t->nruns));

@@ -39,6 +39,8 @@ static void test_release(struct fsb_test_result *t)
 	free(t->unit);
 	free(t->runs);
 	free(t->short_reason);
+	free(t->chosen_how);
+	free(t->chosen_why);
 	free(t->job_runs);
 	free(t->job_cpu_pct);
 	free(t->start_ns);

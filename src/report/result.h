@@ -68,6 +68,12 @@ struct fsb_test_result {
 	 * space capped the work, or a grown attempt ran out of it). JSON key
 	 * "short_reason", present only when set. */
 	char *short_reason;
+	/* How the work was chosen: "given" (the user's --size, --files,
+	 * --char-size or --seeks, run exactly), "grown" (fsbench grew a
+	 * value left out until runs met --min-time) or "default" (left out,
+	 * and not grown); chosen_why says why in words. JSON "chosen": {how,
+	 * why}, present only when set. */
+	char *chosen_how, *chosen_why;
 	/*
 	 * The test ran but has no figure: bonnie++'s "+++++" (the test took
 	 * under 0.5 s and bonnie++ printed no number). runs is empty and

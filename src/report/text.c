@@ -581,6 +581,37 @@ static void print_cut(FILE *out, const struct fsb_result *r, const char *lead, b
 		fprintf(out, ".\n%s", tail ? tail : "");
 }
 
+/* How each test's work was chosen (the user's, grown or the default), in
+ * one sentence: "Work: given for write, rewrite, read; grown for putc." */
+static void print_chosen(FILE *out, const struct fsb_result *r)
+{
+	static const char *const hows[] = { "given", "grown", "default" };
+	size_t col = 0;
+
+	for (size_t h = 0; h < sizeof(hows) / sizeof(hows[0]); h++) {
+		size_t before = col;
+
+		for (size_t i = 0; i < r->ntests; i++) {
+			const struct fsb_test_result *t = &r->tests[i];
+
+			if (!t->chosen_how || strcmp(t->chosen_how, hows[h]) || !t->id)
+				continue;
+			if (col == before) {
+				fputs(col ? "; " : "Work: ", out);
+				fprintf(out, "%s for", hows[h]);
+				col += strlen(hows[h]) + 6;
+				fputc(' ', out);
+				fsb_text_put(out, t->id);
+				col += 1 + fsb_text_width(t->id);
+				continue;
+			}
+			put_item(out, "", t->id, &col);
+		}
+	}
+	if (col)
+		fputs(".\n", out);
+}
+
 /* The tests whose runs went over their file more than once, each with
  * the file's size. */
 static void print_passes(FILE *out, const struct fsb_result *r)
@@ -741,6 +772,7 @@ static void print_footer(FILE *out, const struct fsb_result *r)
 			"The work column is one job's share of a run.\n",
 			fsb_result_jobs(r));
 	print_passes(out, r);
+	print_chosen(out, r);
 	print_cold(out, r);
 	print_cut(out, r, "Runs cut short by free space (under --min-time):", false, "space", NULL);
 	print_cut(out, r, "Runs under --min-time at the largest work the test can do:", false,

@@ -136,6 +136,13 @@ static uint64_t size_work(const struct fsb_ctx *ctx)
 	return ctx->cfg->size_bytes;
 }
 
+/* A --size the user gave is run exactly (max_work == initial_work: no
+ * growth, no share of the free space); 0: grown from the default. */
+static uint64_t size_max(const struct fsb_ctx *ctx)
+{
+	return ctx->cfg->size_given ? ctx->cfg->size_bytes : 0;
+}
+
 /*
  * The O_TRUNC of the next attempt frees the file's blocks for it, except on
  * a copy-on-write filesystem, where they come back only when the
@@ -212,6 +219,7 @@ const struct fsb_workload_ops fsb_wl_write = {
 	.flags = FSB_WL_WRITES | FSB_WL_WARMUP | FSB_WL_ENGINE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = size_work,
+	.max_work = size_max,
 	.space_fit = write_fit,
 	.scratch_file = FSB_BLOCKFILE_NAME,
 	.priv_size = sizeof(struct block_priv),
@@ -392,7 +400,7 @@ const struct fsb_workload_ops fsb_wl_rewrite = {
 	.name = "rewrite",
 	.family = "throughput",
 	.title = "rewrite: read a chunk, dirty it, write it back; fsync before the clock stops",
-	.flags = FSB_WL_WRITES | FSB_WL_ENGINE,
+	.flags = FSB_WL_WRITES | FSB_WL_ENGINE | FSB_WL_GIVEN_FILE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
 	.space_fit = rewrite_fit,
@@ -442,7 +450,7 @@ const struct fsb_workload_ops fsb_wl_read = {
 	.name = "read",
 	.family = "throughput",
 	.title = "block read: --chunk I/Os through --engine from a cold cache, data verified",
-	.flags = FSB_WL_OPEN | FSB_WL_ENGINE,
+	.flags = FSB_WL_OPEN | FSB_WL_ENGINE | FSB_WL_GIVEN_FILE,
 	.work_unit = FSB_WORK_BYTES,
 	.initial_work = existing_work,
 	.space_fit = existing_fit,

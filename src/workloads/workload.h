@@ -72,6 +72,7 @@ struct fsb_config {
 	const char *label;
 	/* throughput suite */
 	uint64_t size_bytes;	  /* --size: the block test file set */
+	bool size_given;	  /* --size was given: the block tests run it exactly */
 	uint64_t chunk_bytes;	  /* --chunk */
 	uint64_t char_size_bytes; /* --char-size; 0 = auto */
 	enum fsb_char_io char_io;
@@ -308,6 +309,10 @@ enum {
 	/* Its I/O goes through --engine: with an engine that moves no data
 	 * (null) the test takes no space and writes nothing to the device. */
 	FSB_WL_ENGINE = 1u << 4,
+	/* Its work goes over the block file, which a --size the user gave
+	 * holds as given: never grown, its runs may still go over it in
+	 * passes where ready_work offers them (read, rewrite). */
+	FSB_WL_GIVEN_FILE = 1u << 5,
 };
 
 /* This job's share of what is free on the filesystem (space_fit). */
