@@ -567,6 +567,9 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 		put(b, o, "cv", num(cell->cv));
 	}
 	put(b, o, "runs", json_object_new_uint64(cell->nruns));
+	/* As the text view: only for a test with device counters. */
+	if (cell->has_wa)
+		put(b, o, "write_amplification", num(cell->write_amplification));
 	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(cell)));
 	/* Absent, not 0, when there is nothing to compare against. */
 	if (isfinite(ratio))
