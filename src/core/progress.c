@@ -7,6 +7,7 @@
  */
 #include "core/progress.h"
 #include "report/json.h"
+#include "util/error.h"
 #include "util/text.h"
 #include "util/units.h"
 
@@ -133,6 +134,14 @@ static void clear_line(struct fsb_prog *pr)
 	fputs("\r\033[K", pr->out);
 	fflush(pr->out);
 	pr->line = false;
+	fsb_err_set_open_line(NULL, NULL);
+}
+
+/* Before a warning or an error: the line erased, the message on its own
+ * line at column 0; the next tick draws the line again below it. */
+static void end_line(void *pr)
+{
+	clear_line(pr);
 }
 
 void fsb_prog_test_start(struct fsb_prog *pr, const char *test, uint64_t now_ns)
@@ -207,6 +216,7 @@ void fsb_prog_tick(struct fsb_prog *pr, unsigned run, unsigned runs, double pct,
 			test, run, runs, run_s, pr->ndone + 1, pr->ntests, eta);
 	fflush(pr->out);
 	pr->line = true;
+	fsb_err_set_open_line(end_line, pr);
 }
 
 void fsb_prog_test_end(struct fsb_prog *pr, int err, uint64_t now_ns)

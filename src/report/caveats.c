@@ -335,26 +335,89 @@ static void other_io(const struct fsb_result *r, struct cav_list *l)
 	}
 }
 
+/* The raw device's figure that test id is a share of (as
+ * fsb_result_device_fraction matches them); seeks' is rough and left out. */
+static bool devcap_fig_of(const char *id, enum fsb_devcap_fig *f)
+{
+	static const struct {
+		const char *id;
+		enum fsb_devcap_fig fig;
+	} m[] = {
+		{ "write", FSB_DEVCAP_SEQ_WRITE },
+		{ "read", FSB_DEVCAP_SEQ_READ },
+		{ "randread", FSB_DEVCAP_RAND_READ },
+		{ "randwrite", FSB_DEVCAP_RAND_WRITE },
+	};
+
+	for (size_t i = 0; id && i < sizeof(m) / sizeof(m[0]); i++)
+		if (!strcmp(id, m[i].id)) {
+			*f = m[i].fig;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Why the raw device's figure f is too weak a baseline to say a cache
+ * served a figure above it, in why; false when it is firm: enough rounds
+ * (FSB_CAVEAT_BASELINE_ROUNDS) adding up to FSB_CAVEAT_BASELINE_SECONDS,
+ * read from enough data (no short_reason), spread within
+ * FSB_CAVEAT_DEVICE_SPREAD.
+ */
+static bool weak_baseline(const struct fsb_devcap *d, enum fsb_devcap_fig f, char *why, size_t len)
+{
+	double sp = fsb_devcap_spread(d, f, NULL, NULL);
+	unsigned n = d->nrounds[f];
+
+	if (d->short_reason) {
+		snprintf(why, len, "read from too little data");
+		return true;
+	}
+	if (n < FSB_CAVEAT_BASELINE_ROUNDS || !(n * d->seconds >= FSB_CAVEAT_BASELINE_SECONDS)) {
+		snprintf(why, len, "%u round%s of %.2g s", n, n == 1 ? "" : "s", d->seconds);
+		return true;
+	}
+	if (!(sp <= FSB_CAVEAT_DEVICE_SPREAD)) {
+		snprintf(why, len, "spread %.0f%% over its rounds", sp * 100);
+		return true;
+	}
+	return false;
+}
+
 /*
  * A figure well above the raw device's matching one: a cache served it (the
  * page cache, a loop device's backing file in the host's memory, the
  * device's write cache), so the fraction of the device says nothing about
- * the device. Seeks, only roughly comparable, are left out.
+ * the device. Said only when the device's figure is a firm baseline (long
+ * and steady, weak_baseline); above a weak one, the device may simply have
+ * been measured low, and the caveat says it cannot tell which. Seeks, only
+ * roughly comparable, are left out.
  */
 static void above_device(const struct fsb_result *r, struct cav_list *l)
 {
-	char ev[256], a[64], b[64], name[64];
+	char ev[256], a[64], b[64], name[64], why[96];
 
 	for (size_t i = 0; i < r->ntests; i++) {
 		const struct fsb_test_result *t = &r->tests[i];
+		enum fsb_devcap_fig f;
 		double frac;
 		bool rough;
 
 		if (!fsb_result_device_fraction(r, t, &frac, &rough) || rough ||
-		    !(frac > FSB_CAVEAT_ABOVE_DEVICE) || !isfinite(frac))
+		    !(frac > FSB_CAVEAT_ABOVE_DEVICE) || !isfinite(frac) ||
+		    !devcap_fig_of(t->id, &f))
 			continue;
 		fsb_unit_format(t->unit, t->median, a, sizeof(a));
 		fsb_unit_format(t->unit, t->median / frac, b, sizeof(b));
+		if (weak_baseline(&r->devcap, f, why, sizeof(why))) {
+			snprintf(ev, sizeof(ev), "%s %s, the device %s with O_DIRECT (%s)", t->id,
+				 a, b, why);
+			add(l, "above-device-unsure", t->id, ev,
+			    "%s ran at %.0f%% of the raw device, whose own figure is too short or "
+			    "unsteady a baseline to tell whether a cache served it",
+			    title(t, name, sizeof(name)), 100 * frac);
+			continue;
+		}
 		snprintf(ev, sizeof(ev), "%s %s, the device %s with O_DIRECT", t->id, a, b);
 		add(l, "above-device", t->id, ev,
 		    "%s ran at %.0f%% of the raw device: a cache served it (page cache, a loop "

@@ -30,12 +30,18 @@
  * ((max - min) / median): it is no baseline, and a share of it may be
  * off by as much. */
 #define FSB_CAVEAT_DEVICE_SPREAD 0.20
+/* A raw device figure is a baseline firm enough to say "a cache served
+ * it" only from at least this many rounds adding up to this much time
+ * (the default is 3 rounds of 0.25 s): one short reading of a device can
+ * be another's several times over, so a figure above it proves nothing. */
+#define FSB_CAVEAT_BASELINE_ROUNDS 3
+#define FSB_CAVEAT_BASELINE_SECONDS 0.5
 
 struct fsb_caveat {
 	/* "ram-backed", "cache-fits", "vm", "balloon", "noisy", "drift",
 	 * "short-space", "passes", "emulation", "device-counters-off",
 	 * "compress-random", "compress-zero", "other-io", "above-device",
-	 * "engine-null", "cache-resident", "metadata-warm", "loop-buffered",
+	 * "above-device-unsure", "engine-null", "cache-resident", "metadata-warm", "loop-buffered",
 	 * "loop-direct" */
 	char id[32];
 	char test[32]; /* the test it is about, or "" */

@@ -43,6 +43,45 @@ static void value_text(const struct fsb_test_result *t, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", v, fsb_test_noisy(t) ? " !" : "");
 }
 
+/*
+ * Each input's write amplification (device bytes written / bytes the test
+ * wrote), where the text view of that input shows it: the tests with
+ * device counters (has_wa). One line per input, in the table's row order.
+ */
+static void print_wa(FILE *out, const struct fsb_compare_table *t)
+{
+	char lab[LABEL_CHARS * 4 + 8];
+	bool any = false;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t k = 0;
+
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			if (!cell || !cell->has_wa)
+				continue;
+			if (!any)
+				fputs("\nWrite amplification (device bytes written / bytes written):\n",
+				      out);
+			any = true;
+			if (!k++) {
+				fputs("  ", out);
+				fputs(fsb_text_safe(t->cols[c].label, LABEL_CHARS, lab,
+						    sizeof(lab)),
+				      out);
+				fputs(":", out);
+			}
+			fsb_text_safe(t->rows[r].name, LABEL_CHARS, lab, sizeof(lab));
+			fprintf(out, "%s %s %.2f", k > 1 ? "," : "", lab,
+				isfinite(cell->write_amplification) ? cell->write_amplification
+								    : 0.0);
+		}
+		if (k)
+			fputc('\n', out);
+	}
+}
+
 /* Each input's figures as shares of its own raw device, when measured. */
 static void print_fractions(FILE *out, const struct fsb_compare_set *set)
 {
@@ -388,6 +427,7 @@ int fsb_compare_write_text(FILE *out, const struct fsb_compare_set *set,
 		fputs("\nDifferent work in one row: no ratio across it ('differs: ...'):\n", out);
 		fsb_compare_work_print(out, t, "");
 	}
+	print_wa(out, t);
 	print_fractions(out, set);
 	print_caveats(out, set);
 out:
@@ -527,6 +567,9 @@ static struct json_object *json_cell(struct jb *b, const struct fsb_compare_tabl
 		put(b, o, "cv", num(cell->cv));
 	}
 	put(b, o, "runs", json_object_new_uint64(cell->nruns));
+	/* As the text view: only for a test with device counters. */
+	if (cell->has_wa)
+		put(b, o, "write_amplification", num(cell->write_amplification));
 	put(b, o, "noisy", json_object_new_boolean(fsb_test_noisy(cell)));
 	/* Absent, not 0, when there is nothing to compare against. */
 	if (isfinite(ratio))

@@ -967,6 +967,55 @@ static void write_results(struct page *p)
 	fsb_html_lit(w, "</section>\n");
 }
 
+/*
+ * Write amplification (device bytes written / bytes the test wrote) of the
+ * throughput and metadata figures that have it, as the text view shows it
+ * (has_wa: tests with device counters); the lifecycle table has its own
+ * column. Nothing when none has.
+ */
+static void write_wa(struct page *p)
+{
+	struct fsb_html_out *w = p->w;
+	const struct fsb_compare_table *t = &p->tab;
+	bool any = false;
+
+	for (size_t r = 0; r < t->nrows && !any; r++)
+		for (size_t c = 0; c < t->ncols && !any; c++)
+			any = !is_lifecycle_row(&t->rows[r]) && fsb_compare_cell(t, r, c) &&
+			      fsb_compare_cell(t, r, c)->has_wa;
+	if (!any)
+		return;
+	fsb_html_lit(w, "<section id=\"write-amplification\">\n<h2>Write amplification</h2>\n"
+			"<p class=\"note\">Bytes written at the device / bytes the test wrote, "
+			"for the tests with device counters.</p>\n<div class=\"scroll\"><table "
+			"class=\"wa\"><thead><tr><th>Test</th><th>Input</th><th class=\"num\">"
+			"Write amplification</th></tr></thead><tbody>\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t n = 0, k = 0;
+
+		if (is_lifecycle_row(&t->rows[r]))
+			continue;
+		for (size_t c = 0; c < t->ncols; c++)
+			n += fsb_compare_cell(t, r, c) && fsb_compare_cell(t, r, c)->has_wa;
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *cell = fsb_compare_cell(t, r, c);
+
+			if (!cell || !cell->has_wa)
+				continue;
+			fsb_html_lit(w, "<tr>");
+			if (!k++) {
+				fsb_html_markupf(w, "<th rowspan=\"%zu\">", n);
+				fsb_html_text(w, t->rows[r].name);
+				fsb_html_lit(w, "</th>");
+			}
+			td(w, t->cols[c].label);
+			fsb_html_markupf(w, "<td class=\"num\">%.2f</td></tr>\n",
+					 bounded(cell->write_amplification));
+		}
+	}
+	fsb_html_lit(w, "</tbody></table></div>\n</section>\n");
+}
+
 /* ---- lifecycle ------------------------------------------------------------- */
 
 /* A figure formatted with its unit, which may be the document's: text. */
@@ -1516,6 +1565,7 @@ int fsb_html_write(FILE *out, const struct fsb_result *const *docs, const char *
 	write_setups(&p);
 	write_summary(&p);
 	write_results(&p);
+	write_wa(&p);
 	write_lifecycle(&p);
 	write_latency(&p);
 	fsb_html_runs_section(&w, &p.tab);

@@ -188,6 +188,40 @@ static void write_latency(FILE *out, const struct fsb_compare_table *t)
 }
 
 /*
+ * Write amplification (device bytes written / bytes the test wrote) of
+ * every figure that has it, as the text view shows it: only tests with
+ * device counters. Nothing when none has.
+ */
+static void write_wa(FILE *out, const struct fsb_compare_table *t)
+{
+	char buf[32];
+	bool any = false;
+
+	for (size_t i = 0; i < t->nrows * t->ncols && !any; i++)
+		any = t->cells[i] && t->cells[i]->has_wa;
+	if (!any)
+		return;
+	fputs("\n## Write amplification\n\nDevice bytes written / bytes the test wrote.\n\n"
+	      "| Test | Input | WA |\n|:--|:--|--:|\n",
+	      out);
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const struct fsb_test_result *x = fsb_compare_cell(t, r, c);
+
+			if (!x || !x->has_wa)
+				continue;
+			snprintf(buf, sizeof(buf), "%.2f",
+				 isfinite(x->write_amplification) ? x->write_amplification : 0.0);
+			fputc('|', out);
+			cell(out, t->rows[r].name);
+			cell(out, t->cols[c].label);
+			cell(out, buf);
+			fputc('\n', out);
+		}
+	}
+}
+
+/*
  * The caveats of each input that has them (older documents have none and
  * say nothing), one list item each with its evidence, under the input's
  * label when there are several inputs: the text views' ending, here too.
@@ -244,6 +278,7 @@ static int write_all(FILE *out, const struct fsb_result *const *docs, const char
 		fsb_compare_work_print(out, t, "  ");
 	}
 	write_latency(out, t);
+	write_wa(out, t);
 	write_caveats(out, docs, labels, n);
 	return ferror(out) ? -EIO : 0;
 }

@@ -844,16 +844,17 @@ static int print_notes(FILE *out, const struct fsb_matrix_doc *d)
 	return 0;
 }
 
-/* Each setup's raw device, as measured before its filesystem was made. */
+/* Each setup's raw device, as measured before its filesystem was made,
+ * named by its setup: two setups' loop devices may even share a name. */
 static void print_devcaps(FILE *out, const struct fsb_matrix_doc *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct fsb_matrix_entry *e = &d->entries[i];
 
 		if (e->run_res && e->run_res->devcap.present)
-			fsb_text_print_devcap(out, e->run_res);
+			fsb_text_print_devcap_of(out, e->run_res, e->label);
 		else if (e->lc_res && e->lc_res->devcap.present)
-			fsb_text_print_devcap(out, e->lc_res);
+			fsb_text_print_devcap_of(out, e->lc_res, e->label);
 	}
 }
 

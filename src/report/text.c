@@ -824,6 +824,11 @@ static void print_devcap_rounds(FILE *out, const struct fsb_devcap *d)
 
 void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
 {
+	fsb_text_print_devcap_of(out, r, NULL);
+}
+
+void fsb_text_print_devcap_of(FILE *out, const struct fsb_result *r, const char *setup)
+{
 	const struct fsb_devcap *d = &r->devcap;
 	const char *label = r->setup.label ? r->setup.label : "the filesystem";
 	char a[48], b[48], c[48], e[48];
@@ -835,6 +840,10 @@ void fsb_text_print_devcap(FILE *out, const struct fsb_result *r)
 	fsb_unit_format_rate(d->rand_read_iops, false, c, sizeof(c));
 	fputs("\nThe device ", out);
 	fsb_text_put(out, d->device ? d->device : "?");
+	if (setup) {
+		fputs(" of setup ", out);
+		fsb_text_put(out, setup);
+	}
 	fprintf(out, " itself: sequential read %s", a);
 	if (d->seq_write_Bps > 0) {
 		fsb_unit_format_rate(d->seq_write_Bps, true, b, sizeof(b));

@@ -83,6 +83,13 @@ int fsb_write_text(FILE *out, const struct fsb_result *r);
  */
 void fsb_text_print_devcap(FILE *out, const struct fsb_result *r);
 
+/*
+ * The same, its first line naming the setup it belongs to ("The device
+ * /dev/loop3 of setup xfs itself: ..."): a matrix lists one per setup, and
+ * a device name alone does not say whose it was. setup NULL: as above.
+ */
+void fsb_text_print_devcap_of(FILE *out, const struct fsb_result *r, const char *setup);
+
 /* bonnie 1.2 table (the ext2/ext3/reiserfs report in docs/references.md). */
 int fsb_write_bonnie(FILE *out, const struct fsb_result *r);
 /*

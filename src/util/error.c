@@ -90,6 +90,24 @@ int fsb_err_capture_end(struct fsb_err_scope *s, int rc)
 
 /* An error that happens now: kept by the open scopes, printed unless one
  * of them is quiet. text is terminal-safe already. */
+/* The line open on stderr (fsb_err_set_open_line), ended before a message. */
+static void (*open_line_end)(void *);
+static void *open_line_arg;
+
+void fsb_err_set_open_line(void (*end)(void *), void *arg)
+{
+	open_line_end = end;
+	open_line_arg = arg;
+}
+
+static void end_open_line(void)
+{
+	void (*end)(void *) = open_line_end;
+
+	if (end)
+		end(open_line_arg);
+}
+
 static void emit(const char *text)
 {
 	bool quiet = false;
@@ -105,8 +123,10 @@ static void emit(const char *text)
 		quiet |= c->quiet;
 	}
 	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
-	if (!quiet)
+	if (!quiet) {
+		end_open_line();
 		fprintf(stderr, "fsbench: %s\n", text);
+	}
 }
 
 static void hold_line(const char *text)
@@ -152,6 +172,7 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap, int err)
 		 err ? fsb_err_reason(err) : "");
 	if (*prefix) {
 		/* Warnings are caveats, not the reason something failed. */
+		end_open_line();
 		fprintf(stderr, "fsbench: %s%s\n", prefix, text);
 		return;
 	}

@@ -26,6 +26,16 @@ void fsb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fsb_warn_set_quiet(int quiet);
 
 /*
+ * A line left open on stderr (the progress line, redrawn with '\r' and no
+ * newline): end(arg) is called before any error or warning is printed, to
+ * erase it, so that every message starts at column 0 on a line of its own
+ * instead of being glued to the progress. NULL end: no line is open. The
+ * owner of the line sets it while the line is drawn and clears it when it
+ * erases the line itself.
+ */
+void fsb_err_set_open_line(void (*end)(void *), void *arg);
+
+/*
  * A failure as a value: the -errno a call returned, the step it failed in
  * (set by whoever knows the steps, e.g. the matrix: "mkfs"), and the first
  * error described during the call, without the "fsbench: " prefix and

@@ -82,6 +82,36 @@ fi
 [ $rc -eq 0 ] && [ ! -s "$T/q.err" ] && ok "--progress=json --quiet: nothing" ||
 	{ nok "--progress=json --quiet: nothing (exit $rc)"; diag "$T/q.err"; }
 
+# ---- a warning while the line is up ----
+# A warning (putc cut short by a small tmpfs's free space, said while its
+# progress line is drawn) first erases the line: it starts at column 0 on
+# a line of its own, never glued to the progress after its '\r'.
+if ! is_root; then
+	skip "a warning ends the progress line first" "needs root (a small tmpfs)"
+else
+	mkdir "$T/small" && mount_tmpfs "$T/small" size=24m &&
+		"$FSBENCH" run --tests putc --min-time 2 --repeat 1 --progress always -o /dev/null \
+			"$T/small" 2>"$T/warn.err"
+	rc=$?
+	if [ $rc -eq 0 ] && python3 - "$T/warn.err" <<'EOF'
+import sys
+raw = open(sys.argv[1], "rb").read()
+w = raw.find(b"fsbench: warning: putc:")
+assert w >= 0, raw[:200]
+# What the terminal got since the last newline: the progress line drawn,
+# then erased ('\r', erase to the end) right before the warning.
+before = raw[raw.rfind(b"\n", 0, w) + 1:w]
+assert b"putc " in before, before
+assert before.endswith(b"\r\x1b[K"), before
+EOF
+	then
+		ok "a warning ends the progress line first: it starts at column 0 on its own line"
+	else
+		nok "a warning ends the progress line first (exit $rc)"
+		od -c "$T/warn.err" | head -12 | sed 's/^/#   /'
+	fi
+fi
+
 "$FSBENCH" run --progress sometimes "$D" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -qF "expected auto, always, never or json" "$T/err" &&
 	ok "--progress sometimes: exit 2, the four words named" ||

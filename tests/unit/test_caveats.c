@@ -426,6 +426,16 @@ static void test_above_device(void **state)
 	r.devcap.seq_read_Bps = 1e9;
 	r.devcap.seq_write_Bps = 100e6;
 	r.devcap.rand_read_iops = 10000;
+	/* A firm baseline: 3 steady rounds of 0.25 s for each figure. */
+	r.devcap.seconds = 0.25;
+	for (int k = 0; k < FSB_DEVCAP_FIGS; k++) {
+		double v = fsb_devcap_value(&r.devcap, (enum fsb_devcap_fig)k);
+
+		r.devcap.nrounds[k] = 3;
+		r.devcap.rounds[k][0] = v * 0.98;
+		r.devcap.rounds[k][1] = v;
+		r.devcap.rounds[k][2] = v * 1.02;
+	}
 	c = has(&r, "above-device", "read");
 	assert_non_null(c);
 	assert_non_null(strstr(c->text, "block read ran at 200% of the raw device"));
@@ -441,6 +451,53 @@ static void test_above_device(void **state)
 	assert_null(has(&r, "above-device", "seeks"));
 	r.devcap.seq_write_Bps = 90e6;
 	assert_non_null(has(&r, "above-device", "write"));
+	assert_null(has(&r, "above-device-unsure", NULL));
+	fsb_result_release(&r);
+}
+
+/* Above a weak baseline (a device figure of too few or too short rounds,
+ * too little data, or a spread over 20%) nothing says a cache served it:
+ * the device may have been measured low, and the caveat says it cannot
+ * tell. */
+static void test_above_weak_device(void **state)
+{
+	const struct fsb_caveat *c;
+	struct fsb_result r;
+
+	(void)state;
+	doc_init(&r);
+	add(&r, "read", "B/s", (const double[]){ 2e9, 2e9, 2e9 }, 3);
+	r.devcap.present = true;
+	r.devcap.seq_read_Bps = 1e9;
+	r.devcap.seconds = 0.25;
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 3;
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][0] = 0.7e9;
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][1] = 1e9;
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][2] = 1.3e9;
+	/* Spread 60%. */
+	assert_null(has(&r, "above-device", "read"));
+	c = has(&r, "above-device-unsure", "read");
+	assert_non_null(c);
+	assert_null(strstr(c->text, ": a cache served it"));
+	assert_non_null(strstr(c->text, "to tell whether a cache served it"));
+	assert_non_null(strstr(c->evidence, "spread 60%"));
+	/* Steady, but one short round. */
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 1;
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][0] = 1e9;
+	assert_null(has(&r, "above-device", "read"));
+	assert_non_null(has(&r, "above-device-unsure", "read"));
+	/* Three steady rounds, but of 0.05 s each: 0.15 s in all. */
+	r.devcap.nrounds[FSB_DEVCAP_SEQ_READ] = 3;
+	r.devcap.rounds[FSB_DEVCAP_SEQ_READ][1] = r.devcap.rounds[FSB_DEVCAP_SEQ_READ][2] = 1e9;
+	r.devcap.seconds = 0.05;
+	assert_null(has(&r, "above-device", "read"));
+	assert_non_null(has(&r, "above-device-unsure", "read"));
+	/* Long and steady, but read from too little data. */
+	r.devcap.seconds = 0.25;
+	assert_non_null(has(&r, "above-device", "read"));
+	assert_int_equal(fsb_strset(&r.devcap.short_reason, "only 4 MiB hold data"), 0);
+	assert_null(has(&r, "above-device", "read"));
+	assert_non_null(has(&r, "above-device-unsure", "read"));
 	fsb_result_release(&r);
 }
 
@@ -916,17 +973,29 @@ static void test_env_loop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quiet_document),	  cmocka_unit_test(test_ram),
-		cmocka_unit_test(test_machine),		  cmocka_unit_test(test_noise_and_drift),
-		cmocka_unit_test(test_short_space),	  cmocka_unit_test(test_passes),
-		cmocka_unit_test(test_compression),	  cmocka_unit_test(test_other_io),
-		cmocka_unit_test(test_device_fraction),	  cmocka_unit_test(test_above_device),
-		cmocka_unit_test(test_device_spread),	  cmocka_unit_test(test_text_view),
-		cmocka_unit_test(test_json_round_trip),	  cmocka_unit_test(test_env_virt),
-		cmocka_unit_test(test_env_balloon),	  cmocka_unit_test(test_counters_off_forms),
-		cmocka_unit_test(test_same_is_the_claim), cmocka_unit_test(test_cold_cache),
-		cmocka_unit_test(test_loop_buffered),	  cmocka_unit_test(test_loop_text_view),
-		cmocka_unit_test(test_loop_json),	  cmocka_unit_test(test_env_loop),
+		cmocka_unit_test(test_quiet_document),
+		cmocka_unit_test(test_ram),
+		cmocka_unit_test(test_machine),
+		cmocka_unit_test(test_noise_and_drift),
+		cmocka_unit_test(test_short_space),
+		cmocka_unit_test(test_passes),
+		cmocka_unit_test(test_compression),
+		cmocka_unit_test(test_other_io),
+		cmocka_unit_test(test_device_fraction),
+		cmocka_unit_test(test_above_device),
+		cmocka_unit_test(test_above_weak_device),
+		cmocka_unit_test(test_device_spread),
+		cmocka_unit_test(test_text_view),
+		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_env_virt),
+		cmocka_unit_test(test_env_balloon),
+		cmocka_unit_test(test_counters_off_forms),
+		cmocka_unit_test(test_same_is_the_claim),
+		cmocka_unit_test(test_cold_cache),
+		cmocka_unit_test(test_loop_buffered),
+		cmocka_unit_test(test_loop_text_view),
+		cmocka_unit_test(test_loop_json),
+		cmocka_unit_test(test_env_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -379,6 +379,41 @@ static void matrix_doc(void **state)
 	fsb_matrix_doc_release(&d);
 }
 
+/*
+ * Every setup's raw device in the matrix text view names its setup: the
+ * lines "The device /dev/loopN itself ..." of two setups cannot be told
+ * apart otherwise (loop device names are reused from setup to setup).
+ */
+static void matrix_devcap_names_setup(void **state)
+{
+	struct fsb_matrix_doc d;
+	char *got, *at, want[128];
+	size_t lines = 0;
+
+	(void)state;
+	load_matrix(&d);
+	for (size_t i = 0; i < d.n; i++) {
+		struct fsb_devcap *c = &d.entries[i].run_res->devcap;
+
+		c->present = true;
+		assert_int_equal(fsb_strset(&c->device, "/dev/loop7"), 0);
+		c->seq_read_Bps = 1e9;
+		c->rand_read_iops = 1e4;
+	}
+	got = render_matrix(fsb_matrix_view_find("text"), &d);
+	for (at = got; (at = strstr(at, "The device ")); at++)
+		lines++;
+	assert_int_equal(lines, d.n);
+	for (size_t i = 0; i < d.n; i++) {
+		snprintf(want, sizeof(want),
+			 "The device /dev/loop7 of setup %s itself:", d.entries[i].label);
+		if (!strstr(got, want))
+			fail_msg("no line \"%s\" in:\n%s", want, got);
+	}
+	free(got);
+	fsb_matrix_doc_release(&d);
+}
+
 /* The HTML page `fsbench report run.json lifecycle.json matrix.json` makes. */
 static void html_report(void **state)
 {
@@ -408,8 +443,11 @@ static void html_report(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(run_doc),	 cmocka_unit_test(mpi_doc),
-		cmocka_unit_test(lifecycle_doc), cmocka_unit_test(matrix_doc),
+		cmocka_unit_test(run_doc),
+		cmocka_unit_test(mpi_doc),
+		cmocka_unit_test(lifecycle_doc),
+		cmocka_unit_test(matrix_doc),
+		cmocka_unit_test(matrix_devcap_names_setup),
 		cmocka_unit_test(html_report),
 	};
 
