@@ -412,6 +412,7 @@ int fsb_devcap_record(struct fsb_result *r, const char *dev, bool write, const c
 	if (off)
 		return fsb_result_param_str(r, "device_capability", off) ? -ENOMEM : 0;
 	fsb_err_capture_begin(&scope, &why, true);
+	fsb_err_capture_own(&scope); /* forgiven below: not the run's reason */
 	err = fsb_devcap_measure(dev, write, &cap);
 	fsb_err_capture_end(&scope, err);
 	if (err == -EINTR || err == -ENOMEM) {

@@ -47,7 +47,10 @@ static int record_loop(struct fsb_result *r, const char *devname)
 
 	if (!fsb_env_loop("/", devname, name, sizeof(name), backing, sizeof(backing), &dio))
 		return 0;
-	if (fsb_strset(&r->setup.loop_device, name) || fsb_strset(&r->setup.loop_backing, backing))
+	/* An unproven name stays unset (reported unknown): never another
+	 * file's resident share. */
+	if (fsb_strset(&r->setup.loop_device, name) ||
+	    (backing[0] && fsb_strset(&r->setup.loop_backing, backing)))
 		return -ENOMEM;
 	r->setup.loop_dio = dio;
 	if (!fsb_env_loop_resident(r, &share)) {

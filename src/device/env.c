@@ -1,9 +1,11 @@
 /* Environment probes (device/env.h). */
 #include "device/env.h"
 #include "device/cache.h"
+#include "device/loop.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <stdio.h>
@@ -182,7 +184,7 @@ void fsb_env_balloon(const char *root, bool *has, bool *reporting)
 bool fsb_env_ram_backed(const char *root, const char *fs_type, const char *devname, char *out,
 			size_t len)
 {
-	char rel[512], backing[4096];
+	char backing[4096];
 	struct statfs sf;
 
 	if (fs_type && (!strcmp(fs_type, "tmpfs") || !strcmp(fs_type, "ramfs"))) {
@@ -198,9 +200,8 @@ bool fsb_env_ram_backed(const char *root, const char *fs_type, const char *devna
 	}
 	if (strncmp(devname, "loop", 4))
 		return false;
-	snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", devname);
-	if (!read_line(root, rel, backing, sizeof(backing)))
-		return false;
+	if (fsb_loopdev_backing_file(root, devname, backing, sizeof(backing), NULL, NULL) != 1)
+		return false; /* no proven name: no filesystem to say */
 	/* The backing file's filesystem: real only on this machine. */
 	if (strcmp(root, "/") || statfs(backing, &sf) < 0)
 		return false;
@@ -217,6 +218,7 @@ bool fsb_env_loop(const char *root, const char *devname, char *name, size_t name
 {
 	char rel[512], flag[16];
 	size_t n;
+	int rc;
 
 	*dio = false;
 	if (!devname || strncmp(devname, "loop", 4) || !isdigit((unsigned char)devname[4]))
@@ -229,8 +231,9 @@ bool fsb_env_loop(const char *root, const char *devname, char *name, size_t name
 	if (n >= name_len || n > 32)
 		return false;
 	snprintf(name, name_len, "%.*s", (int)n, devname);
-	snprintf(rel, sizeof(rel), "sys/block/%s/loop/backing_file", name);
-	if (!read_line(root, rel, backing, len))
+	/* Bound, but its backing file's name unproven: backing "" (unknown). */
+	rc = fsb_loopdev_backing_file(root, name, backing, len, NULL, NULL);
+	if (rc != 1 && rc != -ESTALE)
 		return false;
 	/* No dio file (kernels before 4.4): no direct I/O either. */
 	snprintf(rel, sizeof(rel), "sys/block/%s/loop/dio", name);

@@ -49,8 +49,8 @@ bool fsb_env_ram_backed(const char *root, const char *fs_type, const char *devna
 /*
  * Whether devname (a name in /sys/block, "loop3", or a partition of one,
  * "loop3p1"; may be NULL) is a bound loop device: true with the whole
- * device's name in name ("loop3"), its backing file as
- * root/sys/block/loopN/loop/backing_file has it in backing, and in *dio
+ * device's name in name ("loop3"), its backing file's name in backing
+ * when it is proven the device's (fsb_loopdev_backing_file), else "", and in *dio
  * whether it does direct I/O (loop/dio is "1"; kernels without that file
  * have none). A buffered loop device (dio 0) reads and writes its backing
  * file through the page cache: O_DIRECT on it stops at it.

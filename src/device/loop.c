@@ -164,7 +164,7 @@ void fsb_loopdev_release(struct fsb_loopdev *lo)
  */
 static int find_backing(dev_t fdev, ino_t fino, char *dev, size_t len)
 {
-	char file[PATH_MAX], *text = NULL;
+	char file[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	int found = 0;
@@ -173,23 +173,16 @@ static int find_backing(dev_t fdev, ino_t fino, char *dev, size_t len)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while (!found && (de = readdir(d))) {
-		struct stat st;
-		FILE *f;
-		size_t n;
+		dev_t bdev = 0;
+		ino_t bino = 0;
+		int rc;
 
 		if (strncmp(de->d_name, "loop", 4))
 			continue;
-		snprintf(file, sizeof(file), "/sys/block/%s/loop/backing_file", de->d_name);
-		f = fopen(file, "re");
-		if (!f)
-			continue; /* not bound */
-		text = fgets(file, sizeof(file), f);
-		fclose(f);
-		if (!text)
-			continue;
-		n = strcspn(file, "\n");
-		file[n] = '\0';
-		if (!stat(file, &st) && st.st_dev == fdev && st.st_ino == fino) {
+		/* Unproven names (-ESTALE) still have the device's own
+		 * identity of its backing file, which is what counts. */
+		rc = fsb_loopdev_backing_file("/", de->d_name, file, sizeof(file), &bdev, &bino);
+		if ((rc == 1 || rc == -ESTALE) && bdev == fdev && bino == fino) {
 			snprintf(dev, len, "/dev/%s", de->d_name);
 			found = 1;
 		}
@@ -242,33 +235,69 @@ static int open_status(const char *path, int *fd, struct loop_info64 *info)
 	return 1;
 }
 
-int fsb_loopdev_backing(const char *path, char *file, size_t len, dev_t *dev, ino_t *ino)
+int fsb_loopdev_backing_file(const char *root, const char *name, char *file, size_t len, dev_t *dev,
+			     ino_t *ino)
 {
 	struct loop_info64 info;
-	const char *name = strrchr(path, '/');
+	struct stat st;
 	char sys[PATH_MAX];
+	bool real = !strcmp(root, "/");
+	size_t n;
 	FILE *f;
 	int fd, rc;
 
-	if (!name || strncmp(name + 1, "loop", 4))
+	file[0] = '\0';
+	if (strncmp(name, "loop", 4) || strchr(name, '/') || !len)
 		return -EINVAL;
-	rc = open_status(path, &fd, &info);
-	if (rc <= 0)
-		return rc;
-	close(fd);
-	*dev = backing_dev(&info);
-	*ino = (ino_t)info.lo_inode;
+	if (real) {
+		snprintf(sys, sizeof(sys), "/dev/%s", name);
+		rc = open_status(sys, &fd, &info);
+		if (rc <= 0)
+			return rc;
+		close(fd);
+		if (dev)
+			*dev = backing_dev(&info);
+		if (ino)
+			*ino = (ino_t)info.lo_inode;
+	}
 	/* The full name: lo_file_name is cut at 64 bytes and is whatever the
-	 * attacher passed, sysfs has the kernel's path of the open file. */
-	snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file", name + 1);
+	 * attacher passed; sysfs has the kernel's path of the open file, one
+	 * line ended by a newline that is not the name's. */
+	snprintf(sys, sizeof(sys), "%s/sys/block/%s/loop/backing_file", real ? "" : root, name);
 	f = fopen(sys, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno; /* unbound meanwhile */
-	if (!fgets(file, (int)len, f))
-		file[0] = '\0';
+	n = fread(file, 1, len - 1, f);
+	rc = !feof(f) || ferror(f);
 	fclose(f);
-	file[strcspn(file, "\n")] = '\0';
+	file[n] = '\0';
+	if (n && file[n - 1] == '\n')
+		file[--n] = '\0';
+	if (rc || !n) {
+		file[0] = '\0';
+		return -ESTALE; /* cut, or no name */
+	}
+	/* A copy of /sys (tests) has no device to ask. */
+	if (!real)
+		return 1;
+	/* A name with a newline in it, or one renamed or deleted since
+	 * (" (deleted)"), may be another file's: only the file the device
+	 * holds (lo_device, lo_inode) is its backing file. */
+	if (stat(file, &st) < 0 || st.st_dev != backing_dev(&info) ||
+	    st.st_ino != (ino_t)info.lo_inode) {
+		file[0] = '\0';
+		return -ESTALE;
+	}
 	return 1;
+}
+
+int fsb_loopdev_backing(const char *path, char *file, size_t len, dev_t *dev, ino_t *ino)
+{
+	const char *name = strrchr(path, '/');
+
+	if (!name || strncmp(name + 1, "loop", 4) || strncmp(path, "/dev/", 5))
+		return -EINVAL;
+	return fsb_loopdev_backing_file("/", name + 1, file, len, dev, ino);
 }
 
 int fsb_loopdev_detach_if(const char *path, dev_t dev, ino_t ino)
@@ -352,26 +381,28 @@ int fsb_loopdev_data_ranges(int fd, uint64_t dev_bytes, uint64_t align, size_t m
 {
 	struct loop_info64 info;
 	struct stat st, bst;
-	char sys[128];
-	FILE *f;
+	char link[PATH_MAX], sys[64];
+	const char *name;
+	ssize_t k;
 	int bfd, err;
 
 	*v = NULL;
 	*n = 0;
 	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || ioctl(fd, LOOP_GET_STATUS64, &info) < 0)
 		return 0; /* not a loop device, or not bound */
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
-		 minor(st.st_rdev));
-	if (!(f = fopen(sys, "re")))
+	/* Its name in /sys/block: the last part of its /sys/dev link. */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if ((k = readlink(sys, link, sizeof(link) - 1)) < 0)
 		return -errno;
-	if (!fgets(file, (int)len, f))
-		file[0] = '\0';
-	fclose(f);
-	file[strcspn(file, "\n")] = '\0';
+	link[k] = '\0';
+	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	err = fsb_loopdev_backing_file("/", name, file, len, NULL, NULL);
+	if (err <= 0)
+		return err ? err : -ESTALE;
 	if ((bfd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
 		return -errno;
-	/* The name may be another file's by now (renamed, deleted): only
-	 * the file the device holds says where its data is. */
+	/* Renamed between the proof and the open: check again, on the
+	 * descriptor that is read. */
 	if (fstat(bfd, &bst) < 0 || bst.st_dev != backing_dev(&info) ||
 	    bst.st_ino != (ino_t)info.lo_inode) {
 		close(bfd);

@@ -56,9 +56,25 @@ int fsb_loopdev_find_backing(const char *image, char *dev, size_t len);
 /* The same for the file open on fd (no name to race with). */
 int fsb_loopdev_find_backing_fd(int fd, char *dev, size_t len);
 /*
+ * The backing file of the loop device name ("loop3", a name in
+ * /sys/block) as root/sys/block/NAME/loop/backing_file has it, only when
+ * it is proven to be the file the device holds: with root "/", stat of
+ * that name must give LOOP_GET_STATUS64's lo_device and lo_inode (a name
+ * with a newline, or one renamed or deleted since, may be another
+ * file's); another root (a copy of /sys in tests) is taken as it is.
+ * Returns 1 with the name in file; 0 when the device is not bound or
+ * does not exist; -ESTALE when the name is unknown (file empty: say so,
+ * never use another file); -errno otherwise. dev and ino (may be NULL)
+ * get the device's own identity of its backing file whenever it is
+ * bound (root "/"), proven name or not. Not described.
+ */
+int fsb_loopdev_backing_file(const char *root, const char *name, char *file, size_t len, dev_t *dev,
+			     ino_t *ino);
+
+/*
  * What backs the loop device at path ("/dev/loopN"): 1 when it is bound,
- * with the backing file's name as /sys/block/loopN/loop/backing_file has
- * it in file and its st_dev and st_ino (LOOP_GET_STATUS64) in dev, ino;
+ * with the backing file's proven name in file
+ * (fsb_loopdev_backing_file: -ESTALE when unknown) and its st_dev and st_ino (LOOP_GET_STATUS64) in dev, ino;
  * 0 when it is not bound or does not exist; -errno otherwise. Not
  * described. For `fsbench clean`, which must prove a device is its own.
  */
@@ -94,10 +110,10 @@ int fsb_file_data_ranges(int fd, uint64_t start, uint64_t len, uint64_t align, s
  * The same for the loop device open on fd, of dev_bytes bytes: its
  * backing file's data from the device's offset into it (lo_offset), as
  * device offsets. Returns 1 with the ranges and the backing file's name
- * (as /sys/dev/block/M:m/loop/backing_file has it) in file; 0 when fd is
+ * (fsb_loopdev_backing_file) in file; 0 when fd is
  * not a bound loop device (every byte of it may then hold data); -errno
- * when the backing file cannot be opened (-ESTALE: the name is another
- * file's now) or sought. Not described.
+ * when the backing file cannot be opened (-ESTALE: its name is
+ * unknown, or another file's now) or sought. Not described.
  */
 int fsb_loopdev_data_ranges(int fd, uint64_t dev_bytes, uint64_t align, size_t max,
 			    struct fsb_range **v, size_t *n, char *file, size_t len);

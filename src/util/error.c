@@ -59,7 +59,13 @@ void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool qu
 	s->outer = scopes;
 	s->line = NULL;
 	s->line_size = 0;
+	s->own = false;
 	scopes = s;
+}
+
+void fsb_err_capture_own(struct fsb_err_scope *s)
+{
+	s->own = true;
 }
 
 void fsb_err_capture_line(struct fsb_err_scope *s, char *line, size_t size)
@@ -121,6 +127,8 @@ static void emit(const char *text)
 		if (c->line && !c->line[0])
 			snprintf(c->line, c->line_size, "%s", text);
 		quiet |= c->quiet;
+		if (c->own)
+			break;
 	}
 	/* One write: stderr is unbuffered, and lines of parallel runs must not mix. */
 	if (!quiet) {

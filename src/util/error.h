@@ -66,6 +66,7 @@ struct fsb_err_scope {
 	pid_t pid;
 	char *line; /* fsb_err_capture_line's buffer, else NULL */
 	size_t line_size;
+	bool own; /* fsb_err_capture_own: outer scopes do not see its errors */
 };
 
 void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool quiet);
@@ -77,6 +78,15 @@ void fsb_err_capture_begin(struct fsb_err_scope *s, struct fsb_error *e, bool qu
  */
 enum { FSB_ERR_LINE_MAX = 4400 };
 void fsb_err_capture_line(struct fsb_err_scope *s, char *line, size_t size);
+
+/*
+ * Keep the errors described in scope s from the scopes outside it, for a
+ * step whose failure the caller forgives (says as a warning, or in the
+ * result): an outer scope that keeps its first error would otherwise
+ * name that forgiven step as the reason of a later, unrelated failure.
+ * Call it right after fsb_err_capture_begin.
+ */
+void fsb_err_capture_own(struct fsb_err_scope *s);
 
 /*
  * End the scope (the innermost one: scopes end in reverse order) with the

@@ -161,6 +161,24 @@ static void error_capture_scopes(void **state)
 		assert_string_equal(s.outer.step, "mount x");
 		assert_string_equal(s.outer.msg, strerror(EBUSY));
 	}
+
+	/* An own scope's errors are its own: the outer scope sees only the
+	 * errors after it, and nothing of it is printed (quiet). */
+	{
+		struct fsb_err_scope a, b;
+
+		fsb_error_clear(&s.outer);
+		fsb_error_clear(&s.inner);
+		fsb_err_capture_begin(&a, &s.outer, true);
+		fsb_err_capture_begin(&b, &s.inner, true);
+		fsb_err_capture_own(&b);
+		fsb_err("forgiven");
+		fsb_err_capture_end(&b, -EIO);
+		fsb_err("the real one");
+		fsb_err_capture_end(&a, -ENOSPC);
+		assert_string_equal(s.inner.msg, "forgiven");
+		assert_string_equal(s.outer.msg, "the real one");
+	}
 }
 
 static void size_parse_good(void **state)
