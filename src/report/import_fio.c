@@ -59,6 +59,9 @@ struct job {
 	 * test each direction of the job gave (index + 1; 0: none). */
 	const char *key[7];
 	size_t test_of[NDIRS];
+	/* Of a first copy (numjobs without group_reporting): the runtime of
+	 * its copies so far per direction, the weight of its %CPU. */
+	double copy_ms[NDIRS];
 };
 
 /* Jobs alike in these do the same work: a warm-up and its repeats. */
@@ -452,13 +455,52 @@ static struct job *copy_of(struct job *jobs, size_t idx)
 	return NULL;
 }
 
+/* What the imported latency of copies is, said once in the result. */
+#define COPIES_LATENCY                                                                 \
+	"numjobs copies without group_reporting: max is the slowest copy's; p50, p99 " \
+	"and p99.9 the worst copy's, as fio merges histograms its output does not hold"
+
+/*
+ * Copy j's latency and %CPU into t, the test of its first copy, as fio's
+ * group_reporting combines them (stat.c sum_thread_stats): %CPU is the
+ * copies' CPU time over their summed run time, so a runtime-weighted mean;
+ * the max is the largest. A percentile of merged histograms cannot be had
+ * from percentiles: the worst copy's is kept, an upper bound, and the
+ * result says so (param "fio_copies_latency").
+ */
+static int merge_copy_side(struct fsb_result *r, struct fsb_test_result *t, const struct job *j,
+			   const struct side *s, double *copy_ms)
+{
+	double w = s->runtime_ms > 0 ? s->runtime_ms : 1;
+
+	t->cpu_pct = (t->cpu_pct * *copy_ms + j->cpu * w) / (*copy_ms + w);
+	*copy_ms += w;
+	if (!s->has_clat_max)
+		return 0;
+	if (!t->has_latency) {
+		t->has_latency = true;
+		t->latency_max_only = true;
+	}
+	t->latency.max_us = fmax(t->latency.max_us, s->clat_max_ns / 1000);
+	if (s->has_pcts && !t->latency_max_only) {
+		t->latency.p50_us = fmax(t->latency.p50_us, s->p50_ns / 1000);
+		t->latency.p99_us = fmax(t->latency.p99_us, s->p99_ns / 1000);
+		t->latency.p999_us = fmax(t->latency.p999_us, s->p999_ns / 1000);
+	} else if (!s->has_pcts) {
+		/* One copy without percentiles: none is known for them all. */
+		t->latency.p50_us = t->latency.p99_us = t->latency.p999_us = 0;
+		t->latency_max_only = true;
+	}
+	return fsb_result_param_str(r, "fio_copies_latency", COPIES_LATENCY);
+}
+
 /*
  * The copies of one job ran at once: their figure is the sum of theirs
  * (fio's group_reporting), as fsbench's --jobs figure is the jobs'
  * aggregate, never one copy's beside it. j's rate joins the last run of
- * the first copy's test; %CPU and latency stay the first copy's.
+ * the first copy's test; %CPU and latency are combined (merge_copy_side).
  */
-static int add_copy(struct fsb_result *r, struct job *j, const struct job *first)
+static int add_copy(struct fsb_result *r, struct job *j, struct job *first)
 {
 	for (int d = 0; d < NDIRS; d++) {
 		struct fsb_test_result *t;
@@ -477,7 +519,11 @@ static int add_copy(struct fsb_result *r, struct job *j, const struct job *first
 		runs[t->nruns - 1] += !strcmp(t->unit, "B/s") ? s->bw_bytes : s->iops;
 		err = fsb_test_set_runs(t, runs, t->nruns);
 		free(runs);
-		if (err)
+		if (!first->copy_ms[d])
+			first->copy_ms[d] = first->side[d].runtime_ms > 0
+						    ? first->side[d].runtime_ms
+						    : 1;
+		if (err || (err = merge_copy_side(r, t, j, s, &first->copy_ms[d])))
 			return err;
 		j->test_of[d] = first->test_of[d];
 	}

@@ -1,5 +1,6 @@
 #include "report/json.h"
 #include "report/caveats.h"
+#include "stats/summary.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/text.h"
@@ -872,12 +873,24 @@ static int read_setup(struct jread *rd, struct json_object *doc, struct fsb_setu
 	return read_str(rd, o, "setup.", "fill", false, &s->fill);
 }
 
+/*
+ * Whether a figure read from a file is the one fsbench computes, a to b:
+ * other writers may print fewer digits than json-c's 17, so five
+ * significant digits agree (a relative 1e-4), with an absolute slack for
+ * figures near 0 (a CV of 0.00004 printed as 0).
+ */
+static bool same_figure(double a, double b, double abs_slack)
+{
+	return fabs(a - b) <= 1e-4 * fmax(fabs(a), fabs(b)) + abs_slack;
+}
+
 /* The rounds of each figure (its median must lie within them) and the
  * data the reads covered; "spread" is derived from the rounds. */
 static int read_devcap_rounds(struct jread *rd, struct json_object *o, struct fsb_devcap *d)
 {
 	static const char *const path = "device_capability.";
 	struct json_object *rounds, *arr, *data;
+	struct fsb_summary sum;
 	char key[64];
 	int err;
 
@@ -906,6 +919,11 @@ static int read_devcap_rounds(struct jread *rd, struct json_object *o, struct fs
 		fsb_devcap_spread(d, (enum fsb_devcap_fig)k, &lo, &hi);
 		if (n && (med < lo * (1 - 1e-9) || med > hi * (1 + 1e-9)))
 			return bad(rd, "%s%s is outside its rounds", path, name);
+		/* The figure is the median of its rounds (core/devcap.c). */
+		if (n && !fsb_summary_compute(d->rounds[k], n, &sum) &&
+		    !same_figure(med, sum.median, 0))
+			return bad(rd, "%s%s %.6g is not the median of its rounds (%.6g)", path,
+				   name, med, sum.median);
 		err = 1; /* go on with the next figure */
 	}
 	if ((err = read_obj(rd, o, path, "data", &data)) <= 0)
@@ -1258,7 +1276,7 @@ out:
 
 /* "per_job": each job's runs (as many as the test's), its %CPU. */
 static int read_per_job(struct jread *rd, struct json_object *o, const char *path,
-			struct fsb_test_result *t)
+			struct fsb_test_result *t, double job[3], bool *has_job)
 {
 	struct json_object *pj, *runs;
 	double *rates = NULL, *cpu = NULL;
@@ -1269,6 +1287,12 @@ static int read_per_job(struct jread *rd, struct json_object *o, const char *pat
 	if (err <= 0)
 		return err;
 	snprintf(sub, sizeof(sub), "%sper_job.", path);
+	/* The spread as written, for check_summary: it is derived again. */
+	*has_job = lookup(pj, "median", &runs);
+	if ((err = read_double(rd, pj, sub, "min", *has_job, &job[0])) ||
+	    (err = read_double(rd, pj, sub, "median", *has_job, &job[1])) ||
+	    (err = read_double(rd, pj, sub, "max", *has_job, &job[2])))
+		return err;
 	if (!lookup(pj, "runs", &runs) || !json_object_is_type(runs, json_type_array))
 		return bad(rd, "%sruns is missing or not an array", sub);
 	njobs = json_object_array_length(runs);
@@ -1359,11 +1383,74 @@ static int check_test(struct jread *rd, const char *path, const struct fsb_test_
 	return 0;
 }
 
+/*
+ * The summary of a test against its runs, recomputed with the code the
+ * writer uses (stats/summary.h): median, min, max and CV are the runs',
+ * "noisy" is the CV against FSB_NOISY_CV, the interval of --repeat auto
+ * is the runs' (fsb_summary_ci95) and the jobs' spread is their runs'.
+ * A hand-edited file where they disagree shows a figure its runs do not
+ * hold; it is refused, naming the test and the field.
+ */
+static int check_summary(struct jread *rd, struct json_object *o, const char *path,
+			 const struct fsb_test_result *t, const char *shown, double job[3])
+{
+	struct json_object *v;
+	struct fsb_summary s;
+	double lo, hi;
+	bool noisy, has_cv = lookup(o, "cv", &v);
+	int err = fsb_summary_compute(t->runs, t->nruns, &s);
+
+	if (err)
+		return err;
+	if (!same_figure(t->median, s.median, 0))
+		return bad(rd, "%s (%s): median %.6g is not the median of its runs (%.6g)", path,
+			   shown, t->median, s.median);
+	if (!same_figure(t->min, s.min, 0))
+		return bad(rd, "%s (%s): min %.6g is not the lowest of its runs (%.6g)", path,
+			   shown, t->min, s.min);
+	if (!same_figure(t->max, s.max, 0))
+		return bad(rd, "%s (%s): max %.6g is not the highest of its runs (%.6g)", path,
+			   shown, t->max, s.max);
+	if (has_cv && !same_figure(t->cv, s.cv, 5e-5))
+		return bad(rd, "%s (%s): cv %.6g is not the cv of its runs (%.6g)", path, shown,
+			   t->cv, s.cv);
+	/* The writer flags the cv it writes: the flag follows that figure. */
+	if (lookup(o, "noisy", &v)) {
+		if (!json_object_is_type(v, json_type_boolean))
+			return bad(rd, "%s (%s): noisy is not a boolean", path, shown);
+		noisy = json_object_get_boolean(v);
+		if (noisy != ((has_cv ? t->cv : s.cv) > FSB_NOISY_CV))
+			return bad(rd, "%s (%s): noisy %s contradicts cv %.6g (noisy above %g)",
+				   path, shown, noisy ? "true" : "false", has_cv ? t->cv : s.cv,
+				   FSB_NOISY_CV);
+	}
+	if (t->has_ci && !fsb_summary_ci95(&s, &lo, &hi) &&
+	    (!same_figure(t->ci95_low, lo, 1e-9 * hi) || !same_figure(t->ci95_high, hi, 0)))
+		return bad(rd,
+			   "%s (%s): ci95 %.6g to %.6g is not the 95%% interval of its runs "
+			   "(%.6g to %.6g)",
+			   path, shown, t->ci95_low, t->ci95_high, lo, hi);
+	if (!job || t->njobs < 2)
+		return 0;
+	if (!same_figure(job[1], t->job_median, 0))
+		return bad(rd, "%s (%s): per_job.median %.6g is not the median of its jobs (%.6g)",
+			   path, shown, job[1], t->job_median);
+	if (!same_figure(job[0], t->job_min, 0) || !same_figure(job[2], t->job_max, 0))
+		return bad(rd,
+			   "%s (%s): per_job.min and max %.6g, %.6g are not its lowest and "
+			   "highest job (%.6g, %.6g)",
+			   path, shown, job[0], job[2], t->job_min, t->job_max);
+	return 0;
+}
+
 static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct fsb_result *r)
 {
 	struct fsb_test_result *t;
 	struct json_object *wa;
-	char path[48], *id = NULL, *unit = NULL;
+	char path[48], shown[48], *id = NULL, *unit = NULL;
+	const char *want;
+	double job[3] = { 0 };
+	bool has_job = false;
 	int err;
 
 	snprintf(path, sizeof(path), "tests[%zu]", idx);
@@ -1377,14 +1464,22 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 		err = bad(rd, "%sid is empty", path);
 		goto out;
 	}
+	fsb_text_safe(id, 32, shown, sizeof(shown));
+	/* A figure in another unit than its test's is another figure. */
+	want = fsb_test_unit(r->kind, id);
+	if (want && strcmp(unit, want)) {
+		char ushown[48];
+
+		err = bad(rd, "tests[%zu] (%s): unit \"%s\" is not the unit of %s %s (%s)", idx,
+			  shown, fsb_text_safe(unit, 32, ushown, sizeof(ushown)),
+			  strcmp(r->kind, "lifecycle") ? "test" : "lifecycle phase", shown, want);
+		goto out;
+	}
 	/* Every view finds a test by its id: a second one would be dropped. */
 	for (size_t i = 0; i < r->ntests; i++) {
-		char shown[48];
-
 		if (strcmp(r->tests[i].id, id))
 			continue;
-		err = bad(rd, "%sid \"%s\" is also tests[%zu].id", path,
-			  fsb_text_safe(id, 32, shown, sizeof(shown)), i);
+		err = bad(rd, "%sid \"%s\" is also tests[%zu].id", path, shown, i);
 		goto out;
 	}
 	t = fsb_result_add_test(r, id, unit);
@@ -1405,7 +1500,8 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_device(rd, o, path, t)) ||
 	    (err = read_str(rd, o, path, "short_reason", false, &t->short_reason)) ||
 	    (err = read_str(rd, o, path, "stopped_by", false, &t->stopped_by)) ||
-	    (err = read_times(rd, o, path, t)) || (err = read_per_job(rd, o, path, t)))
+	    (err = read_times(rd, o, path, t)) ||
+	    (err = read_per_job(rd, o, path, t, job, &has_job)))
 		goto out;
 	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)) ||
 	    (err = read_str(rd, o, path, "metadata_cold", false, &t->metadata_cold)))
@@ -1433,7 +1529,10 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 			goto out;
 		t->has_wa = true;
 	}
-	err = check_test(rd, path, t);
+	if ((err = check_test(rd, path, t)))
+		goto out;
+	snprintf(path, sizeof(path), "tests[%zu]", idx);
+	err = check_summary(rd, o, path, t, shown, has_job ? job : NULL);
 out:
 	free(id);
 	free(unit);

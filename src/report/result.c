@@ -524,6 +524,29 @@ const char *fsb_test_title(const char *id)
 	return id ? id : "?";
 }
 
+const char *fsb_test_unit(const char *kind, const char *id)
+{
+	/* The registry's tests (core/registry.c) by their work unit. */
+	static const char *const bytes[] = { "putc", "write", "rewrite", "getc", "read" };
+	static const char *const ops[] = { "seeks",	 "randread",   "randwrite",  "null",
+					   "seq-create", "seq-stat",   "seq-delete", "rand-create",
+					   "rand-stat",	 "rand-delete" };
+
+	if (!kind || !id)
+		return NULL;
+	if (!strcmp(kind, "lifecycle"))
+		return "s";
+	if (strcmp(kind, "run"))
+		return NULL;
+	for (size_t i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++)
+		if (!strcmp(id, bytes[i]))
+			return "B/s";
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(id, ops[i]))
+			return "ops/s";
+	return NULL;
+}
+
 bool fsb_test_noisy(const struct fsb_test_result *t)
 {
 	return t->cv > FSB_NOISY_CV;

@@ -388,6 +388,13 @@ bool fsb_result_null_engine(const struct fsb_result *r);
  */
 bool fsb_test_harness_only(const struct fsb_result *r, const struct fsb_test_result *t);
 
+/*
+ * The unit fsbench gives test id in a document of this kind: "s" for
+ * every lifecycle phase, "B/s" or "ops/s" for a run's tests by their work
+ * unit (core/registry.c); NULL for an id fsbench does not make. Static.
+ */
+const char *fsb_test_unit(const char *kind, const char *id);
+
 /* True when the figure's spread is above FSB_NOISY_CV. */
 bool fsb_test_noisy(const struct fsb_test_result *t);
 

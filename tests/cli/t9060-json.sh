@@ -3,7 +3,9 @@
 # and a directory name that are not valid UTF-8 give a file python3 can
 # load, with the exact bytes in base64 beside the string (label_bytes,
 # dir_bytes), and a reader that takes the bytes back. A result whose
-# figures disagree or overflow 64 bits is refused, naming the key (item 9).
+# figures disagree or overflow 64 bits is refused, naming the key (item 9),
+# and so is one whose median, min, cv, noisy flag or unit contradicts its
+# runs or its test.
 . "$(dirname "$0")/lib.sh"
 tmpdir T || exit 1
 D=$T/$'\xc3('
@@ -86,6 +88,20 @@ edit("p50", lambda c: c["tests"][0]["latency_us"].update(p50=c["tests"][0]["late
 edit("p99", lambda c: c["tests"][1]["latency_us"].update(p99=c["tests"][1]["latency_us"]["p999"] * 2 + 1))
 edit("times", times)
 edit("negseed", lambda c: c["params"].update(seed=-1))
+# A summary that contradicts its runs (recomputed as the writer does).
+t0 = d["tests"][0]
+edit("median2", lambda c: c["tests"][0].update(median=t0["runs"][0]))
+edit("min2", lambda c: c["tests"][0].update(min=t0["min"] / 2))
+edit("cv", lambda c: c["tests"][0].update(cv=t0["cv"] + 0.5, noisy=True))
+edit("noisy", lambda c: c["tests"][0].update(noisy=not t0["noisy"]))
+edit("unit", lambda c: c["tests"][0].update(unit="ops/s"))
+import statistics
+r = t0["runs"]
+want = open(t + "/want", "w")
+want.write("%.6g %.6g\n" % (r[0], statistics.median(r)))
+want.write("%.6g %.6g\n" % (t0["min"] / 2, min(r)))
+want.write("%.6g %.6g\n" % (t0["cv"] + 0.5, t0["cv"]))
+want.write("%s %.6g\n" % (str(not t0["noisy"]).lower(), t0["cv"]))
 text = json.dumps(d)
 put("dupkey", text.replace('"min": ', '"min": 0, "min": ', 1))
 put("ram", re.sub(r'"ram_bytes": [0-9]+', '"ram_bytes": 18446744073709551616', text))
@@ -121,6 +137,12 @@ refused dupkey "tests[0].min appears twice"
 refused ram "host.ram_bytes is out of range (an integer above 2^64-1)"
 refused work "tests[0].work is out of range (an integer above 2^64-1)"
 refused neg "params.iodepth is out of range (an integer below -2^63)"
+{ read -r m1 m2; read -r n1 n2; read -r c1 c2; read -r f1 f2; } <"$T/want"
+refused median2 "tests[0] (write): median $m1 is not the median of its runs ($m2)"
+refused min2 "tests[0] (write): min $n1 is not the lowest of its runs ($n2)"
+refused cv "tests[0] (write): cv $c1 is not the cv of its runs ($c2)"
+refused noisy "tests[0] (write): noisy $f1 contradicts cv $f2 (noisy above 0.1)"
+refused unit 'tests[0] (write): unit "ops/s" is not the unit of test write (B/s)'
 
 # The largest seed is no overflow: read and shown as written.
 "$FSBENCH" compare "$T/r.json" >/dev/null 2>"$T/err"

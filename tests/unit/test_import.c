@@ -613,6 +613,54 @@ static void fio_repeats_merge(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * Copies of one job (numjobs 2, no group_reporting) combine as fio's
+ * group_reporting does (stat.c sum_thread_stats): %CPU over their summed
+ * run time (2% over 2 ms and 6% over 6 ms: 5%), the largest max, and of
+ * each percentile the worst copy's, which the result says.
+ */
+#define COPY(rt, max, p50, p99, p999, usr, sys)                                                 \
+	"{\"jobname\":\"cp\",\"groupid\":0,\"error\":0,\"job options\":{\"rw\":\"read\","       \
+	"\"numjobs\":\"2\"},\"read\":{\"io_bytes\":4194304,\"bw_bytes\":1000000,\"bw\":0,"      \
+	"\"iops\":1.0,\"runtime\":" #rt ",\"total_ios\":4,\"clat_ns\":{\"min\":1,\"max\":" #max \
+	",\"mean\":1,\"stddev\":0,\"N\":4,\"percentile\":{\"50.000000\":" #p50                  \
+	",\"99.000000\":" #p99 ",\"99.900000\":" #p999 "}}},\"write\":" IDLE ",\"trim\":" IDLE  \
+	",\"usr_cpu\":" #usr ",\"sys_cpu\":" #sys "}"
+
+static const char fio_copies[] = "{\"fio version\":\"fio-3.33\",\"jobs\":[" COPY(
+	2, 100000, 10000, 50000, 80000, 1.0, 1.0) "," COPY(6, 300000, 5000, 90000, 70000, 4.0,
+							   2.0) "]}";
+
+static void fio_copies_combine(void **state)
+{
+	struct json_object *doc = parse(fio_copies);
+	const struct fsb_test_result *t;
+	const struct fsb_param *note;
+	struct fsb_result r;
+	char why[256];
+	(void)state;
+
+	fsb_warn_set_quiet(1);
+	assert_int_equal(fsb_import_fio(doc, "f", &r, why, sizeof(why)), 0);
+	fsb_warn_set_quiet(0);
+	t = test_of(&r, "read");
+	assert_non_null(t);
+	assert_int_equal(t->nruns, 1);
+	assert_near(t->median, 2000000);
+	assert_near(t->cpu_pct, 5.0);
+	assert_true(t->has_latency);
+	assert_false(t->latency_max_only);
+	assert_near(t->latency.max_us, 300);
+	assert_near(t->latency.p50_us, 10);
+	assert_near(t->latency.p99_us, 90);
+	assert_near(t->latency.p999_us, 80);
+	note = fsb_result_param(&r, "fio_copies_latency");
+	assert_non_null(note);
+	assert_non_null(strstr(note->s, "worst copy's"));
+	fsb_result_release(&r);
+	json_object_put(doc);
+}
+
 static void fio_expect(const char *text, const char *want)
 {
 	struct json_object *doc = parse(text);
@@ -888,6 +936,7 @@ int main(void)
 		cmocka_unit_test(sniff_by_content),
 		cmocka_unit_test(fio_jobs),
 		cmocka_unit_test(fio_repeats_merge),
+		cmocka_unit_test(fio_copies_combine),
 		cmocka_unit_test(fio_refusals),
 		cmocka_unit_test(fio_zero_is_not_measured),
 		cmocka_unit_test(compare_single_and_unmeasured),

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/registry.h"
 #include "report/json.h"
 #include "report/result.h"
 #include "report/writer.h"
@@ -581,9 +582,16 @@ static void test_json_round_trip(void **state)
 		r.tests[1].inflight_max = 31;
 		r.tests[1].inflight_mean = 17.25;
 		/* --repeat auto: the interval and why the runs stopped. */
-		r.tests[1].has_ci = true;
-		r.tests[1].ci95_low = 95.5;
-		r.tests[1].ci95_high = 104.25;
+		{
+			/* The runs' own interval: the reader recomputes it. */
+			struct fsb_summary sum;
+
+			assert_int_equal(
+				fsb_summary_compute(r.tests[1].runs, r.tests[1].nruns, &sum), 0);
+			r.tests[1].has_ci = !fsb_summary_ci95(&sum, &r.tests[1].ci95_low,
+							      &r.tests[1].ci95_high);
+			assert_true(r.tests[1].has_ci);
+		}
 		assert_int_equal(fsb_strset(&r.tests[1].repeat_stop, "converged"), 0);
 		/* The cold cache's proof and how metadata was made cold. */
 		r.tests[1].has_resident = true;
@@ -664,11 +672,11 @@ static void test_json_non_finite(void **state)
 	assert_null(strstr(s, "NaN"));
 	assert_null(strstr(s, "nfinity"));
 	doc = json_tokener_parse(s);
-	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), 0);
-	assert_true(back.tests[0].median == 0);
-	assert_true(back.tests[0].runs[1] == 0);
+	/* Written as 0, the median is no longer its runs': the reader says so
+	 * rather than show a figure the runs do not give. */
+	assert_int_equal(fsb_json_to_result(doc, &back, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "median 0 is not the median of its runs"));
 	json_object_put(doc);
-	fsb_result_release(&back);
 	free(s);
 	fsb_result_release(&r);
 }
@@ -884,7 +892,7 @@ static const struct {
 	       "\"start_ns\": [5, 9], \"end_ns\": [8, 7]}]}",
 	  "tests[0].start_ns[1] is after tests[0].end_ns[1]" },
 	{ HEAD "\"tests\": [" MINI_TEST ", " TEST_START
-	       "\"median\": 1, \"min\": 1, \"max\": 3, \"runs\": [1]}, " MINI_TEST "]}",
+	       "\"median\": 1, \"min\": 1, \"max\": 1, \"runs\": [1]}, " MINI_TEST "]}",
 	  "tests[2].id \"write\" is also tests[0].id" },
 	{ HEAD "\"params\": {\"seed\": -1}, \"tests\": []}", "params.seed is negative" },
 	{ HEAD "\"params\": {\"size_bytes\": -0.5}, \"tests\": []}",
@@ -909,7 +917,7 @@ static void test_json_reader_refusals(void **state)
 
 	/* Another scheme is a newer writer's: read, without a histogram. */
 	assert_int_equal(read_doc(HEAD "\"tests\": [" TEST_START "\"median\": 1, \"min\": 1, "
-				       "\"max\": 3, \"runs\": [1], \"latency_hist\": {\"scheme\": "
+				       "\"max\": 1, \"runs\": [1], \"latency_hist\": {\"scheme\": "
 				       "\"log-linear-ns-7\", \"buckets\": [[99999, 1]]}}]}",
 				  why, sizeof(why)),
 			 0);
@@ -941,7 +949,9 @@ static void test_json_reader_ci95_low(void **state)
 		{ CI_DOC("-1e308", "2.3"), "tests[0].ci95_low is out of range" },
 		{ CI_DOC("3", "2.3"), "tests[0].ci95_low is above ci95_high" },
 	};
-	const char *docs[] = { CI_DOC("-0.63", "2.3"), CI_DOC("-7", "2.3"), CI_DOC("0", "2.3") };
+	/* The high end is the runs' own (t95(2) = 4.303): the reader checks it. */
+	const char *docs[] = { CI_DOC("-0.63", "3.39454400184877"),
+			       CI_DOC("-7", "3.39454400184877"), CI_DOC("0", "3.39454400184877") };
 	struct json_object *doc;
 	struct fsb_result r;
 	char why[128];
@@ -953,7 +963,7 @@ static void test_json_reader_ci95_low(void **state)
 		json_object_put(doc);
 		assert_true(r.tests[0].has_ci);
 		assert_true(r.tests[0].ci95_low == 0);
-		assert_true(r.tests[0].ci95_high == 2.3);
+		assert_true(fabs(r.tests[0].ci95_high - 3.39454400184877) < 1e-9);
 		assert_string_equal(r.tests[0].repeat_stop, "max-runs");
 		fsb_result_release(&r);
 	}
@@ -1429,11 +1439,33 @@ static void test_text_passes(void **state)
 		 "  rewrite over 1.5 GiB,\n  getc over 512.0 MiB.\n");
 }
 
+/* The reader's unit of each test (fsb_test_unit) is the one the runner
+ * writes: every registered workload's work unit, lifecycle phases in a
+ * lifecycle document, the rest in a run. */
+static void test_unit_of_every_test(void **state)
+{
+	const struct fsb_workload_ops *const *w = fsb_registry_all();
+	(void)state;
+
+	for (size_t i = 0; w[i]; i++) {
+		bool lc = !strcmp(w[i]->family, "lifecycle");
+		const char *want = w[i]->work_unit == FSB_WORK_BYTES ? "B/s"
+				   : w[i]->work_unit == FSB_WORK_OPS ? "ops/s"
+								     : "s";
+		const char *got = fsb_test_unit(lc ? "lifecycle" : "run", w[i]->name);
+
+		assert_non_null(got);
+		assert_string_equal(got, want);
+	}
+	assert_null(fsb_test_unit("run", "fio:job:write"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_runs_summarised),
 		cmocka_unit_test(test_text_auto_interval),
+		cmocka_unit_test(test_unit_of_every_test),
 		cmocka_unit_test(test_text_short_space),
 		cmocka_unit_test(test_text_passes),
 		cmocka_unit_test(test_csv_known),
