@@ -249,6 +249,11 @@ out:
 	if (ops->teardown && set_up)
 		ops->teardown(ctx, priv);
 	free(priv);
+	/* btrfs allocates a new data chunk before it commits to free what a
+	 * run overwrote: commit after every run, so that runs do not add up
+	 * past the data room and take the metadata's unallocated headroom. */
+	if (rn->cow && root)
+		fsb_cache_sync_fs(ctx->dir);
 	/* These also fence every teardown from the next setup. */
 	v[0] = me.ops;
 	v[1] = me.bytes;
@@ -347,7 +352,7 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 	 * statvfs tells what is really free. */
 	if (m->rn->cow)
 		fsb_cache_sync_fs(ctx->dir);
-	share.bytes = fsb_scratch_space(ctx->dir, 0) / m->g->size;
+	share.bytes = fsb_btrfs_scratch_space(ctx->dir, 0) / m->g->size;
 	share.inodes = free_inodes(ctx->dir);
 	if (share.inodes != UINT64_MAX)
 		share.inodes /= m->g->size;
@@ -720,6 +725,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 	}
 	shared = is_shared(rn, ops, m.g);
 	ctx.dir = own_dir(rn, shared);
+	/* btrfs: a file set's metadata needs the chunks emptied data held. */
+	if (root && (ops->flags & FSB_WL_NAMES) && rn->cow)
+		fsb_btrfs_wait_headroom(ctx.dir, FSB_BTRFS_HEADROOM_WAIT_MS);
 	ctx.job = ctx.data_job = m.g->rank;
 	if (!shared && rn->read_dir && !(ops->flags & (FSB_WL_WRITES | FSB_WL_NAMES))) {
 		/* Another's files, written with its data (getc compares every
@@ -1149,6 +1157,7 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 {
 	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
 	struct fsb_fsinfo fsi;
+	struct fsb_btrfs_meta bm;
 	struct statvfs vfs;
 	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
 	uint64_t size = sat_mul(cfg->size_bytes, jobs);
@@ -1210,6 +1219,9 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	if (statvfs(dir, &vfs) < 0)
 		return 0;
 	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	/* btrfs: data chunks leave a metadata chunk unallocated. */
+	if (!fsb_btrfs_meta_read(dir, &bm) && fsb_btrfs_data_room(&bm) < free_bytes)
+		free_bytes = fsb_btrfs_data_room(&bm);
 	fneed = files_need(cfg, ops, nops, vfs.f_frsize, jobs, &fwho);
 	if (fneed > need) {
 		need = fneed, who = fwho, parts[0] = '\0';

@@ -1,4 +1,5 @@
 #include "workloads/blockfile.h"
+#include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -232,7 +233,8 @@ uint64_t fsb_chunkfile_pass_ready(const struct fsb_ctx *ctx, const char *name, u
 	 * file as large as the open attempt's bound (1024 x the file). */
 	if (pass <= have)
 		return pass;
-	return pass - have <= fsb_scratch_space(ctx->dir, 0) / 2 / fsb_ctx_njobs(ctx) ? pass : 0;
+	return pass - have <= fsb_btrfs_scratch_space(ctx->dir, 0) / 2 / fsb_ctx_njobs(ctx) ? pass
+											    : 0;
 }
 
 uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)
