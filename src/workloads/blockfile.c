@@ -139,9 +139,25 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	/* Blocks are the engine's: one that moves no data (null) reads none,
 	 * so the file is only sized (sparse), taking no space. */
 	if (io == FSB_CACHE_IO_BLOCK && cfg->engine && (cfg->engine->flags & FSB_ENGINE_NODATA)) {
+		struct stat after;
+
 		if ((uint64_t)st.st_size < bytes && ftruncate(fd, (off_t)bytes) < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot size '%s'", test, path);
+		} else if ((uint64_t)st.st_size < bytes && !fstat(fd, &after) &&
+			   after.st_blocks > st.st_blocks &&
+			   (uint64_t)(after.st_blocks - st.st_blocks) * 512 >
+				   (bytes - (uint64_t)st.st_size) / 2) {
+			/* Sizing allocated the growth (no sparse files:
+			 * vfat): a null-engine run would fill the disk with
+			 * nothing it reads. Compared before and after, so a
+			 * file a real run already wrote is no such case. */
+			err = -ENOTSUP;
+			if (unlinkat(AT_FDCWD, path, 0) < 0 && ftruncate(fd, st.st_size) < 0)
+				err = -ENOTSUP;
+			fsb_err("null engine: FS allocates sized files (no sparse files): "
+				"'%s' took its size on disk",
+				path);
 		}
 		goto out;
 	}
