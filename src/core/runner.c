@@ -1157,7 +1157,6 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 {
 	static const char *const block_tests[] = { "write", "rewrite", "read", "seeks" };
 	struct fsb_fsinfo fsi;
-	struct fsb_btrfs_meta bm;
 	struct statvfs vfs;
 	uint64_t free_bytes, need = 0, total, jobs = cfg->jobs ? cfg->jobs : 1;
 	uint64_t size = sat_mul(cfg->size_bytes, jobs);
@@ -1219,9 +1218,6 @@ int fsb_runner_check_space(const struct fsb_config *cfg, const struct fsb_worklo
 	if (statvfs(dir, &vfs) < 0)
 		return 0;
 	free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	/* btrfs: data chunks leave a metadata chunk unallocated. */
-	if (!fsb_btrfs_meta_read(dir, &bm) && fsb_btrfs_data_room(&bm) < free_bytes)
-		free_bytes = fsb_btrfs_data_room(&bm);
 	fneed = files_need(cfg, ops, nops, vfs.f_frsize, jobs, &fwho);
 	if (fneed > need) {
 		need = fneed, who = fwho, parts[0] = '\0';
