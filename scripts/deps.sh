@@ -29,6 +29,8 @@ if [ "$what" = unit ] || [ "$what" = test ]; then
 fi
 if [ "$what" = test ]; then
 	pkgs="$pkgs bonnie++ e2fsprogs xfsprogs btrfs-progs util-linux procps python3 chromium qemu-system-x86 busybox-static mtd-utils kmod reiserfsprogs"
+	# A filesystem without sparse files for the null engine (t9015): mkfs.vfat.
+	pkgs="$pkgs dosfstools"
 	# Other tools' results made in the test and read by compare (t5200-import.sh).
 	pkgs="$pkgs fio"
 	# The man page's test (t0100-help-man.sh): groff -ww, man -l, col.

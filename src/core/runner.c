@@ -258,6 +258,11 @@ out:
 	if (ops->teardown && set_up)
 		ops->teardown(ctx, priv);
 	free(priv);
+	/* btrfs allocates a new data chunk before it commits to free what a
+	 * run overwrote: commit after every run, so that runs do not add up
+	 * past the data room and take the metadata's unallocated headroom. */
+	if (rn->cow && root)
+		fsb_cache_sync_fs(ctx->dir);
 	/* These also fence every teardown from the next setup. */
 	v[0] = me.ops;
 	v[1] = me.bytes;
@@ -356,7 +361,7 @@ static uint64_t space_limit(struct measure *m, struct fsb_ctx *ctx, uint64_t gra
 	 * statvfs tells what is really free. */
 	if (m->rn->cow)
 		fsb_cache_sync_fs(ctx->dir);
-	share.bytes = fsb_scratch_space(ctx->dir, 0) / m->g->size;
+	share.bytes = fsb_btrfs_scratch_space(ctx->dir, 0) / m->g->size;
 	share.inodes = free_inodes(ctx->dir);
 	if (share.inodes != UINT64_MAX)
 		share.inodes /= m->g->size;
@@ -896,6 +901,9 @@ int fsb_runner_measure(const struct fsb_runner *rn, const struct fsb_workload_op
 		fsb_cache_note_reset(); /* before any member's setup (the barrier below) */
 	}
 	place_ctx(rn, ops, m.g, &ctx);
+	/* btrfs: a file set's metadata needs the chunks emptied data held. */
+	if (root && (ops->flags & FSB_WL_NAMES) && rn->cow)
+		fsb_btrfs_wait_headroom(ctx.dir, FSB_BTRFS_HEADROOM_WAIT_MS);
 	ps.njobs = m.g->size;
 	m.granule = ops->work_granule ? ops->work_granule : cfg->chunk_bytes;
 	if (rn->diskstat_path &&

@@ -1,4 +1,5 @@
 #include "workloads/blockfile.h"
+#include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -138,9 +139,26 @@ int fsb_chunkfile_prepare(const struct fsb_ctx *ctx, const char *test, const cha
 	/* Blocks are the engine's: one that moves no data (null) reads none,
 	 * so the file is only sized (sparse), taking no space. */
 	if (io == FSB_CACHE_IO_BLOCK && cfg->engine && (cfg->engine->flags & FSB_ENGINE_NODATA)) {
+		struct stat after;
+
 		if ((uint64_t)st.st_size < bytes && ftruncate(fd, (off_t)bytes) < 0) {
 			err = -errno;
 			fsb_err_errno(err, "%s: cannot size '%s'", test, path);
+		} else if ((uint64_t)st.st_size < bytes && !fstat(fd, &after) &&
+			   after.st_blocks > st.st_blocks &&
+			   (uint64_t)(after.st_blocks - st.st_blocks) * 512 >
+				   (bytes - (uint64_t)st.st_size) / 2) {
+			/* Sizing allocated the growth (no sparse files:
+			 * vfat): a null-engine run would fill the disk with
+			 * nothing it reads. Compared before and after, so a
+			 * file a real run already wrote is no such case. */
+			err = -ENOTSUP;
+			/* Not removable: at least its space goes back. */
+			if (unlinkat(AT_FDCWD, path, 0) < 0 && ftruncate(fd, st.st_size) < 0)
+				fsb_warn("%s: cannot shrink '%s': %s", test, path, strerror(errno));
+			fsb_err("null engine: FS allocates sized files (no sparse files): "
+				"'%s' took its size on disk",
+				path);
 		}
 		goto out;
 	}
@@ -232,7 +250,8 @@ uint64_t fsb_chunkfile_pass_ready(const struct fsb_ctx *ctx, const char *name, u
 	 * file as large as the open attempt's bound (1024 x the file). */
 	if (pass <= have)
 		return pass;
-	return pass - have <= fsb_scratch_space(ctx->dir, 0) / 2 / fsb_ctx_njobs(ctx) ? pass : 0;
+	return pass - have <= fsb_btrfs_scratch_space(ctx->dir, 0) / 2 / fsb_ctx_njobs(ctx) ? pass
+											    : 0;
 }
 
 uint64_t fsb_blockfile_pass_bytes(const struct fsb_ctx *ctx)

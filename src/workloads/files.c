@@ -457,15 +457,17 @@ static int wipe_kept(const char *dir, const char *marker, const char *stem, unsi
  * of the jobs. */
 static bool spare_room(const struct fsb_ctx *ctx, const struct files_set *s)
 {
-	uint64_t avg = s->max_bytes / 2 + s->min_bytes / 2, bsize, need;
+	uint64_t avg = s->max_bytes / 2 + s->min_bytes / 2, bsize, need, free;
 	uint64_t room = (uint64_t)SPARE_ROOM * fsb_ctx_njobs(ctx);
 	struct fsb_btrfs_meta bm;
+	bool have_bm;
 	struct statvfs sv;
 
 	if (statvfs(ctx->dir, &sv) < 0)
 		return false;
 	/* btrfs: the spares' metadata, with the margin files_fit keeps. */
-	if (!fsb_btrfs_meta_read(ctx->dir, &bm)) {
+	have_bm = !fsb_btrfs_meta_read(ctx->dir, &bm);
+	if (have_bm) {
 		uint64_t meta = fsb_btrfs_meta_room(&bm);
 
 		if ((meta - meta / FSB_BTRFS_META_MARGIN) / room /
@@ -478,7 +480,11 @@ static bool spare_room(const struct fsb_ctx *ctx, const struct files_set *s)
 		return false;
 	bsize = sv.f_frsize ? sv.f_frsize : 4096;
 	need = (avg + bsize - 1) / bsize * bsize;
-	return !need || (uint64_t)sv.f_bavail * bsize / room / need >= s->count;
+	free = (uint64_t)sv.f_bavail * bsize;
+	/* btrfs: the data leaves a metadata chunk unallocated. */
+	if (have_bm && fsb_btrfs_data_room(&bm) < free)
+		free = fsb_btrfs_data_room(&bm);
+	return !need || free / room / need >= s->count;
 }
 
 /*

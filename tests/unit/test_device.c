@@ -27,6 +27,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "device/btrfs_space.h"
 #include "device/cache.h"
 #include "device/diskstat.h"
 #include "device/fill.h"
@@ -980,6 +981,34 @@ static void inflight_parse_and_sample(void **state)
 }
 
 /* What a rewrite in place holds twice: nothing, btrfs's extent, or all. */
+/* A 256 MiB single btrfs: chunks of 32 MiB (10% rounded up to 16 MiB);
+ * data keeps a metadata chunk and the reserve unallocated, in whole
+ * data chunks; DUP metadata keeps twice that. */
+static void btrfs_data_room(void **state)
+{
+	struct fsb_btrfs_meta m = { 0 };
+
+	(void)state;
+	assert_int_equal(fsb_btrfs_chunk_size(256ull << 20, 256ull << 20), 32ull << 20);
+	assert_int_equal(fsb_btrfs_chunk_size(10ull << 30, 100ull << 30), 1ull << 30);
+	m.ndevs = 1;
+	m.copies = m.data_copies = 1;
+	m.meta_chunk = m.data_chunk = 32ull << 20;
+	m.reserve = 5632ull << 10;
+	m.data_total = 8ull << 20;
+	m.unallocated[0] = 242ull << 20;
+	/* 242 - 37.5 = 204.5: 6 whole chunks, plus the 8 MiB chunk free. */
+	assert_int_equal(fsb_btrfs_data_room(&m), 200ull << 20);
+	m.data_used = 8ull << 20;
+	assert_int_equal(fsb_btrfs_data_room(&m), 192ull << 20);
+	m.dup = true; /* 242 - 75 = 167: 5 chunks */
+	assert_int_equal(fsb_btrfs_data_room(&m), 160ull << 20);
+	/* Less unallocated than the headroom: only the chunks' free. */
+	m.unallocated[0] = 30ull << 20;
+	m.data_used = 0;
+	assert_int_equal(fsb_btrfs_data_room(&m), 8ull << 20);
+}
+
 static void cow_window(void **state)
 {
 	(void)state;
@@ -1084,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(real_lines),
 		cmocka_unit_test(cache_resident_share),
 		cmocka_unit_test(cow_window),
+		cmocka_unit_test(btrfs_data_room),
 		cmocka_unit_test(lifecycle_layout),
 		cmocka_unit_test(lifecycle_refuses_run_results),
 		cmocka_unit_test_setup_teardown(loop_attach_detach, tmp_setup, tmp_teardown),
