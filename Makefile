@@ -70,7 +70,7 @@ FIU_OBJ      := $(LIB_SRC:%.c=build/fiu/%.o)
 FIU_RUNS     ?= 2000
 FIU_SECONDS  ?= 900
 
-.PHONY: all run test unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
+.PHONY: all run test check-layers unit-test cli-test deps install clean bench guest-kernel fuzz fuzz-build \
 	check-commits \
 	fiu-build completion dist mpi
 
@@ -186,10 +186,15 @@ cli-test:
 		else echo "fsbench: no $(MPICC) (Open MPI): the MPI tests will be skipped" >&2; fi
 	@./tests/run-all.sh --cli
 
+# The layer rule of docs/DESIGN.md and no include cycle in src/report,
+# from the #include lines alone (scripts/check-layers.sh says how).
+check-layers:
+	@./scripts/check-layers.sh src
+
 # Every test: cmocka unit tests and end-to-end tests, both on the
 # sanitized build; ends with "N passed, N failed". As root the end-to-end
 # tests also make filesystems on loop devices (and boot a QEMU guest).
-test:
+test: check-layers
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory guest-kernel || echo "fsbench: no guest kernel: the guest tests will be skipped" >&2
 	@$(MAKE) --no-print-directory $(UNIT_BIN) fsbench build/san/fsbench

@@ -13,6 +13,7 @@ const struct fsb_command fsb_commands[] = {
 	  "result files side by side, speed relative to the first" },
 	{ &fsb_report_spec, fsb_cmd_report,
 	  "result files as one self-contained HTML page with charts" },
+	{ &fsb_show_spec, fsb_cmd_show, "render a saved result again, in any view that fits it" },
 	{ &fsb_guest_spec, fsb_cmd_guest,
 	  "run a command inside a QEMU guest (filesystems the host lacks)" },
 	{ &fsb_clean_spec, fsb_cmd_clean,

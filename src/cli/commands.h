@@ -15,13 +15,14 @@ int fsb_cmd_lifecycle(int argc, char **argv);
 int fsb_cmd_matrix(int argc, char **argv);
 int fsb_cmd_compare(int argc, char **argv);
 int fsb_cmd_report(int argc, char **argv);
+int fsb_cmd_show(int argc, char **argv);
 int fsb_cmd_guest(int argc, char **argv);
 int fsb_cmd_clean(int argc, char **argv);
 int fsb_cmd_completion(int argc, char **argv);
 
 /* Each command's options, as its parser reads them (in its own file). */
 extern const struct fsb_cmd_spec fsb_run_spec, fsb_lc_spec, fsb_matrix_spec, fsb_compare_spec,
-	fsb_report_spec, fsb_guest_spec, fsb_clean_spec, fsb_completion_spec;
+	fsb_report_spec, fsb_show_spec, fsb_guest_spec, fsb_clean_spec, fsb_completion_spec;
 
 /* A command of the command table. */
 struct fsb_command {

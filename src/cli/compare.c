@@ -3,12 +3,12 @@
  * are inputs (a matrix file adds one per setup), each cell the median and
  * its speed against the first input, with differences inside the measured
  * spread marked "~" rather than counted as wins (report/compare.h has the
- * rule). Views: text (default), json, csv.
+ * rule). Views: report/views.c's comparison rows.
  */
 #include "report/compare.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "report/writer.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/vocab.h"
@@ -41,7 +41,8 @@ static const char usage_text[] =
 	"ids, other jobs as rows 'fio:JOB:DIRECTION'). Each is a single run.\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT   text (default), json, csv or markdown (GitHub tables)\n"
+	"  -f, --format FMT   text (default), json, csv, markdown (GitHub tables) or\n"
+	"                     html (the page 'fsbench report' makes)\n"
 	"  -o, --output FILE  write to FILE, not stdout: a file is replaced atomically,\n"
 	"                     a device or FIFO written; never an input (see fsbench(1))\n"
 	"  -h, --help         this text\n"
@@ -54,31 +55,36 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 }
 
+static const char *compare_formats(void)
+{
+	return fsb_view_names(FSB_KIND_COMPARISON);
+}
+
 const struct fsb_cmd_spec fsb_compare_spec = {
 	.name = "compare",
 	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT,
 	.operands = FSB_VAL_FILE,
-	.formats = fsb_compare_view_names,
+	.formats = compare_formats,
 };
 
 int fsb_cmd_compare(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
 	struct fsb_compare_table tab = { 0 };
-	const struct fsb_compare_view *view;
+	const struct fsb_view *view;
+	struct fsb_doc doc;
 	struct fsb_common co;
 	struct fsb_output dest = { 0 };
 	int i, err, rc = fsb_cli_getopt(&fsb_compare_spec, argc, argv, NULL, NULL, &co, &i);
 
 	if (rc || fsb_cli_answered(&co, print_usage))
 		return rc;
-	view = fsb_compare_view_find(co.format ? co.format : "text");
+	view = fsb_view_find(FSB_KIND_COMPARISON, co.format ? co.format : "text");
 	if (!view) {
 		char want[64];
 
-		return fsb_opt_bad(
-			"--format", co.format,
-			fsb_vocab_describe(fsb_compare_view_names(), want, sizeof(want)));
+		return fsb_opt_bad("--format", co.format,
+				   fsb_vocab_describe(compare_formats(), want, sizeof(want)));
 	}
 	if ((rc = fsb_cli_result_files("compare", i, argc, argv)))
 		return rc;
@@ -101,7 +107,8 @@ int fsb_cmd_compare(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_compare_output(view, &set, &tab, &dest))
+	doc = fsb_doc_comparison(&set, &tab);
+	if (!fsb_view_output(view, &doc, &dest))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())

@@ -5,7 +5,7 @@
  */
 #include "cli/guest.h"
 #include "cli/commands.h"
-#include "report/writer.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/signals.h"
 
@@ -83,9 +83,15 @@ static const struct fsb_opt guest_opts[] = {
 	{ NULL, 0, FSB_VAL_NONE, NULL },
 };
 
+/* The guest runs run or lifecycle: the views of either. */
+static const char *guest_formats(void)
+{
+	return fsb_view_names(FSB_KINDS_RESULT);
+}
+
 static void print_usage(FILE *out)
 {
-	fprintf(out, usage_text, FSB_QEMU_MAX_DISKS, fsb_writer_names());
+	fprintf(out, usage_text, FSB_QEMU_MAX_DISKS, guest_formats());
 }
 
 static int guest_option(void *ctx, int c, const char *arg)
@@ -150,7 +156,7 @@ const struct fsb_cmd_spec fsb_guest_spec = {
 	.stop_at_operand = true,
 	.operands = FSB_VAL_COMMAND,
 	.operand_words = fsb_guest_commands,
-	.formats = fsb_writer_names,
+	.formats = guest_formats,
 	.own = guest_option,
 };
 
@@ -216,7 +222,7 @@ int fsb_cmd_guest(int argc, char **argv)
 	struct fsb_guest_cli *cli = calloc(1, sizeof(*cli));
 	struct fsb_result res = { 0 };
 	struct fsb_output out = { 0 };
-	const struct fsb_writer *w;
+	const struct fsb_view *w;
 	const char *inputs[2];
 	int rc, err;
 
@@ -228,7 +234,7 @@ int fsb_cmd_guest(int argc, char **argv)
 	if (rc || fsb_cli_answered(&cli->co, print_usage))
 		goto out;
 	/* The guest's command decides what kind of result comes back. */
-	w = fsb_writer_select(cli->co.format ? cli->co.format : "text", cli->plan.cmd_argv[0]);
+	w = fsb_view_select(cli->co.format ? cli->co.format : "text", cli->plan.cmd_argv[0]);
 	inputs[0] = cli->plan.kernel;
 	inputs[1] = cli->plan.modules;
 	if (!w || fsb_output_open(&out, cli->co.output, inputs, 2)) {
@@ -238,7 +244,7 @@ int fsb_cmd_guest(int argc, char **argv)
 	err = fsb_guest_execute(&cli->plan, NULL, &res, NULL);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-	else if (err || fsb_writer_output(w, &res, &out))
+	else if (err || fsb_view_output_result(w, &res, &out))
 		rc = FSB_EXIT_FAIL;
 out:
 	fsb_output_release(&out);

@@ -5,7 +5,7 @@
  */
 #include "cli/lifecycle.h"
 #include "cli/commands.h"
-#include "report/writer.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/signals.h"
 #include "util/vocab.h"
@@ -112,7 +112,7 @@ static const char *refill_words(void)
 
 static const char *lc_formats(void)
 {
-	return fsb_writer_names_for(FSB_KIND_LIFECYCLE);
+	return fsb_view_names(FSB_KIND_LIFECYCLE);
 }
 
 static const struct fsb_opt lc_opts[] = {
@@ -138,7 +138,7 @@ static const struct fsb_opt lc_opts[] = {
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, usage_text, fsb_writer_names_for(FSB_KIND_LIFECYCLE));
+	fprintf(out, usage_text, fsb_view_names(FSB_KIND_LIFECYCLE));
 }
 
 static int lc_option(void *ctx, int c, const char *arg)
@@ -255,13 +255,13 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	struct fsb_lc_cli cli;
 	struct fsb_result res = { 0 };
 	struct fsb_output out = { 0 };
-	const struct fsb_writer *w;
+	const struct fsb_view *w;
 	const char *inputs[3];
 	int rc = fsb_lc_parse(argc, argv, NULL, &cli), err;
 
 	if (rc || fsb_cli_answered(&cli.co, print_usage))
 		return rc;
-	w = fsb_writer_select(cli.co.format ? cli.co.format : "text", "lifecycle");
+	w = fsb_view_select(cli.co.format ? cli.co.format : "text", "lifecycle");
 	/* Last, as it holds descriptors: -o is never the image or a device. */
 	inputs[0] = cli.plan.image;
 	inputs[1] = cli.plan.device;
@@ -272,7 +272,7 @@ int fsb_cmd_lifecycle(int argc, char **argv)
 	err = fsb_lc_execute(&cli.plan, NULL, &res, NULL);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-	else if (err || fsb_writer_output(w, &res, &out))
+	else if (err || fsb_view_output_result(w, &res, &out))
 		rc = FSB_EXIT_FAIL;
 	fsb_result_release(&res);
 	fsb_output_release(&out);

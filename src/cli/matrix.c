@@ -92,6 +92,11 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 }
 
+static const char *matrix_formats(void)
+{
+	return fsb_view_names(FSB_KIND_MATRIX);
+}
+
 static int mx_option(void *ctx, int c, const char *arg)
 {
 	struct fsb_matrix_cli *o = ctx;
@@ -126,7 +131,7 @@ const struct fsb_cmd_spec fsb_matrix_spec = {
 	.common = FSB_OPT_BASIC | FSB_OPT_FORMAT | FSB_OPT_OUTPUT | FSB_OPT_PROGRESS,
 	.opts = mx_opts,
 	.operands = FSB_VAL_FILE,
-	.formats = fsb_matrix_view_names,
+	.formats = matrix_formats,
 	.own = mx_option,
 };
 
@@ -148,12 +153,12 @@ int fsb_matrix_parse(int argc, char **argv, struct fsb_matrix_cli *o)
 		return FSB_EXIT_USAGE;
 	}
 	o->plan.progress = o->co.progress;
-	o->view = fsb_matrix_view_find(o->co.format ? o->co.format : "text");
+	o->view = fsb_view_find(FSB_KIND_MATRIX, o->co.format ? o->co.format : "text");
 	if (!o->view) {
 		char want[64];
 
 		return fsb_opt_bad("--format", o->co.format,
-				   fsb_vocab_describe(fsb_matrix_view_names(), want, sizeof(want)));
+				   fsb_vocab_describe(matrix_formats(), want, sizeof(want)));
 	}
 	return 0;
 }
@@ -201,7 +206,7 @@ static int select_setups(struct fsb_matrix_cli *m)
  */
 static int check_view(const struct fsb_matrix_cli *m)
 {
-	if (m->view != fsb_matrix_write_csv)
+	if (strcmp(m->view->name, "csv"))
 		return 0;
 	for (size_t i = 0; i < m->plan.cfg.nsetups; i++)
 		if (m->plan.cfg.setups[i].selected && m->plan.cfg.setups[i].run)
@@ -247,7 +252,8 @@ int fsb_cmd_matrix(int argc, char **argv)
 		goto out;
 	for (size_t i = 0; i < doc.n; i++)
 		all_ok &= doc.entries[i].status == FSB_MATRIX_OK;
-	if (!fsb_matrix_output(m->view, &doc, &dest))
+	if (!fsb_view_output(m->view, &(struct fsb_doc){ .kind = FSB_KIND_MATRIX, .matrix = &doc },
+			     &dest))
 		rc = all_ok ? FSB_EXIT_OK : FSB_EXIT_FAIL;
 out:
 	fsb_output_release(&dest);

@@ -4,6 +4,7 @@
 #include "cli/options.h"
 #include "core/matrix.h"
 #include "report/matrix.h"
+#include "report/views.h"
 
 /* `fsbench matrix` as parsed; the file named is read afterwards. */
 struct fsb_matrix_cli {
@@ -13,7 +14,7 @@ struct fsb_matrix_cli {
 	const char *only;		       /* --only LABELS, NULL: every setup */
 	const char *sets[FSB_MATRIX_MAX_SETS]; /* --set items, in order */
 	size_t nsets;
-	fsb_matrix_view view; /* the --format's view */
+	const struct fsb_view *view; /* the --format's view */
 };
 
 /*

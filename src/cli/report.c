@@ -5,9 +5,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/compare.h"
-#include "report/html.h"
-#include "report/markdown.h"
-#include "report/writer.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/signals.h"
 
@@ -78,26 +76,12 @@ static bool is_markdown(const char *format, const char *output)
 	return n > 3 && !strcasecmp(base + n - 3, ".md");
 }
 
-static int render(FILE *out, const void *ctx)
-{
-	const struct fsb_compare_set *set = ctx;
-
-	return fsb_html_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set), set->n);
-}
-
-static int render_markdown(FILE *out, const void *ctx)
-{
-	const struct fsb_compare_set *set = ctx;
-
-	return fsb_markdown_write(out, fsb_compare_set_docs(set), fsb_compare_set_labels(set),
-				  set->n);
-}
-
 int fsb_cmd_report(int argc, char **argv)
 {
 	struct fsb_compare_set set = { 0 };
 	struct fsb_common co;
 	struct fsb_output dest = { 0 };
+	struct fsb_doc doc;
 	bool md;
 	int i, rc = fsb_cli_getopt(&fsb_report_spec, argc, argv, NULL, NULL, &co, &i);
 
@@ -123,7 +107,10 @@ int fsb_cmd_report(int argc, char **argv)
 	/* SIGINT/SIGTERM only set a flag: honour it before writing anything. */
 	if (fsb_stop_requested())
 		goto out;
-	if (!fsb_output(&dest, md ? "md" : "html", md ? render_markdown : render, &set))
+	/* No table: the views build it, and say "report" if it is too big. */
+	doc = fsb_doc_comparison(&set, NULL);
+	if (!fsb_view_output(fsb_view_find(FSB_KIND_COMPARISON, md ? "markdown" : "html"), &doc,
+			     &dest))
 		rc = FSB_EXIT_OK;
 out:
 	if (fsb_stop_requested())

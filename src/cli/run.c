@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "core/registry.h"
 #include "core/runner.h"
-#include "report/writer.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/filespec.h"
 #include "util/signals.h"
@@ -110,7 +110,7 @@ static const char *links_words(void)
 
 static const char *run_formats(void)
 {
-	return fsb_writer_names_for(FSB_KIND_RUN);
+	return fsb_view_names(FSB_KIND_RUN);
 }
 
 static const struct fsb_opt run_opts[] = {
@@ -156,8 +156,7 @@ static void print_usage(FILE *out)
 	}
 	/* The --repeat auto numbers are the runner's own, never copied. */
 	fprintf(out, usage_text, list, FSB_RUNNER_AUTO_MIN_RUNS, FSB_RUNNER_AUTO_MAX_RUNS,
-		FSB_RUNNER_AUTO_REL * 100, fsb_run_engine_names(),
-		fsb_writer_names_for(FSB_KIND_RUN));
+		FSB_RUNNER_AUTO_REL * 100, fsb_run_engine_names(), fsb_view_names(FSB_KIND_RUN));
 }
 
 static int run_option(void *ctx, int c, const char *arg)
@@ -306,13 +305,13 @@ int fsb_cmd_run(int argc, char **argv)
 	struct fsb_run_cli cli;
 	struct fsb_result res = { 0 };
 	struct fsb_output out = { 0 };
-	const struct fsb_writer *w;
+	const struct fsb_view *w;
 	int rc = fsb_run_parse(argc, argv, NULL, &cli), err;
 	bool reports = fsb_run_reports();
 
 	if (rc || fsb_cli_answered(&cli.co, print_usage))
 		return rc;
-	w = fsb_writer_select(cli.co.format ? cli.co.format : "text", "run");
+	w = fsb_view_select(cli.co.format ? cli.co.format : "text", "run");
 	/* Last: the only check that holds something. Only the process that
 	 * reports (fsbench-mpi's rank 0) opens the output. */
 	if (!w || (reports && fsb_output_open(&out, cli.co.output, NULL, 0)))
@@ -321,7 +320,7 @@ int fsb_cmd_run(int argc, char **argv)
 	err = fsb_run_execute(&cli.plan, cli.dir, &res, NULL);
 	if (fsb_stop_requested())
 		rc = 128 + fsb_stop_signo();
-	else if (err || (reports && fsb_writer_output(w, &res, &out)))
+	else if (err || (reports && fsb_view_output_result(w, &res, &out)))
 		rc = FSB_EXIT_FAIL;
 	fsb_result_release(&res);
 	fsb_output_release(&out);

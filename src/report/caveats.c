@@ -5,7 +5,6 @@
  * (another process's I/O: the device moved well beyond what the test did).
  */
 #include "report/caveats.h"
-#include "report/compare.h"
 #include "util/size.h"
 #include "util/text.h"
 #include "util/units.h"
@@ -163,7 +162,7 @@ static void spread(const struct fsb_result *r, struct cav_list *l)
 				 fsb_unit_with(&sc, t->runs[n - 1], b, sizeof(b)),
 				 (t->runs[n - 1] / t->runs[0] - 1) * 100);
 			/* Rising times (a phase in seconds) are runs getting slower. */
-			bool faster = fsb_compare_lower_is_better(t->unit) ? down : up;
+			bool faster = fsb_unit_lower_is_better(t->unit) ? down : up;
 
 			add(l, "drift", t->id, ev, "%s drifts: every run %s than the one before",
 			    title(t, name, sizeof(name)), faster ? "faster" : "slower");

@@ -57,7 +57,7 @@ int fsb_compare_ci_overlap(const struct fsb_test_result *a, const struct fsb_tes
 
 bool fsb_compare_lower_is_better(const char *unit)
 {
-	return unit && !strcmp(unit, "s");
+	return fsb_unit_lower_is_better(unit);
 }
 
 static bool same_unit(const struct fsb_test_result *a, const struct fsb_test_result *b)

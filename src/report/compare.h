@@ -293,25 +293,4 @@ int fsb_compare_write_json(FILE *out, const struct fsb_compare_set *set,
 int fsb_compare_write_csv(FILE *out, const struct fsb_compare_set *set,
 			  const struct fsb_compare_table *t);
 
-struct fsb_compare_view {
-	const char *name; /* --format value */
-	const char *ext;  /* extension of a fallback file */
-	int (*write)(FILE *out, const struct fsb_compare_set *set,
-		     const struct fsb_compare_table *t);
-};
-
-/* The view called name ("text", "json", "csv"), or NULL. */
-const struct fsb_compare_view *fsb_compare_view_find(const char *name);
-
-/* "text|json|csv": every view's name (util/vocab.h). Static. */
-const char *fsb_compare_view_names(void);
-
-/*
- * Render the table with view into memory and hand it to o (fsb_output in
- * report/writer.h). Describes a failure once. Returns 0 or -errno.
- */
-struct fsb_output;
-int fsb_compare_output(const struct fsb_compare_view *view, const struct fsb_compare_set *set,
-		       const struct fsb_compare_table *t, struct fsb_output *o);
-
 #endif

@@ -79,19 +79,8 @@ struct rd {
 	size_t nrenamed;
 };
 
-static int bad(struct rd *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad(struct rd *rd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rd->why && rd->why_len) {
-		va_start(ap, fmt);
-		vsnprintf(rd->why, rd->why_len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* The reason into rd->why, -EINVAL (util/error.h). */
+#define bad(rd, ...) fsb_why((rd)->why, (rd)->why_len, __VA_ARGS__)
 
 bool fsb_import_is_fio(struct json_object *doc)
 {

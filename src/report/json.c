@@ -579,19 +579,8 @@ struct jread {
 	size_t why_len;
 };
 
-static int bad(struct jread *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int bad(struct jread *rd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rd->why && rd->why_len) {
-		va_start(ap, fmt);
-		vsnprintf(rd->why, rd->why_len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* The reason into rd->why, -EINVAL (util/error.h). */
+#define bad(rd, ...) fsb_why((rd)->why, (rd)->why_len, __VA_ARGS__)
 
 /*
  * Look key up in obj. Returns 1 and sets *val when present and not null,

@@ -98,18 +98,13 @@ int fsb_matrix_write_text(FILE *out, const struct fsb_matrix_doc *d);
 int fsb_matrix_write_csv(FILE *out, const struct fsb_matrix_doc *d);
 int fsb_matrix_write_json(FILE *out, const struct fsb_matrix_doc *d);
 
-/* The view called name ("text", "csv", "json"), or NULL. */
-typedef int (*fsb_matrix_view)(FILE *out, const struct fsb_matrix_doc *d);
-fsb_matrix_view fsb_matrix_view_find(const char *name);
-
-/* "text|csv|json": every view's name (util/vocab.h). Static. */
-const char *fsb_matrix_view_names(void);
-
 /*
- * Render d with view into memory and hand it to o (fsb_output in
- * report/writer.h). Describes a failure once. Returns 0 or -errno.
+ * Rebuild d from a matrix document as fsb_matrix_to_json wrote it (its
+ * version and host, never this machine's). 0, or -EINVAL with the reason
+ * in why ("setups[1].results[0]: ...") / -ENOMEM, d released.
  */
-int fsb_matrix_output(fsb_matrix_view view, const struct fsb_matrix_doc *d, struct fsb_output *o);
+int fsb_matrix_from_json(struct json_object *doc, struct fsb_matrix_doc *d, char *why,
+			 size_t why_len);
 
 /*
  * A lifecycle cell: the median with its range in milliseconds, three

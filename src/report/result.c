@@ -575,3 +575,8 @@ bool fsb_test_harness_only(const struct fsb_result *r, const struct fsb_test_res
 	return t && fsb_result_null_engine(r) && fsb_test_uses_engine(t->id) &&
 	       (!r->kind || !strcmp(r->kind, "run"));
 }
+
+bool fsb_unit_lower_is_better(const char *unit)
+{
+	return unit && !strcmp(unit, "s");
+}

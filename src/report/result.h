@@ -377,6 +377,13 @@ const char *fsb_test_title(const char *id);
  * seeks, randread, randwrite (the per-char and metadata tests do not). */
 bool fsb_test_uses_engine(const char *id);
 
+/*
+ * True for units where a smaller figure is better: "s" (lifecycle
+ * phases). A property of the unit, so the result model holds it for
+ * compare and the caveats alike.
+ */
+bool fsb_unit_lower_is_better(const char *unit);
+
 /* Whether r is fsbench's own run with --engine null (an imported result
  * never is: no other tool's figure is fsbench's engine). */
 bool fsb_result_null_engine(const struct fsb_result *r);

@@ -1,7 +1,4 @@
 #include "report/writer.h"
-#include "report/json.h"
-#include "report/lifecycle.h"
-#include "report/markdown.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/modes.h"
@@ -11,91 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * The registry. Order is the order of fsb_writer_names(), so the usage
- * message lists the everyday views first.
- */
-static const struct fsb_writer writers[] = {
-	{ .name = "text", .write = fsb_write_text, .kinds = FSB_KINDS_ALL, .ext = "txt" },
-	{ .name = "bonnie", .write = fsb_write_bonnie, .kinds = FSB_KIND_RUN, .ext = "txt" },
-	{ .name = "bonnie++", .write = fsb_write_bonnie_pp, .kinds = FSB_KIND_RUN, .ext = "txt" },
-	{ .name = "lifecycle",
-	  .write = fsb_write_lifecycle,
-	  .kinds = FSB_KIND_LIFECYCLE,
-	  .ext = "txt" },
-	{ .name = "csv", .write = fsb_write_csv, .kinds = FSB_KIND_RUN, .ext = "csv" },
-	{ .name = "json", .write = fsb_json_write, .kinds = FSB_KINDS_ALL, .ext = "json" },
-	{ .name = "markdown", .write = fsb_write_markdown, .kinds = FSB_KINDS_ALL, .ext = "md" },
-};
-
-#define NWRITERS (sizeof(writers) / sizeof(writers[0]))
-
-const struct fsb_writer *fsb_writer_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < NWRITERS; i++)
-		if (!strcmp(writers[i].name, name))
-			return &writers[i];
-	return NULL;
-}
-
-unsigned fsb_writer_kind(const char *kind)
-{
-	if (kind && !strcmp(kind, "run"))
-		return FSB_KIND_RUN;
-	if (kind && !strcmp(kind, "lifecycle"))
-		return FSB_KIND_LIFECYCLE;
-	return 0;
-}
-
-const char *fsb_writer_names_for(unsigned kinds)
-{
-	/* Built from the table so a new writer can never be missing from it;
-	 * one buffer per combination of kinds. */
-	static char names[FSB_KINDS_ALL + 1][256];
-	char *out;
-	size_t used = 0;
-
-	kinds &= FSB_KINDS_ALL;
-	out = names[kinds];
-	if (out[0])
-		return out;
-	for (size_t i = 0; i < NWRITERS; i++) {
-		int n;
-
-		if ((writers[i].kinds & kinds) != kinds)
-			continue;
-		n = snprintf(out + used, sizeof(names[0]) - used, "%s%s", used ? "|" : "",
-			     writers[i].name);
-		if (n < 0 || (size_t)n >= sizeof(names[0]) - used)
-			break;
-		used += (size_t)n;
-	}
-	return out;
-}
-
-const char *fsb_writer_names(void)
-{
-	return fsb_writer_names_for(0);
-}
-
-const struct fsb_writer *fsb_writer_select(const char *name, const char *kind)
-{
-	const struct fsb_writer *w = fsb_writer_find(name);
-	unsigned k = fsb_writer_kind(kind);
-
-	if (w && (!k || (w->kinds & k)))
-		return w;
-	if (w)
-		fsb_err("invalid --format '%s' for a %s result: expected %s", name, kind,
-			fsb_writer_names_for(k));
-	else
-		fsb_err("invalid --format '%s': expected %s", name ? name : "",
-			fsb_writer_names_for(k));
-	return NULL;
-}
 
 int fsb_output(struct fsb_output *o, const char *ext, int (*render)(FILE *out, const void *ctx),
 	       const void *ctx)
@@ -127,25 +39,6 @@ int fsb_output(struct fsb_output *o, const char *ext, int (*render)(FILE *out, c
 	}
 	free(buf);
 	return err;
-}
-
-struct writer_job {
-	const struct fsb_writer *w;
-	const struct fsb_result *r;
-};
-
-static int render_writer(FILE *out, const void *ctx)
-{
-	const struct writer_job *job = ctx;
-
-	return job->w->write(out, job->r);
-}
-
-int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, struct fsb_output *o)
-{
-	struct writer_job job = { w, r };
-
-	return fsb_output(o, w->ext, render_writer, &job);
 }
 
 bool fsb_csv_formula(const char *s)

@@ -1,7 +1,7 @@
 /*
  * Views of a result: each writer renders a finished `const struct fsb_result *`
- * to a stream and never measures. The registry maps --format names to
- * writers, so a new view is one function and one line in writer.c's table.
+ * to a stream and never measures. The table of views that maps --format
+ * names to them is report/views.h; this is what the result views share.
  */
 #ifndef FSB_REPORT_WRITER_H
 #define FSB_REPORT_WRITER_H
@@ -11,44 +11,6 @@
 
 #include "report/result.h"
 #include "util/output.h"
-
-/* The kinds of result a writer can render (struct fsb_writer.kinds). */
-enum {
-	FSB_KIND_RUN = 1u << 0,	      /* "run" documents */
-	FSB_KIND_LIFECYCLE = 1u << 1, /* "lifecycle" documents */
-};
-#define FSB_KINDS_ALL (FSB_KIND_RUN | FSB_KIND_LIFECYCLE)
-
-struct fsb_writer {
-	const char *name; /* --format value: "text", "csv", ... */
-	int (*write)(FILE *out, const struct fsb_result *r);
-	unsigned kinds;	 /* FSB_KIND_* it can render */
-	const char *ext; /* file name extension of its output */
-};
-
-/* The writer called name, or NULL when there is none. */
-const struct fsb_writer *fsb_writer_find(const char *name);
-
-/* FSB_KIND_RUN for "run", FSB_KIND_LIFECYCLE for "lifecycle", else 0. */
-unsigned fsb_writer_kind(const char *kind);
-
-/*
- * The writer called name if it can render results of kind ("run",
- * "lifecycle"), for checking --format when the options are parsed, long
- * before there is a result. Otherwise NULL, after one line naming the
- * formats that would do ("fsbench: invalid --format 'lifecycle' for a run
- * result: expected text|bonnie|bonnie++|csv|json").
- */
-const struct fsb_writer *fsb_writer_select(const char *name, const char *kind);
-
-/*
- * Every writer name joined with '|' ("text|bonnie|bonnie++|csv|json"), for
- * usage messages. The string is static; do not free it.
- */
-const char *fsb_writer_names(void);
-
-/* The same, only the writers that can render kinds (FSB_KIND_*). Static. */
-const char *fsb_writer_names_for(unsigned kinds);
 
 /*
  * Render with render(out, ctx) into memory, then hand the bytes to o
@@ -60,12 +22,6 @@ const char *fsb_writer_names_for(unsigned kinds);
  */
 int fsb_output(struct fsb_output *o, const char *ext, int (*render)(FILE *out, const void *ctx),
 	       const void *ctx);
-
-/*
- * Render r with w to o, as fsb_output does. Describes a failure once.
- * Returns 0 or -errno (-EINVAL: w cannot show r, described).
- */
-int fsb_writer_output(const struct fsb_writer *w, const struct fsb_result *r, struct fsb_output *o);
 
 /*
  * The views. Each returns 0, -EIO when the stream reports an error, or

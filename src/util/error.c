@@ -248,3 +248,15 @@ void fsb_warn(const char *fmt, ...)
 	vmsg("warning: ", fmt, ap, 0);
 	va_end(ap);
 }
+
+int fsb_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}

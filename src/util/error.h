@@ -119,4 +119,11 @@ void fsb_err_release(int print);
 /* Exit statuses (only main.c exits). */
 enum { FSB_EXIT_OK = 0, FSB_EXIT_FAIL = 1, FSB_EXIT_USAGE = 2 };
 
+/*
+ * Write a reason into why (len bytes, NUL-terminated; nothing when why is
+ * NULL or len 0) and return -EINVAL: the readers' "not a usable document,
+ * because ..." in one call (report/json.c, report/import_fio.c).
+ */
+int fsb_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

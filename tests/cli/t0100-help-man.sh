@@ -25,10 +25,10 @@ tmpdir T || exit 1
 # The commands, from the top-level help ("  run        throughput ...").
 "$FSBENCH" --help >"$T/help" 2>&1 || { echo "Bail out! fsbench --help failed"; exit 1; }
 cmds=$(sed -n '/^commands:/,/^$/s/^  \([a-z][a-z]*\)  .*/\1/p' "$T/help")
-if [ "$(echo $cmds)" = "run lifecycle matrix compare report guest clean" ]; then
-	ok "fsbench --help lists the seven commands"
+if [ "$(echo $cmds)" = "run lifecycle matrix compare report show guest clean" ]; then
+	ok "fsbench --help lists the eight commands"
 else
-	nok "fsbench --help lists the seven commands (found: $(echo $cmds))"
+	nok "fsbench --help lists the eight commands (found: $(echo $cmds))"
 fi
 for c in $cmds; do
 	"$FSBENCH" "$c" --help >"$T/help.$c" 2>&1 ||

@@ -203,6 +203,7 @@ offers "lifecycle -f <TAB>" "fsbench lifecycle -f " text lifecycle json markdown
 offers "matrix --format=<TAB>" "fsbench matrix --format=" text csv json
 offers "compare --format j<TAB>" "fsbench compare --format j" json
 offers "report --format <TAB>" "fsbench report --format " html markdown
+offers "show --format <TAB>" "fsbench show --format " text bonnie bonnie++ lifecycle csv json markdown html
 
 # ---- files and directories ----
 mkdir "$T/dir1" "$T/dir2"

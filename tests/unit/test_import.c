@@ -23,6 +23,7 @@
 #include "report/import.h"
 #include "report/json.h"
 #include "report/result.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/io.h"
 
@@ -770,7 +771,11 @@ static char *render_view(const char *name, const struct fsb_compare_set *set,
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(fsb_compare_view_find(name)->write(f, set, t), 0);
+	assert_int_equal(
+		fsb_view_write(
+			fsb_view_find(FSB_KIND_COMPARISON, name), f,
+			&(struct fsb_doc){ .kind = FSB_KIND_COMPARISON, .set = set, .table = t }),
+		0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }

@@ -14,6 +14,7 @@
 
 #include "report/markdown.h"
 #include "report/result.h"
+#include "report/views.h"
 #include "report/writer.h"
 
 static char *md(const char *s)
@@ -138,8 +139,8 @@ static void tables_keep_their_shape(void **state)
 	assert_int_equal(rows, 9);
 	free(buf);
 	/* The registry knows it, for run and lifecycle results. */
-	assert_non_null(fsb_writer_select("markdown", "run"));
-	assert_non_null(fsb_writer_select("markdown", "lifecycle"));
+	assert_non_null(fsb_view_select("markdown", "run"));
+	assert_non_null(fsb_view_select("markdown", "lifecycle"));
 	fsb_result_release(&r);
 }
 

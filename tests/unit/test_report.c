@@ -25,6 +25,7 @@
 #include "core/registry.h"
 #include "report/json.h"
 #include "report/result.h"
+#include "report/views.h"
 #include "report/writer.h"
 #include "stats/summary.h"
 #include "util/io.h"
@@ -1189,29 +1190,30 @@ static void test_writer_registry(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct fsb_writer *w = fsb_writer_find(names[i]);
+		const struct fsb_view *w = fsb_view_find(FSB_KIND_RUN, names[i]);
 
 		assert_non_null(w);
 		assert_string_equal(w->name, names[i]);
 		assert_non_null(w->write);
-		assert_non_null(strstr(fsb_writer_names(), names[i]));
+		assert_non_null(strstr(fsb_view_names(FSB_KINDS_RESULT), names[i]));
 	}
-	assert_ptr_equal(fsb_writer_find("csv")->write, fsb_write_csv);
-	assert_ptr_equal(fsb_writer_find("json")->write, fsb_json_write);
-	assert_null(fsb_writer_find("xml"));
-	assert_null(fsb_writer_find("CSV"));
-	assert_null(fsb_writer_find(""));
-	assert_null(fsb_writer_find(NULL));
+	assert_string_equal(fsb_view_find(FSB_KIND_RUN, "csv")->ext, "csv");
+	assert_string_equal(fsb_view_find(FSB_KIND_RUN, "json")->ext, "json");
+	assert_null(fsb_view_find(FSB_KIND_RUN, "xml"));
+	assert_null(fsb_view_find(FSB_KIND_RUN, "CSV"));
+	assert_null(fsb_view_find(FSB_KIND_RUN, ""));
+	assert_null(fsb_view_find(FSB_KIND_RUN, NULL));
 	/* Every name in the usage list is a writer, and the list starts as documented. */
-	assert_int_equal(strncmp(fsb_writer_names(), "text|bonnie|bonnie++|", 21), 0);
+	assert_int_equal(strncmp(fsb_view_names(FSB_KINDS_RESULT), "text|bonnie|bonnie++|", 21), 0);
 	{
 		char list[256], *save = NULL;
 		int n = 0;
 
-		snprintf(list, sizeof(list), "%s", fsb_writer_names());
+		snprintf(list, sizeof(list), "%s", fsb_view_names(FSB_KINDS_RESULT));
 		for (char *name = strtok_r(list, "|", &save); name;
 		     name = strtok_r(NULL, "|", &save), n++)
-			assert_non_null(fsb_writer_find(name));
+			assert_non_null(fsb_view_find(FSB_KIND_RUN, name) ||
+					fsb_view_find(FSB_KIND_LIFECYCLE, name));
 		assert_true(n >= 5);
 	}
 }
@@ -1228,7 +1230,7 @@ static void test_writer_output_file(void **state)
 	snprintf(path, sizeof(path), "%s/r.csv", dir);
 	build_known(&r);
 	assert_int_equal(fsb_output_open(&o, path, NULL, 0), 0);
-	assert_int_equal(fsb_writer_output(fsb_writer_find("csv"), &r, &o), 0);
+	assert_int_equal(fsb_view_output_result(fsb_view_find(FSB_KIND_RUN, "csv"), &r, &o), 0);
 	fsb_output_release(&o);
 	assert_int_equal(fsb_read_file(path, 4096, &got, &len), 0);
 	assert_string_equal(got, known_csv);
@@ -1238,7 +1240,8 @@ static void test_writer_output_file(void **state)
 	unlink(path);
 	assert_int_equal(fsb_strset(&r.kind, "lifecycle"), 0);
 	assert_int_equal(fsb_output_open(&o, path, NULL, 0), 0);
-	assert_int_equal(fsb_writer_output(fsb_writer_find("bonnie"), &r, &o), -EINVAL);
+	assert_int_equal(fsb_view_output_result(fsb_view_find(FSB_KIND_RUN, "bonnie"), &r, &o),
+			 -EINVAL);
 	fsb_output_release(&o);
 	assert_int_equal(access(path, F_OK), -1);
 
@@ -1254,27 +1257,29 @@ static void test_writer_output_file(void **state)
 static void test_writer_kinds(void **state)
 {
 	(void)state;
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_RUN),
-			    "text|bonnie|bonnie++|csv|json|markdown");
-	assert_string_equal(fsb_writer_names_for(FSB_KIND_LIFECYCLE),
-			    "text|lifecycle|json|markdown");
-	assert_string_equal(fsb_writer_names(), "text|bonnie|bonnie++|lifecycle|csv|json|markdown");
+	assert_string_equal(fsb_view_names(FSB_KIND_RUN), "text|bonnie|bonnie++|csv|json|markdown");
+	assert_string_equal(fsb_view_names(FSB_KIND_LIFECYCLE), "text|lifecycle|json|markdown");
+	assert_string_equal(fsb_view_names(FSB_KINDS_RESULT),
+			    "text|bonnie|bonnie++|lifecycle|csv|json|markdown");
 	for (const char *const *n = (const char *const[]){ "text", "json", NULL }; *n; n++) {
-		assert_non_null(fsb_writer_select(*n, "run"));
-		assert_non_null(fsb_writer_select(*n, "lifecycle"));
+		assert_non_null(fsb_view_select(*n, "run"));
+		assert_non_null(fsb_view_select(*n, "lifecycle"));
 	}
 	for (const char *const *n = (const char *const[]){ "bonnie", "bonnie++", "csv", NULL }; *n;
 	     n++) {
-		assert_ptr_equal(fsb_writer_select(*n, "run"), fsb_writer_find(*n));
-		assert_null(fsb_writer_select(*n, "lifecycle"));
+		assert_ptr_equal(fsb_view_select(*n, "run"), fsb_view_find(FSB_KIND_RUN, *n));
+		assert_null(fsb_view_select(*n, "lifecycle"));
 	}
-	assert_null(fsb_writer_select("lifecycle", "run"));
-	assert_non_null(fsb_writer_select("lifecycle", "lifecycle"));
-	assert_null(fsb_writer_select("xml", "run"));
-	assert_null(fsb_writer_select(NULL, "run"));
-	assert_int_equal(fsb_writer_kind("run"), FSB_KIND_RUN);
-	assert_int_equal(fsb_writer_kind("lifecycle"), FSB_KIND_LIFECYCLE);
-	assert_int_equal(fsb_writer_kind("matrix"), 0);
+	assert_null(fsb_view_select("lifecycle", "run"));
+	assert_non_null(fsb_view_select("lifecycle", "lifecycle"));
+	assert_null(fsb_view_select("xml", "run"));
+	assert_null(fsb_view_select(NULL, "run"));
+	assert_int_equal(fsb_view_kind("run"), FSB_KIND_RUN);
+	assert_int_equal(fsb_view_kind("lifecycle"), FSB_KIND_LIFECYCLE);
+	assert_int_equal(fsb_view_kind("matrix"), FSB_KIND_MATRIX);
+	assert_int_equal(fsb_view_kind("comparison"), FSB_KIND_COMPARISON);
+	assert_int_equal(fsb_view_kind("xml"), 0);
+	assert_int_equal(fsb_view_kind(NULL), 0);
 	/* A writer's kinds agree with what it really renders. */
 	{
 		struct fsb_result r;
@@ -1287,8 +1292,12 @@ static void test_writer_kinds(void **state)
 			FILE *f = fopen("/dev/null", "w");
 
 			assert_non_null(f);
-			assert_false(fsb_writer_find(*n)->kinds & FSB_KIND_LIFECYCLE);
-			assert_int_equal(fsb_writer_find(*n)->write(f, &r), -EINVAL);
+			assert_false(fsb_view_find(FSB_KIND_RUN, *n)->kinds & FSB_KIND_LIFECYCLE);
+			assert_int_equal(
+				fsb_view_write(fsb_view_find(FSB_KIND_RUN, *n), f,
+					       &(struct fsb_doc){ .kind = FSB_KIND_LIFECYCLE,
+								  .result = &r }),
+				-EINVAL);
 			fclose(f);
 		}
 		fsb_result_release(&r);

@@ -42,6 +42,7 @@
 #include "report/json.h"
 #include "report/matrix.h"
 #include "report/result.h"
+#include "report/views.h"
 #include "report/writer.h"
 
 #define GOLDEN_DIR "tests/golden/"
@@ -132,116 +133,34 @@ static void load(const char *name, struct fsb_result *r)
 		fail_msg("cannot load %s (run from the repository root)", path);
 }
 
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
-		return NULL;
-	assert_true(json_object_is_type(v, json_type_string));
-	return json_object_get_string(v);
-}
-
-static int64_t get_int(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	assert_true(json_object_object_get_ex(o, key, &v));
-	assert_true(json_object_is_type(v, json_type_int));
-	return json_object_get_int64(v);
-}
-
-static void set(char **field, struct json_object *o, const char *key)
-{
-	assert_int_equal(fsb_strset(field, get_str(o, key)), 0);
-}
-
 /*
- * Rebuild the matrix document of matrix.json with report/matrix.h: the
- * head from the file (its version and host, never this machine's), then
- * each setup's configuration, status and result documents.
+ * Rebuild the matrix document of matrix.json with report/matrix.h
+ * (fsb_matrix_from_json, what `fsbench show` reads it with): the head from
+ * the file (its version and host, never this machine's), then each
+ * setup's configuration, status and result documents.
  */
 static void load_matrix(struct fsb_matrix_doc *d)
 {
-	struct json_object *doc = fsb_json_read(GOLDEN_DIR "matrix.json"), *host, *setups;
+	struct json_object *doc = fsb_json_read(GOLDEN_DIR "matrix.json");
+	char why[256];
 
 	if (!doc)
 		fail_msg("cannot read " GOLDEN_DIR "matrix.json (run from the repository root)");
-	assert_string_equal(get_str(doc, "kind"), "matrix");
-	assert_int_equal(fsb_matrix_doc_init(d, get_str(doc, "config_file")), 0);
-	/* fsb_matrix_doc_init filled in this machine: replace all of it. */
-	set(&d->head.version, doc, "version");
-	assert_true(json_object_object_get_ex(doc, "host", &host));
-	set(&d->head.host.kernel, host, "kernel");
-	set(&d->head.host.cpu, host, "cpu");
-	set(&d->head.host.hostname, host, "hostname");
-	d->head.host.cpus = (int)get_int(host, "cpus");
-	d->head.host.ram_bytes = (uint64_t)get_int(host, "ram_bytes");
-
-	assert_true(json_object_object_get_ex(doc, "setups", &setups));
-	for (size_t i = 0; i < json_object_array_length(setups); i++) {
-		struct json_object *s = json_object_array_get_idx(setups, i), *cfg, *results;
-		struct fsb_matrix_entry *e = fsb_matrix_doc_add(d, get_str(s, "label"));
-		const char *status = get_str(s, "status");
-
-		assert_non_null(e);
-		assert_true(json_object_object_get_ex(s, "config", &cfg));
-		set(&e->type, cfg, "type");
-		set(&e->mkfs, cfg, "mkfs");
-		set(&e->options, cfg, "options");
-		set(&e->fill, cfg, "fill");
-		set(&e->run, cfg, "run");
-		set(&e->lifecycle, cfg, "lifecycle");
-		e->devices = (unsigned)get_int(cfg, "devices");
-		e->image_bytes = (uint64_t)get_int(cfg, "image_size");
-		if (!strcmp(status, "ok"))
-			e->status = FSB_MATRIX_OK;
-		else if (!strcmp(status, "failed"))
-			e->status = FSB_MATRIX_FAILED;
-		else
-			e->status = FSB_MATRIX_SKIPPED;
-		set(&e->error, s, "error");
-		set(&e->note, s, "note");
-		assert_true(json_object_object_get_ex(s, "results", &results));
-		for (size_t k = 0; k < json_object_array_length(results); k++) {
-			struct fsb_result *r = calloc(1, sizeof(*r));
-			char why[256];
-
-			assert_non_null(r);
-			if (fsb_json_to_result(json_object_array_get_idx(results, k), r, why,
-					       sizeof(why)))
-				fail_msg("matrix.json setups[%zu].results[%zu]: %s", i, k, why);
-			if (!strcmp(r->kind, "run"))
-				e->run_res = r;
-			else
-				e->lc_res = r;
-		}
-	}
+	if (fsb_matrix_from_json(doc, d, why, sizeof(why)))
+		fail_msg("matrix.json: %s", why);
 	json_object_put(doc);
 }
 
 /* ---- rendering ---------------------------------------------------------- */
 
-static char *render(int (*fn)(FILE *, const struct fsb_result *), const struct fsb_result *r)
+static char *render(const struct fsb_view *v, const struct fsb_doc *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(fn(f, r), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
-}
-
-static char *render_matrix(fsb_matrix_view view, const struct fsb_matrix_doc *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(view(f, d), 0);
+	assert_int_equal(fsb_view_write(v, f, d), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }
@@ -279,12 +198,13 @@ static void check_doc(const char *doc, unsigned kind, const char *const *views, 
 
 	load(doc, &r);
 	for (size_t i = 0; i < n; i++) {
-		const struct fsb_writer *w = fsb_writer_find(views[i]);
+		const struct fsb_view *w = fsb_view_find(kind, views[i]);
+		struct fsb_doc d = fsb_doc_result(&r);
 		char *got;
 
 		assert_non_null(w);
-		assert_true(w->kinds & kind);
-		got = render(w->write, &r);
+		assert_int_equal(d.kind, kind);
+		got = render(w, &d);
 		if (!strcmp(views[i], "json")) {
 			check_round_trip(doc, got);
 		} else {
@@ -295,7 +215,7 @@ static void check_doc(const char *doc, unsigned kind, const char *const *views, 
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? "|" : "",
 			 views[i]);
 	}
-	assert_string_equal(fsb_writer_names_for(kind), names);
+	assert_string_equal(fsb_view_names(kind), names);
 	fsb_result_release(&r);
 }
 
@@ -328,7 +248,11 @@ static void mpi_doc(void **state)
 	load("mpi.json", &r);
 	assert_int_equal(fsb_result_ranks(&r), 4);
 	assert_int_equal(fsb_result_jobs(&r), 4);
-	text = render(fsb_writer_find("text")->write, &r);
+	{
+		struct fsb_doc d = fsb_doc_result(&r);
+
+		text = render(fsb_view_find(FSB_KIND_RUN, "text"), &d);
+	}
 	assert_non_null(strstr(text, "per rank "));
 	assert_non_null(strstr(text, "per host "));
 	assert_non_null(strstr(text, "4 MPI ranks x 1 job ran each test at once"));
@@ -363,12 +287,13 @@ static void matrix_doc(void **state)
 		assert_non_null(d.entries[i].lc_res);
 	}
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
-		fsb_matrix_view view = fsb_matrix_view_find(views[i]);
+		const struct fsb_view *view = fsb_view_find(FSB_KIND_MATRIX, views[i]);
+		struct fsb_doc doc = fsb_doc_matrix(&d);
 		char *got;
 
 		assert_non_null(view);
-		got = render_matrix(view, &d);
-		if (view == fsb_matrix_write_json) {
+		got = render(view, &doc);
+		if (!strcmp(views[i], "json")) {
 			check_round_trip("matrix.json", got);
 		} else {
 			snprintf(golden, sizeof(golden), "matrix.json.%s.txt", views[i]);
