@@ -325,7 +325,11 @@ static void matrix_devcap_names_setup(void **state)
 		c->seq_read_Bps = 1e9;
 		c->rand_read_iops = 1e4;
 	}
-	got = render_matrix(fsb_matrix_view_find("text"), &d);
+	{
+		struct fsb_doc doc = fsb_doc_matrix(&d);
+
+		got = render(fsb_view_find(FSB_KIND_MATRIX, "text"), &doc);
+	}
 	for (at = got; (at = strstr(at, "The device ")); at++)
 		lines++;
 	assert_int_equal(lines, d.n);
