@@ -774,7 +774,8 @@ static void completion_from_tables(void **state)
 	assert_int_equal(fclose(mem), 0);
 	/* The visible commands only. */
 	assert_non_null(strstr(
-		text, "\n_fsbench_commands='run lifecycle matrix compare report show guest clean'\n"));
+		text,
+		"\n_fsbench_commands='run lifecycle matrix compare report show guest clean'\n"));
 	for (const struct fsb_command *c = fsb_commands; c->spec; c++) {
 		const struct fsb_opt *o[FSB_CLI_MAX_OPTS];
 		size_t n = fsb_cli_options(c->spec, o, FSB_CLI_MAX_OPTS);
