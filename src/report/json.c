@@ -776,6 +776,23 @@ static int read_obj(struct jread *rd, struct json_object *obj, const char *path,
 	return 1;
 }
 
+/* How a test's work was chosen: "chosen" {how, why}, both or neither. */
+static int read_chosen(struct jread *rd, struct json_object *o, const char *path,
+		       struct fsb_test_result *t)
+{
+	struct json_object *c;
+	char sub[96];
+	int err = read_obj(rd, o, path, "chosen", &c);
+
+	if (err <= 0)
+		return err;
+	snprintf(sub, sizeof(sub), "%schosen.", path);
+	if ((err = read_str(rd, c, sub, "how", true, &t->chosen_how)) ||
+	    (err = read_str(rd, c, sub, "why", true, &t->chosen_why)))
+		return err;
+	return 0;
+}
+
 static int read_host(struct jread *rd, struct json_object *doc, struct fsb_host *h)
 {
 	struct json_object *o, *v;
@@ -1493,7 +1510,8 @@ static int read_test(struct jread *rd, struct json_object *o, size_t idx, struct
 	    (err = read_per_job(rd, o, path, t, job, &has_job)))
 		goto out;
 	if ((err = read_str(rd, o, path, "repeat_stop", false, &t->repeat_stop)) ||
-	    (err = read_str(rd, o, path, "metadata_cold", false, &t->metadata_cold)))
+	    (err = read_str(rd, o, path, "metadata_cold", false, &t->metadata_cold)) ||
+	    (err = read_chosen(rd, o, path, t)))
 		goto out;
 	if ((err = read_share(rd, o, path, "cache_resident", &t->has_resident,
 			      &t->cache_resident)) ||

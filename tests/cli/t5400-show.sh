@@ -57,6 +57,15 @@ check "show -o FILE writes the view" cmp -s "$T/b.txt" "$G/run.json.bonnie.txt"
 
 # Refusals: exit 2, one line, nothing written; an unknown format is
 # refused before the file is read (it does not exist here).
+# A result that says how its work was chosen shows the run's "Work:" line:
+# the text view prints it from "chosen", so show must read it back.
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["tests"][0]["chosen"]={"how":"given","why":"--size given"}; json.dump(d,open(sys.argv[2],"w"))' \
+	"$G/run.json" "$T/chosen.json"
+id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tests"][0]["id"])' "$G/run.json")
+"$FSBENCH" show "$T/chosen.json" >"$T/chosen.txt" 2>"$T/err"
+check "show prints the Work: line a result's chosen records" \
+	grep -qx "Work: given for $id." "$T/chosen.txt"
+
 expect_exit 2 "unknown --format refused before the file is read" \
 	"$FSBENCH" show -f xml "$T/missing.json" -o "$T/x1" 2>"$T/err"
 check "... naming the formats, leaving no output" \
