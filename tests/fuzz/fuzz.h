@@ -18,6 +18,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/views.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -143,7 +144,9 @@ static inline void fuzz_compare_views(const struct fsb_compare_set *set)
 	for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
 		f = open_memstream(&buf, &len);
 		FUZZ_ASSERT(f);
-		rc = fsb_compare_view_find(views[v])->write(f, set, &t);
+		struct fsb_doc d = fsb_doc_comparison(set, &t);
+
+		rc = fsb_view_write(fsb_view_find(FSB_KIND_COMPARISON, views[v]), f, &d);
 		FUZZ_ASSERT(fclose(f) == 0);
 		FUZZ_ASSERT(rc == 0 || rc == -ENOMEM);
 		if (!rc && strcmp(views[v], "json")) {
