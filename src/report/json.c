@@ -1398,7 +1398,7 @@ static int check_test(struct jread *rd, const char *path, const struct fsb_test_
  * hold; it is refused, naming the test and the field.
  */
 static int check_summary(struct jread *rd, struct json_object *o, const char *path,
-			 const struct fsb_test_result *t, const char *shown, double job[3])
+			 struct fsb_test_result *t, const char *shown, double job[3])
 {
 	struct json_object *v;
 	struct fsb_summary s;
@@ -1420,6 +1420,9 @@ static int check_summary(struct jread *rd, struct json_object *o, const char *pa
 	if (has_cv && !same_figure(t->cv, s.cv, 5e-5))
 		return bad(rd, "%s (%s): cv %.6g is not the cv of its runs (%.6g)", path, shown,
 			   t->cv, s.cv);
+	/* A cv left out is its runs': written back, the file must read again. */
+	if (!has_cv)
+		t->cv = s.cv;
 	/* The writer flags the cv it writes: the flag follows that figure. */
 	if (lookup(o, "noisy", &v)) {
 		if (!json_object_is_type(v, json_type_boolean))
