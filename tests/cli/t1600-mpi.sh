@@ -196,7 +196,7 @@ spoil() {
 	check "$name: no rank left" wait_for 5 eval 'test -z "$(mpi_procs)"'
 }
 
-LONG=(--tests read --size 8m --repeat 40 --min-time 0.1 --cache keep)
+LONG=(--tests read --size 256m --repeat 40 --min-time 0.1 --cache keep)
 # A directory in place of rank 2's file, in one step (lib.sh's
 # dir_in_place; a rank's open between an rm and a mkdir failed with
 # ENOENT): rank 2 fails, all stop.

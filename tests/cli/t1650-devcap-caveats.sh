@@ -170,16 +170,18 @@ if h.get("balloon_free_page_reporting"):
 '
 
 # ---------------- runs cut short by space ----------------
+# A given --size is written exactly, so the run that grows into the space
+# is per-char write with its --char-size left out.
 mkdir "$T/small" && mount_tmpfs "$T/small" size=24m || { echo "Bail out! no tmpfs"; exit 1; }
-"$FSBENCH" run --tests write --size 1m --min-time 2 --repeat 1 --files 0 --quiet \
+"$FSBENCH" run --tests putc --size 1m --min-time 2 --repeat 1 --files 0 --quiet \
 	--format json -o "$T/short.json" "$T/small" 2>/dev/null
 check "a run cut short by space: the short-space caveat names the test" pycheck "$T/short.json" '
 c = [x for x in d["caveats"] if x["id"] == "short-space"]
-assert c and "block write" in c[0]["text"] and "space" in c[0]["evidence"], d["caveats"]
+assert c and "per-char write" in c[0]["text"] and "space" in c[0]["evidence"], d["caveats"]
 '
-"$FSBENCH" run --tests write --size 1m --min-time 2 --repeat 1 --files 0 --quiet \
+"$FSBENCH" run --tests putc --size 1m --min-time 2 --repeat 1 --files 0 --quiet \
 	"$T/small" >"$T/short.txt" 2>/dev/null
-grep -q '^  - block write ran shorter than --min-time: the free space ran out (short_reason space' \
+grep -q '^  - per-char write ran shorter than --min-time: the free space ran out (short_reason space' \
 	"$T/short.txt" && ok "text view: the short-space caveat, one line with its evidence" ||
 	{ nok "text view: the short-space caveat, one line with its evidence"; diag "$T/short.txt"; }
 
