@@ -340,9 +340,15 @@ int fsb_output_open(struct fsb_output *o, const char *path, const char *const *i
 	o->obj_fd = -1;
 	o->dir_fd = -1;
 	o->ext = "txt";
-	/* No -o: standard output, checked when written (a closed one falls back). */
+	/* No -o: standard output, checked when written (a closed one falls
+	 * back). A shell may have pointed it at an input (show r.json >>r.json):
+	 * refused as -o - is, before the input is read. */
 	if (!path) {
+		struct stat st;
+
 		o->fd = STDOUT_FILENO;
+		if (fstat(STDOUT_FILENO, &st) == 0 && (err = check_inputs(o, &st, inputs, ninputs)))
+			goto out;
 		return 0;
 	}
 	if (!*path) {

@@ -148,6 +148,17 @@ for cmd in compare report; do
 		nok "$cmd -o a.json b.json a.json: exit 2, a.json unchanged (exit $rc)"; diag "$T/err"
 	fi
 done
+# No -o, but the shell points standard output at an input.
+for cmd in show compare; do
+	"$FSBENCH" $cmd "$T/a.json" >>"$T/a.json" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && one_line "$T/err" && grep -q 'it is the input' "$T/err" &&
+		[ "$(sha1sum <"$T/a.json")" = "$sum" ]; then
+		ok "$cmd a.json >>a.json: exit 2, a.json unchanged"
+	else
+		nok "$cmd a.json >>a.json: exit 2, a.json unchanged (exit $rc)"; diag "$T/err"
+		cp "$T/kept.json" "$T/a.json"
+	fi
+done
 ln "$T/a.json" "$T/hard.json"
 "$FSBENCH" compare -o "$T/hard.json" "$T/a.json" >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 2 ] && [ "$(sha1sum <"$T/a.json")" = "$sum" ]; then
