@@ -91,8 +91,10 @@ uint64_t fsb_btrfs_scratch_space(const char *dir, uint64_t reuse);
  */
 int fsb_btrfs_wait_headroom(const char *dir, unsigned max_ms);
 
-/* How long a file test waits for it: the cleaner took 25 to 30 s here
- * (discard=async delays the delete of an empty group). */
+/* How long a file test waits for it, at most: btrfs's cleaner deletes an
+ * empty block group only after its next commits (and discard=async delays
+ * it further), so the bound covers several commit intervals (30 s each by
+ * default); past it the file tests run with what headroom there is. */
 #define FSB_BTRFS_HEADROOM_WAIT_MS 45000u
 
 /*

@@ -77,7 +77,7 @@ fi
 
 # The text view says which figures the free space cut short: putc's
 # --char-size left out grows into the 64 MiB tmpfs's share (a given
-# --size, as write's was here before, is now run exactly, not grown).
+# --size is run exactly, so only work left out can be cut short).
 "$FSBENCH" run --tests putc --files 0 --min-time 2 --repeat 1 --quiet "$SMALL" \
 	>"$T/short.txt" 2>"$T/short.err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^Runs cut short by free space (under --min-time): putc\.$' "$T/short.txt"; then
