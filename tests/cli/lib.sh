@@ -55,6 +55,22 @@ tmpdir() {
 	printf -v "$1" '%s' "$_d"
 }
 
+# disk_tmpdir VAR: as tmpdir, on a disk's filesystem: $TMPDIR when it is
+# one, else under the build directory. Returns 1 (VAR unset) when neither
+# is: a loop device over a file in memory is storage in memory, so a test
+# of what a disk-backed loop device records cannot run there.
+disk_tmpdir() {
+	local _t
+	tmpdir _t || return 1
+	case $(stat -f -c %T "$_t") in
+	tmpfs | ramfs) mkdir -p "$TOP/build" && tmpdir _t "$TOP/build" || return 1 ;;
+	esac
+	case $(stat -f -c %T "$_t") in
+	tmpfs | ramfs) return 1 ;;
+	esac
+	printf -v "$1" '%s' "$_t"
+}
+
 # mount_tmpfs DIR [OPTS]: mount a tmpfs on DIR (root only); unmounted at exit.
 mount_tmpfs() {
 	mount -t tmpfs -o "${2:-size=256m}" fsbench-test "$1" || return 1
@@ -92,6 +108,12 @@ release_ours() {
 # freed and then reused by someone else.
 detach_own() {
 	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
+}
+
+# detach_own_ino DEV INO: as detach_own, by the backing file's inode, for
+# a backing file whose name losetup cannot print (a newline in it).
+detach_own_ino() {
+	[ "$(losetup -n -O BACK-INO "$1" 2>/dev/null | tr -d ' ')" = "$2" ] && losetup -d "$1"
 }
 
 # loop_attach IMG VAR: attach IMG to a new loop device (direct I/O where

@@ -22,20 +22,11 @@ fi
 
 # The image must sit on a disk's filesystem: a loop device over a file in
 # memory is storage in memory, which another caveat (ram-backed) states.
-tmpdir T || exit 1
-if [ "$(stat -f -c %T "$T")" = tmpfs ] || [ "$(stat -f -c %T "$T")" = ramfs ]; then
-	mkdir -p "$TOP/build" && tmpdir T "$TOP/build" || exit 1
-fi
-if [ "$(stat -f -c %T "$T")" = tmpfs ]; then
+if ! disk_tmpdir T; then
 	skip "buffered and direct loop devices" "no directory on a disk's filesystem"
 	done_testing
 	exit 0
 fi
-
-# detach_own DEV IMG: detach DEV only while it is still backed by our IMG.
-detach_own() {
-	[ "$(losetup -n -O BACK-FILE "$1" 2>/dev/null | sed 's/ *$//')" = "$2" ] && losetup -d "$1"
-}
 
 # loop_fs NAME LOSETUP-ARGS...: a sparse image $T/NAME.img on a loop device
 # attached with those arguments, an ext4 on it mounted on $T/NAME; sets

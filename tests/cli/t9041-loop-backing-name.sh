@@ -18,11 +18,7 @@ fi
 
 # On a disk's filesystem, as in t9040: the resident share is measured
 # only for a loop device over a file that is not in memory.
-tmpdir T || exit 1
-if [ "$(stat -f -c %T "$T")" = tmpfs ] || [ "$(stat -f -c %T "$T")" = ramfs ]; then
-	mkdir -p "$TOP/build" && tmpdir T "$TOP/build" || exit 1
-fi
-if [ "$(stat -f -c %T "$T")" = tmpfs ]; then
+if ! disk_tmpdir T; then
 	skip "loop backing file with a newline in its name" "no directory on a disk's filesystem"
 	done_testing
 	exit 0
@@ -31,17 +27,12 @@ fi
 IMG="$T/disk
 tail.img"
 DECOY="$T/disk"
-# detach_own DEV INO: detach DEV only while it is still backed by inode INO.
-detach_own() {
-	[ "$(losetup -n -O BACK-INO "$1" 2>/dev/null | tr -d ' ')" = "$2" ] && losetup -d "$1"
-}
-
 truncate -s 128m "$IMG" || exit 1
 # The decoy is all data and all in memory: its share would be 1.
 dd if=/dev/zero of="$DECOY" bs=1M count=4 status=none && cat "$DECOY" >/dev/null || exit 1
 INO=$(stat -c %i "$IMG")
 DEV=$(losetup --find --show "$IMG") || { echo "Bail out! cannot attach $IMG"; exit 1; }
-on_exit "detach_own '$DEV' '$INO'"
+on_exit "detach_own_ino '$DEV' '$INO'"
 mkfs.ext4 -q -F "$DEV" >/dev/null 2>&1 && mkdir "$T/mnt" && mount -t ext4 "$DEV" "$T/mnt" ||
 	{ echo "Bail out! cannot make an ext4 on $DEV"; exit 1; }
 on_exit "umount '$T/mnt'"
