@@ -32,7 +32,10 @@
 # Environment:
 #   FSBENCH       the binary (default ./fsbench, built with make)
 #   FSBENCH_BASE  a second binary to compare with (default: none)
-#   SIZE          --size, in MiB (default 1024, fsbench's default 1g)
+#   SIZE          --size, in MiB (default 1024, fsbench's default 1g);
+#                 "auto" leaves --size and --files out, so that fsbench
+#                 chooses them (bonnie++ then runs at 1024 MiB, 16384
+#                 files, fsbench's defaults)
 #   FILES         --files (default 16384, fsbench's default; bonnie++ -n
 #                 takes it in units of 1024)
 #   ROUNDS        rounds (default 3)
@@ -51,6 +54,12 @@ FSBENCH=${FSBENCH:-$TOP/fsbench}
 FSBENCH_BASE=${FSBENCH_BASE:-}
 SIZE=${SIZE:-1024}
 FILES=${FILES:-16384}
+# What fsbench is given: nothing with SIZE=auto (it chooses), else both.
+FSB_GIVEN=(--size "${SIZE}m" --files "$FILES")
+if [ "$SIZE" = auto ]; then
+	FSB_GIVEN=()
+	SIZE=1024 FILES=16384
+fi
 ROUNDS=${ROUNDS:-3}
 PAUSE=${PAUSE:-0}
 FSES=${FSES:-tmpfs xfs}
@@ -88,13 +97,15 @@ elapsed() { echo "$2 - $1" | bc -l; }
 fsb() {
 	local tool=$1 bin=$2 fs=$3 t0 t1 timed figs
 	t0=$(now)
-	"$bin" run --quiet --size "${SIZE}m" --files "$FILES" --format json -o "$W/f.json" \
+	"$bin" run --quiet "${FSB_GIVEN[@]}" --format json -o "$W/f.json" \
 		"$W/$fs" 2>"$W/err" || { cat "$W/err" >&2; die "$bin run on $fs failed"; }
 	t1=$(now)
 	timed=$(jq '[.tests[] | [.start_ns, .end_ns] | transpose[] | .[1] - .[0]] | add / 1e9' \
 		"$W/f.json") || die "cannot read $bin's JSON"
 	figs=$(jq '[.tests[] | select(.median != null)] | length' "$W/f.json")
 	echo "$(elapsed "$t0" "$t1") $timed $figs" >>"$W/res/$tool.$fs"
+	jq -r '.tests[] | select(.median != null) | "\(.id) \(.median)"' "$W/f.json" \
+		>>"$W/res/$tool.$fs.figs"
 }
 
 # bon FS: one bonnie++ run; appends "wall - figures" to res/bonnie.FS.
@@ -125,7 +136,7 @@ run_tool() {
 	esac
 }
 
-say "default suite, --size ${SIZE}m, --files $FILES, $ROUNDS rounds on: $FSES, ${PAUSE} s pause before each run"
+say "default suite, ${FSB_GIVEN[*]:-sizes left out}, --files $FILES, $ROUNDS rounds on: $FSES, ${PAUSE} s pause before each run"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for fs in $FSES; do
 		order=$TOOLS
@@ -171,9 +182,29 @@ for fs in $FSES; do
 		fi
 	done
 done
+# Each figure of fsbench against before's: its median over the rounds
+# inside before's [min, max] widened by 5% each way.
+if [ -n "$FSBENCH_BASE" ]; then
+	printf '\n%-8s %-14s %12s %25s %s\n' fs test median "before [min, max]" inside
+	for fs in $FSES; do
+		for id in $(awk '{ print $1 }' "$W/res/before.$fs.figs" | sort -u); do
+			grep "^$id " "$W/res/fsbench.$fs.figs" | awk '{ print $2 }' >"$W/a" || true
+			grep "^$id " "$W/res/before.$fs.figs" | awk '{ print $2 }' >"$W/b"
+			if [ ! -s "$W/a" ]; then
+				printf '%-8s %-14s %12s %25s %s\n' "$fs" "$id" - - "no figure"
+				continue
+			fi
+			m=$(median "$W/a" 1) lo=$(lowest "$W/b" 1) hi=$(highest "$W/b" 1)
+			in=$(awk -v m="$m" -v lo="$lo" -v hi="$hi" \
+				'BEGIN { print (m >= lo * 0.95 && m <= hi * 1.05) ? "yes" : "NO" }')
+			printf '%-8s %-14s %12.4g %12.4g %12.4g %s\n' "$fs" "$id" "$m" "$lo" "$hi" "$in"
+		done
+	done
+fi
+
 echo
 echo "commands (DIR: the tmpfs or the xfs mount):"
-echo "  fsbench run --quiet --size ${SIZE}m --files $FILES --format json -o FILE DIR"
+echo "  fsbench run --quiet ${FSB_GIVEN[*]} --format json -o FILE DIR"
 echo "  bonnie++ -d DIR -s $SIZE -r $((SIZE / 2)) -n $((FILES / 1024)) -u root -q"
 echo "goal (tmpfs): wall <= 30 s, timed share >= 60%, 12/12 figures: $([ $status = 0 ] && echo met || echo missed)"
 exit $status
